@@ -1,0 +1,48 @@
+import type { NewEvent, RecordedEvent } from './envelope';
+import type { ExpectedRevision } from './expected-revision';
+
+export interface AppendResult {
+  /** Revision of the last event now in the stream (pass it as the next expected revision). */
+  nextExpectedRevision: number;
+  /** Global position of the last event appended. */
+  position: number;
+}
+
+export interface ReadAllOptions {
+  /** Exclusive: events strictly after this position. 0 (default) reads from the start. */
+  fromPosition?: number;
+  /** At most this many events (default: adapter-chosen page, at least 1). */
+  maxCount?: number;
+}
+
+/**
+ * An ordered stream of recorded events: first everything after `fromPosition`
+ * already in the store (catch-up), then each new event as it is appended (live).
+ * Iterate with `for await`; `close()` ends the iteration.
+ */
+export interface AllSubscription extends AsyncIterable<RecordedEvent> {
+  close(): Promise<void>;
+}
+
+/**
+ * The event store port. One contract test suite (./contract) holds every adapter to it.
+ *
+ * Guarantees an adapter must give:
+ * - an append is atomic: all its events or none;
+ * - `expectedRevision` is checked atomically with the write; on mismatch nothing is
+ *   written and a ConcurrencyError is thrown;
+ * - appending events whose ids are already stored, as the same stream and revisions,
+ *   is a no-op that returns the original result (an idempotent retry);
+ * - global positions are strictly increasing in append order and never reused;
+ * - events are never updated or deleted.
+ */
+export interface EventStore {
+  appendToStream(stream: string, events: NewEvent[], expectedRevision: ExpectedRevision): Promise<AppendResult>;
+  /** All events of the stream from `fromRevision` (default 0); [] if the stream does not exist. */
+  readStream(stream: string, options?: { fromRevision?: number }): Promise<RecordedEvent[]>;
+  readAll(options?: ReadAllOptions): Promise<RecordedEvent[]>;
+  subscribeToAll(options?: { fromPosition?: number }): AllSubscription;
+  /** Position of the newest event, 0 if the store is empty. */
+  headPosition(): Promise<number>;
+  close(): Promise<void>;
+}

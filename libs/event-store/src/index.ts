@@ -1,0 +1,4 @@
+export * from './envelope';
+export * from './expected-revision';
+export * from './concurrency-error';
+export * from './event-store.port';
