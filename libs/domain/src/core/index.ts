@@ -1,0 +1,4 @@
+export * from './decision';
+export * from './decider';
+export * from './domain-event';
+export * from './refusal-code';

@@ -1,0 +1,70 @@
+import type { Consumer } from '../consumer';
+import type { NodeProfile, RequestStamp } from './node-events';
+
+/**
+ * Commands on one node. Time (`now`) and randomness (`tokenEntropy`) arrive in the
+ * command, so deciding is a pure function.
+ */
+export type EnlistNode = { type: 'EnlistNode'; nodeId: string; profile: NodeProfile };
+
+export type ReserveNode = {
+  type: 'ReserveNode';
+  nodeId: string;
+  reservationId: string;
+  agentName: string;
+  owner: string | null;
+  keyHash: string;
+  expiresAt: string;
+  now: string;
+};
+
+export type CancelReservation = {
+  type: 'CancelReservation';
+  nodeId: string;
+  reservationId: string;
+  keyHash: string;
+  now: string;
+};
+
+export type AcquireNode = {
+  type: 'AcquireNode';
+  nodeId: string;
+  consumer: Consumer;
+  request: RequestStamp;
+  reservationKeyHash: string | null;
+  tokenEntropy: string;
+  now: string;
+};
+
+type TokenCommand = { nodeId: string; token: string; now: string; request: RequestStamp | null };
+
+export type StartDeployment = TokenCommand & { type: 'StartDeployment' };
+export type MarkDeployed = TokenCommand & { type: 'MarkDeployed' };
+export type MarkDeploymentFailed = TokenCommand & { type: 'MarkDeploymentFailed'; reason: string; source: string };
+export type ReleaseAllocation = TokenCommand & {
+  type: 'ReleaseAllocation';
+  ending: 'released' | 'force_released' | 'model_released';
+};
+
+/** What a provider (MAAS, Ironic) reported about the node. */
+export type ObserveProviderStatus = {
+  type: 'ObserveProviderStatus';
+  nodeId: string;
+  providerStatus: string;
+  source: string;
+  observedAt: string;
+  now: string;
+};
+
+export type NodeCommand =
+  | EnlistNode
+  | ReserveNode
+  | CancelReservation
+  | AcquireNode
+  | StartDeployment
+  | MarkDeployed
+  | MarkDeploymentFailed
+  | ReleaseAllocation
+  | ObserveProviderStatus;
+
+export type NodeCommandType = NodeCommand['type'];

@@ -1,0 +1,61 @@
+import { refuse, type Decider, type Decision } from '../core';
+import type { NodeCommand } from './node-commands';
+import type { NodeEvent } from './node-events';
+import { initialNodeState, isEnlisted, type NodeReply, type NodeState } from './node-state';
+import { evolveNode } from './evolve-node';
+import { fence } from './fence';
+import { decideEnlist } from './decide-enlist';
+import { decideCancelReservation, decideReserve } from './decide-reservation';
+import { decideAcquire } from './decide-acquire';
+import { decideDeployment } from './decide-deployment';
+import { decideRelease } from './decide-release';
+import { decideObservation } from './decide-observation';
+
+const requestOf = (command: NodeCommand) => ('request' in command ? command.request : null);
+
+/**
+ * A command retried with the same requestId gets the answer it got the first time
+ * and changes nothing; the same requestId with a different body is a conflict.
+ */
+const replayIfRepeated = (command: NodeCommand, state: NodeState): Decision<NodeEvent, NodeReply> | null => {
+  const request = requestOf(command);
+  const remembered = request ? state.requests[request.requestId] : undefined;
+  if (!request || !remembered) return null;
+  if (remembered.fingerprint !== request.fingerprint) {
+    return refuse('request_conflict', `requestId ${request.requestId} was already used with a different request`);
+  }
+  return { outcome: 'accepted', events: [], reply: remembered.reply };
+};
+
+const decideOnEnlisted = (command: Exclude<NodeCommand, { type: 'EnlistNode' }>, state: NodeState): Decision<NodeEvent, NodeReply> => {
+  switch (command.type) {
+    case 'ReserveNode':
+      return decideReserve(command, state);
+    case 'CancelReservation':
+      return decideCancelReservation(command, state);
+    case 'AcquireNode':
+      return decideAcquire(command, state);
+    case 'ObserveProviderStatus':
+      return decideObservation(command, state);
+    case 'StartDeployment':
+    case 'MarkDeployed':
+    case 'MarkDeploymentFailed':
+    case 'ReleaseAllocation': {
+      const fenced = fence(state, command.token);
+      if ('refusal' in fenced) return { outcome: 'refused', refusal: fenced.refusal };
+      return command.type === 'ReleaseAllocation' ? decideRelease(command, fenced.allocation) : decideDeployment(command, fenced.allocation);
+    }
+  }
+};
+
+export const decideNode = (command: NodeCommand, state: NodeState): Decision<NodeEvent, NodeReply> => {
+  if (command.type === 'EnlistNode') return decideEnlist(command, state);
+  if (!isEnlisted(state)) return refuse('not_found', `node ${command.nodeId} is not enlisted`);
+  return replayIfRepeated(command, state) ?? decideOnEnlisted(command, state);
+};
+
+export const nodeDecider: Decider<NodeCommand, NodeEvent, NodeState, NodeReply> = {
+  initialState: initialNodeState,
+  evolve: evolveNode,
+  decide: decideNode,
+};

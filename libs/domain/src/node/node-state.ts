@@ -1,0 +1,65 @@
+import type { Consumer } from '../consumer';
+import type { ProvisioningToken } from '../provisioning-token';
+import type { AllocationEnding, NodeProfile } from './node-events';
+
+export type AllocationStatus = 'allocated' | 'deploying' | 'deployed' | 'failed_deployment';
+
+export interface LiveAllocation {
+  token: ProvisioningToken;
+  epoch: number;
+  consumer: Consumer;
+  status: AllocationStatus;
+  acquiredAt: string;
+  reservationId: string | null;
+}
+
+export interface Reservation {
+  reservationId: string;
+  agentName: string;
+  owner: string | null;
+  keyHash: string;
+  expiresAt: string;
+}
+
+/** The answer a command with a requestId got, so a retry gets it again. */
+export interface NodeReply {
+  nodeId: string;
+  token?: ProvisioningToken;
+  epoch?: number;
+  status?: string;
+  reservationId?: string;
+  expiresAt?: string;
+}
+
+export interface RememberedRequest {
+  fingerprint: string;
+  reply: NodeReply;
+}
+
+export interface NodeState {
+  nodeId: string | null;
+  profile: NodeProfile | null;
+  /** Allocations this node has had; the next acquire gets epoch + 1. */
+  epoch: number;
+  allocation: LiveAllocation | null;
+  /** Every token this node ever issued, and how its allocation ended (null while live). */
+  issuedTokens: Record<ProvisioningToken, { epoch: number; ending: AllocationEnding | null }>;
+  reservation: Reservation | null;
+  requests: Record<string, RememberedRequest>;
+}
+
+export const initialNodeState = (): NodeState => ({
+  nodeId: null,
+  profile: null,
+  epoch: 0,
+  allocation: null,
+  issuedTokens: {},
+  reservation: null,
+  requests: {},
+});
+
+export const isEnlisted = (state: NodeState): boolean => state.profile !== null;
+
+/** A reservation holds until its expiry time; after that it is as good as gone. */
+export const liveReservation = (state: NodeState, now: string): Reservation | null =>
+  state.reservation && Date.parse(state.reservation.expiresAt) > Date.parse(now) ? state.reservation : null;
