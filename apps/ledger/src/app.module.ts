@@ -1,0 +1,75 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { APP_FILTER, APP_PIPE } from '@nestjs/core';
+import { CqrsModule } from '@nestjs/cqrs';
+import { LoggerModule } from 'nestjs-pino';
+import type { EventStore } from '@ledger/event-store';
+import type { LedgerConfig } from './config/ledger-config';
+import { CLOCK, EVENT_STORE, LEDGER_CONFIG, RANDOMNESS } from './infrastructure/injection-tokens';
+import { systemClock, type Clock } from './infrastructure/clock';
+import { cryptoRandomness, type Randomness } from './infrastructure/randomness';
+import { correlationIdFor } from './http/correlation-id';
+import { LedgerValidationPipe } from './http/ledger-validation.pipe';
+import { LedgerExceptionFilter } from './http/ledger-exception.filter';
+import { RefusalRecorder } from './command-side/refusal-recorder';
+import { NodeCommandService } from './command-side/node-command.service';
+import { AcquireService } from './command-side/acquire.service';
+import { LedgerViewService } from './read-side/ledger-view.service';
+import { NodesController } from './nodes/nodes.controller';
+import { EnlistNodeHandler } from './nodes/enlist-node.handler';
+import { ReservationsController } from './reservations/reservations.controller';
+import { CancelReservationHandler, ReserveNodeHandler } from './reservations/reservations.handlers';
+import { AllocationsController } from './allocations/allocations.controller';
+import { AcquireNodeHandler } from './allocations/acquire-node.handler';
+import { RunTokenCommandHandler } from './allocations/token-commands.handlers';
+import { ReleaseModelHandler } from './allocations/release-model.handler';
+import { ObservationsController } from './observations/observations.controller';
+import { ObserveNodeHandler } from './observations/observe-node.handler';
+import { ReconcileController } from './reconcile/reconcile.controller';
+import { HealthController } from './health/health.controller';
+
+export interface LedgerModuleOptions {
+  config: LedgerConfig;
+  store: EventStore;
+  clock?: Clock;
+  randomness?: Randomness;
+}
+
+@Module({})
+export class LedgerModule {
+  static register({ config, store, clock = systemClock, randomness = cryptoRandomness }: LedgerModuleOptions): DynamicModule {
+    return {
+      module: LedgerModule,
+      imports: [
+        CqrsModule.forRoot(),
+        LoggerModule.forRoot({
+          pinoHttp: {
+            level: config.logLevel,
+            genReqId: correlationIdFor,
+            customAttributeKeys: { reqId: 'correlationId' },
+            redact: { paths: ['req.headers.authorization', 'req.headers["x-reservation-key"]'], censor: '[redacted]' },
+          },
+        }),
+      ],
+      controllers: [NodesController, ReservationsController, AllocationsController, ObservationsController, ReconcileController, HealthController],
+      providers: [
+        { provide: LEDGER_CONFIG, useValue: config },
+        { provide: EVENT_STORE, useValue: store },
+        { provide: CLOCK, useValue: clock },
+        { provide: RANDOMNESS, useValue: randomness },
+        { provide: APP_PIPE, useClass: LedgerValidationPipe },
+        { provide: APP_FILTER, useClass: LedgerExceptionFilter },
+        RefusalRecorder,
+        NodeCommandService,
+        AcquireService,
+        LedgerViewService,
+        EnlistNodeHandler,
+        ReserveNodeHandler,
+        CancelReservationHandler,
+        AcquireNodeHandler,
+        RunTokenCommandHandler,
+        ReleaseModelHandler,
+        ObserveNodeHandler,
+      ],
+    };
+  }
+}

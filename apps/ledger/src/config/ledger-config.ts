@@ -1,0 +1,59 @@
+import { resolve } from 'node:path';
+
+export type StoreKind = 'embedded' | 'eventstoredb';
+export type SqliteSynchronous = 'FULL' | 'NORMAL' | 'EXTRA';
+
+/** Everything configurable, from environment variables (documented in the README's table). */
+export interface LedgerConfig {
+  port: number;
+  host: string;
+  dataDir: string;
+  store: StoreKind;
+  esdbUrl: string | null;
+  logLevel: string;
+  sqliteSynchronous: SqliteSynchronous;
+  readWaitMs: number;
+  maxBodyBytes: number;
+  reservationTtlDefaultSeconds: number;
+  reservationTtlMaxSeconds: number;
+}
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+const integer = (env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number => {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
+  }
+  return value;
+};
+
+const oneOf = <T extends string>(env: NodeJS.ProcessEnv, name: string, fallback: T, allowed: readonly T[]): T => {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!allowed.includes(raw as T)) throw new ConfigError(`${name} must be one of ${allowed.join(', ')}, got "${raw}"`);
+  return raw as T;
+};
+
+export const loadConfig = (env: NodeJS.ProcessEnv = process.env): LedgerConfig => {
+  const store = oneOf<StoreKind>(env, 'LEDGER_STORE', 'embedded', ['embedded', 'eventstoredb']);
+  const esdbUrl = env.LEDGER_ESDB_URL || null;
+  if (store === 'eventstoredb' && !esdbUrl) throw new ConfigError('LEDGER_STORE=eventstoredb needs LEDGER_ESDB_URL (esdb://host:2113?tls=false)');
+  return {
+    port: integer(env, 'PORT', 3000, 0, 65535),
+    host: env.HOST || '127.0.0.1',
+    dataDir: resolve(env.LEDGER_DATA_DIR || './data'),
+    store,
+    esdbUrl,
+    logLevel: oneOf(env, 'LOG_LEVEL', 'info', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
+    sqliteSynchronous: oneOf<SqliteSynchronous>(env, 'LEDGER_SQLITE_SYNCHRONOUS', 'FULL', ['FULL', 'NORMAL', 'EXTRA']),
+    readWaitMs: integer(env, 'LEDGER_READ_WAIT_MS', 5_000, 0, 60_000),
+    maxBodyBytes: integer(env, 'LEDGER_MAX_BODY_BYTES', 1_048_576, 1_024, 64 * 1_048_576),
+    reservationTtlDefaultSeconds: integer(env, 'LEDGER_RESERVATION_TTL_SECONDS', 3_600, 1, 30 * 86_400),
+    reservationTtlMaxSeconds: integer(env, 'LEDGER_RESERVATION_TTL_MAX_SECONDS', 7 * 86_400, 1, 365 * 86_400),
+  };
+};

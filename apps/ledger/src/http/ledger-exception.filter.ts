@@ -1,0 +1,64 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { PinoLogger } from 'nestjs-pino';
+import type { RefusalCode } from '@ledger/domain';
+import { LedgerRefusal } from '../command-side/ledger-refusal';
+
+const STATUS_OF_REFUSAL: Partial<Record<RefusalCode, number>> = {
+  not_found: HttpStatus.NOT_FOUND,
+};
+
+/** Errors from body parsing arrive as plain errors carrying a status and a type. */
+const isBodyParserError = (error: unknown): error is { status: number; type: string; message: string } =>
+  !!error && typeof error === 'object' && typeof (error as { type?: unknown }).type === 'string' && typeof (error as { status?: unknown }).status === 'number';
+
+const BODY_PARSER_MESSAGES: Record<string, string> = {
+  'entity.parse.failed': 'the request body is not valid JSON',
+  'entity.too.large': 'the request body is too large',
+  'encoding.unsupported': 'the request body encoding is not supported',
+  'charset.unsupported': 'the request body charset is not supported',
+  'request.aborted': 'the request was aborted',
+};
+
+/**
+ * The one place errors become HTTP: refusals are 409 (404 for missing things) with a
+ * machine-readable code; bad input is a 4xx naming the problem; anything unexpected
+ * is logged with the correlation id and answered without internals.
+ */
+@Catch()
+export class LedgerExceptionFilter implements ExceptionFilter {
+  constructor(private readonly logger: PinoLogger) {
+    this.logger.setContext(LedgerExceptionFilter.name);
+  }
+
+  catch(error: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    const response = http.getResponse<Response>();
+    const request = http.getRequest<Request & { id?: string }>();
+    const correlationId = String(request.id ?? '');
+    const [status, body] = this.toHttp(error, correlationId);
+    if (status >= 500) this.logger.error({ err: error, correlationId }, 'request failed');
+    if (!response.headersSent) response.status(status).json({ ...body, statusCode: status, correlationId });
+  }
+
+  private toHttp(error: unknown, correlationId: string): [number, Record<string, unknown>] {
+    if (error instanceof LedgerRefusal) {
+      const { code, message, details } = error.refusal;
+      return [STATUS_OF_REFUSAL[code] ?? HttpStatus.CONFLICT, { code, message, ...(details ? { details } : {}) }];
+    }
+    if (error instanceof HttpException) {
+      const status = error.getStatus();
+      const payload = error.getResponse();
+      const body = typeof payload === 'string' ? { message: payload } : (payload as Record<string, unknown>);
+      return [status, { code: body.code ?? defaultCode(status), message: body.message ?? error.message, ...(body.details ? { details: body.details } : {}) }];
+    }
+    if (isBodyParserError(error) && error.status >= 400 && error.status < 500) {
+      return [error.status, { code: error.status === 413 ? 'payload_too_large' : 'invalid_request', message: BODY_PARSER_MESSAGES[error.type] ?? error.message }];
+    }
+    return [HttpStatus.INTERNAL_SERVER_ERROR, { code: 'internal_error', message: `internal error; quote correlation id ${correlationId}` }];
+  }
+}
+
+const defaultCode = (status: number): string =>
+  ({ 400: 'invalid_request', 401: 'unauthorized', 403: 'forbidden', 404: 'not_found', 413: 'payload_too_large', 429: 'too_many_requests', 503: 'unavailable' })[status] ??
+  'error';

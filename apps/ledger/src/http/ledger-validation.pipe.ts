@@ -1,0 +1,43 @@
+import { ArgumentMetadata, BadRequestException, Injectable, ValidationError, ValidationPipe } from '@nestjs/common';
+
+const describe = (errors: ValidationError[], parent = ''): { field: string; problems: string[] }[] =>
+  errors.flatMap((error) => {
+    const field = parent ? `${parent}.${error.property}` : error.property;
+    const own = error.constraints ? [{ field, problems: Object.values(error.constraints) }] : [];
+    return [...own, ...describe(error.children ?? [], field)];
+  });
+
+/**
+ * The one validation pipe: unknown fields are refused (not silently dropped), every
+ * problem names its field, and a body that is not a JSON object is refused outright.
+ */
+@Injectable()
+export class LedgerValidationPipe extends ValidationPipe {
+  constructor() {
+    super({
+      whitelist: true,
+      forbidNonWhitelisted: true,
+      forbidUnknownValues: true,
+      transform: true,
+      validationError: { target: false, value: false },
+      exceptionFactory: (errors) => {
+        const details = describe(errors);
+        return new BadRequestException({
+          code: 'invalid_request',
+          message: details.map((d) => `${d.field}: ${d.problems.join('; ')}`).join(' | ') || 'invalid request',
+          details,
+        });
+      },
+    });
+  }
+
+  override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    if (metadata.type !== 'body' || !metadata.metatype || metadata.metatype === Object) return super.transform(value, metadata);
+    // A POST without a body is an empty object; its required fields are then reported by name.
+    const body = value === undefined ? {} : value;
+    if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+      throw new BadRequestException({ code: 'invalid_request', message: 'the request body must be a JSON object' });
+    }
+    return super.transform(body, metadata);
+  }
+}

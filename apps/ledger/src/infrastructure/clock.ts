@@ -1,0 +1,3 @@
+/** Time, injected so that tests and replays control it. */
+export type Clock = () => Date;
+export const systemClock: Clock = () => new Date();

@@ -1,0 +1,45 @@
+import { BadRequestException, Body, Controller, Get, HttpCode, Inject, NotFoundException, Param, Post, Query } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { listNodes, NODE_STATUSES, type NodeStatus } from '@ledger/projections';
+import { Ctx } from '../http/request-context.decorator';
+import type { RequestContext } from '../command-side/request-context';
+import { NodeIdParam, parseMinPosition } from '../http/params';
+import { LedgerViewService } from '../read-side/ledger-view.service';
+import { CLOCK } from '../infrastructure/injection-tokens';
+import type { Clock } from '../infrastructure/clock';
+import { EnlistNodeRequestDto } from './enlist-node.request.dto';
+import { EnlistNode } from './enlist-node.handler';
+import { presentNode } from './node.presenter';
+
+@Controller('v1/nodes')
+export class NodesController {
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly views: LedgerViewService,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  @Post()
+  @HttpCode(201)
+  enlist(@Body() body: EnlistNodeRequestDto, @Ctx() context: RequestContext) {
+    return this.commands.execute(new EnlistNode(body, context));
+  }
+
+  @Get(':nodeId')
+  async get(@Param('nodeId', NodeIdParam) nodeId: string, @Query('minPosition') minPosition?: string) {
+    const view = await this.views.atLeast(parseMinPosition(minPosition));
+    const node = view.nodes[nodeId];
+    if (!node) throw new NotFoundException({ code: 'not_found', message: `node ${nodeId} is not enlisted` });
+    return { ...presentNode(view, node, this.clock()), position: view.position };
+  }
+
+  @Get()
+  async list(@Query('status') status?: string, @Query('minPosition') minPosition?: string) {
+    if (status !== undefined && !NODE_STATUSES.includes(status as NodeStatus)) {
+      throw new BadRequestException({ code: 'invalid_request', message: `status must be one of ${NODE_STATUSES.join(', ')}` });
+    }
+    const view = await this.views.atLeast(parseMinPosition(minPosition));
+    const now = this.clock();
+    return { nodes: listNodes(view, status as NodeStatus | undefined, now).map((node) => presentNode(view, node, now)), position: view.position };
+  }
+}

@@ -1,0 +1,20 @@
+import { BadRequestException, Body, Controller, HttpCode, Post, Query } from '@nestjs/common';
+import { reconcileInstances } from '@ledger/projections';
+import { parseMinPosition } from '../http/params';
+import { LedgerViewService } from '../read-side/ledger-view.service';
+import { ReconcileRequestDto } from './reconcile.request.dto';
+
+/** A consumer's inventory in, a verdict and a safe action per item out. Reads only. */
+@Controller('v1/reconcile')
+export class ReconcileController {
+  constructor(private readonly views: LedgerViewService) {}
+
+  @Post()
+  @HttpCode(200)
+  async reconcile(@Body() body: ReconcileRequestDto, @Query('minPosition') minPosition?: string) {
+    const bad = body.instances.findIndex((i) => (i.token === undefined) === (i.nodeId === undefined));
+    if (bad >= 0) throw new BadRequestException({ code: 'invalid_request', message: `instances[${bad}]: give exactly one of token or nodeId` });
+    const view = await this.views.atLeast(parseMinPosition(minPosition));
+    return { consumer: body.consumer, instances: reconcileInstances(view, body.consumer, body.instances), position: view.position };
+  }
+}

@@ -1,0 +1,76 @@
+import type { NewEvent, RecordedEvent } from '../envelope';
+import type { EventStore } from '../event-store.port';
+import { isConcurrencyError } from '../concurrency-error';
+import { conflictRetryPolicy, RetriesExhaustedError, type RetryPolicy } from './retry-policy';
+import { StreamStateCache } from './stream-state-cache';
+
+/** Structurally the domain's Decider, so this lib does not depend on the domain. */
+export interface StreamDecider<Command, Event, State, Reply> {
+  initialState(): State;
+  evolve(state: State, event: Event): State;
+  decide(command: Command, state: State):
+    | { outcome: 'accepted'; events: Event[]; reply: Reply }
+    | { outcome: 'refused'; refusal: { code: string; message: string; details?: Record<string, unknown> } };
+}
+
+export type HandledCommand<State, Reply, Refusal> =
+  | { outcome: 'accepted'; reply: Reply; state: State; appended: number; position: number | null }
+  | { outcome: 'refused'; refusal: Refusal; state: State };
+
+export interface CommandHandlingOptions<Event extends { type: string; data: unknown }> {
+  /** Wraps domain events in envelopes (ids, metadata). */
+  toNewEvents(events: Event[]): NewEvent[];
+  retryPolicy?: RetryPolicy;
+  random?: () => number;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Runs one command against one stream: load (from the cache onwards), fold, decide,
+ * append with the expected revision; on a revision conflict only, do it all again.
+ */
+export class CommandHandler<Command, Event extends { type: string; data: unknown }, State, Reply> {
+  private readonly cache = new StreamStateCache<State>();
+
+  constructor(
+    private readonly store: EventStore,
+    private readonly decider: StreamDecider<Command, Event, State, Reply>,
+  ) {}
+
+  async handle(
+    stream: string,
+    command: Command,
+    options: CommandHandlingOptions<Event>,
+  ): Promise<HandledCommand<State, Reply, { code: string; message: string; details?: Record<string, unknown> }>> {
+    const policy = options.retryPolicy ?? conflictRetryPolicy;
+    const random = options.random ?? Math.random;
+    for (let attempt = 1; attempt <= policy.maxAttempts; attempt++) {
+      if (attempt > 1) await sleep(policy.backoffMs(attempt, random));
+      const { revision, state } = await this.load(stream);
+      const decision = this.decider.decide(command, state);
+      if (decision.outcome === 'refused') return { outcome: 'refused', refusal: decision.refusal, state };
+      if (decision.events.length === 0) return { outcome: 'accepted', reply: decision.reply, state, appended: 0, position: null };
+      try {
+        const result = await this.store.appendToStream(stream, options.toNewEvents(decision.events), revision < 0 ? 'no_stream' : revision);
+        const next = decision.events.reduce(this.decider.evolve, state);
+        this.cache.set(stream, { revision: result.nextExpectedRevision, state: next });
+        return { outcome: 'accepted', reply: decision.reply, state: next, appended: decision.events.length, position: result.position };
+      } catch (error) {
+        if (!isConcurrencyError(error)) throw error;
+      }
+    }
+    throw new RetriesExhaustedError(stream, policy.maxAttempts);
+  }
+
+  /** The stream's current state: the cached prefix plus whatever was appended since. */
+  async load(stream: string): Promise<{ revision: number; state: State }> {
+    const cached = this.cache.get(stream) ?? { revision: -1, state: this.decider.initialState() };
+    const recorded = await this.store.readStream(stream, { fromRevision: cached.revision + 1 });
+    if (recorded.length === 0) return cached;
+    const state = recorded.reduce((acc, event: RecordedEvent) => this.decider.evolve(acc, { type: event.type, data: event.data } as Event), cached.state);
+    const loaded = { revision: recorded[recorded.length - 1].revision, state };
+    this.cache.set(stream, loaded);
+    return loaded;
+  }
+}

@@ -1,0 +1,3 @@
+export * from './ledger-view';
+export * from './runtime';
+export * from './reconcile';

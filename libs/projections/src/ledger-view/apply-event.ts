@@ -1,0 +1,13 @@
+import type { RecordedEvent } from '@ledger/event-store';
+import { nodeIdOfStream, type NodeEvent } from '@ledger/domain';
+import type { LedgerViewState } from './views';
+import { applyNodeEvent } from './apply-node-event';
+
+/** Folds any recorded event into the views; events no view cares about only move the position. */
+export const applyEvent = (view: LedgerViewState, recorded: RecordedEvent): void => {
+  if (recorded.position <= view.position) return; // already folded: replays are harmless
+  if (nodeIdOfStream(recorded.stream) !== null) {
+    applyNodeEvent(view, recorded, { type: recorded.type, data: recorded.data } as NodeEvent);
+  }
+  view.position = recorded.position;
+};

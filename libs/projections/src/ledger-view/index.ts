@@ -1,0 +1,5 @@
+export * from './views';
+export * from './apply-event';
+export * from './node-queries';
+export * from './allocation-queries';
+export * from './ledger-projection';

@@ -1,0 +1,4 @@
+export * from './checkpoint-store';
+export * from './position-waiters';
+export * from './projection';
+export * from './projection-runner';
