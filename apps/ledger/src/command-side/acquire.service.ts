@@ -56,6 +56,9 @@ export class AcquireService {
     const keyHash = request.reservationKey ? hashSecret(request.reservationKey) : null;
     const fingerprint = fingerprintOf({ consumer: request.consumer, nodeId: request.nodeId, constraints: request.constraints, keyHash });
     const routeStream = Streams.request(request.requestId);
+    if (request.nodeId !== undefined && (await this.nodes.load(request.nodeId)).profile === null) {
+      throw new LedgerRefusal(refuse('not_found', `node ${request.nodeId} is not enlisted`).refusal);
+    }
     const tried = new Set<string>();
 
     for (let round = 0; round < MAX_ROUNDS; round++) {

@@ -49,9 +49,9 @@ export class NodeCommandService {
   }
 
   async recordRefusal(command: NodeCommand, refusal: Refusal, state: NodeState, context: RequestContext): Promise<void> {
-    // Commands naming a node that was never enlisted are not recorded: arbitrary ids
-    // from the network must not be able to create streams.
-    if (state.profile === null) return;
+    // A 404 is bad input, not a decision: unknown nodes and tokens are never written,
+    // so arbitrary ids from the network cannot create streams or grow the log.
+    if (state.profile === null || refusal.code === 'not_found') return;
     await this.refusals.record(
       {
         command: command.type,

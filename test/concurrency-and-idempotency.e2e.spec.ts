@@ -1,0 +1,95 @@
+/**
+ * Invariants 1 and 9 through the real HTTP API: many acquires of one node at once
+ * yield exactly one owner; one request sent twice (also at the same moment) is
+ * decided once.
+ */
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { SqliteEventStore } from '@ledger/event-store';
+import { LedgerProcess } from './support/ledger-process';
+import { consumer, enlist, newRequestId } from './support/fixtures';
+
+describe('concurrent and repeated commands', () => {
+  let ledger: LedgerProcess;
+  before(async () => {
+    ledger = await LedgerProcess.start();
+  });
+  after(async () => {
+    await ledger.stop();
+    ledger.removeData();
+  });
+
+  const nodeEvents = async (nodeId: string) => {
+    const store = await SqliteEventStore.open({ file: join(ledger.dataDir, 'events.sqlite') });
+    try {
+      return await store.readStream(`node-${nodeId}`);
+    } finally {
+      await store.close();
+    }
+  };
+
+  it('30 simultaneous acquires of one node: exactly one wins, 29 are refused with 409, none 5xx', async () => {
+    await enlist(ledger, 'contended');
+    const responses = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        ledger.post('/v1/allocations', { requestId: newRequestId(`race${i}`), consumer: consumer('c', `model-${i}`), nodeId: 'contended' }),
+      ),
+    );
+    const statuses = responses.map((r) => r.status);
+    assert.equal(statuses.filter((s) => s === 201).length, 1, statuses.join(','));
+    assert.equal(statuses.filter((s) => s === 409).length, 29, statuses.join(','));
+    assert.ok(responses.filter((r) => r.status === 409).every((r) => r.body.code === 'node_unavailable'));
+    const acquired = (await nodeEvents('contended')).filter((e) => e.type === 'NodeAcquired');
+    assert.equal(acquired.length, 1);
+  });
+
+  it('the same requestId sent twice at the same moment gets the same token and one allocation', async () => {
+    await enlist(ledger, 'twice');
+    const body = { requestId: newRequestId('dup'), consumer: consumer('c', 'm', '1'), nodeId: 'twice' };
+    const [a, b] = await Promise.all([ledger.post('/v1/allocations', body), ledger.post('/v1/allocations', body)]);
+    assert.equal(a.status, 201, JSON.stringify(a.body));
+    assert.equal(b.status, 201, JSON.stringify(b.body));
+    assert.equal(a.body.token, b.body.token);
+    const before = (await nodeEvents('twice')).length;
+    const again = await ledger.post('/v1/allocations', body);
+    assert.equal(again.body.token, a.body.token);
+    assert.equal((await nodeEvents('twice')).length, before, 'a retry appends nothing');
+  });
+
+  it('the same requestId sent at once as constraint-based acquires lands on one node only', async () => {
+    for (const id of ['pool-a', 'pool-b', 'pool-c', 'pool-d']) await enlist(ledger, id, { zone: 'pool' });
+    const body = { requestId: newRequestId('pool'), consumer: consumer('c', 'pool-model'), constraints: { zone: 'pool' } };
+    const responses = await Promise.all(Array.from({ length: 8 }, () => ledger.post('/v1/allocations', body)));
+    assert.ok(responses.every((r) => r.status === 201), responses.map((r) => `${r.status} ${JSON.stringify(r.body)}`).join('\n'));
+    assert.equal(new Set(responses.map((r) => r.body.token)).size, 1);
+    const list = await ledger.get(`/v1/nodes?status=allocated&minPosition=${responses[0].body.position ?? 0}`);
+    assert.equal(list.body.nodes.filter((n: any) => n.zone === 'pool').length, 1);
+  });
+
+  it('the same requestId with a different body is a request_conflict', async () => {
+    await enlist(ledger, 'conflicted-1');
+    await enlist(ledger, 'conflicted-2');
+    const requestId = newRequestId('conflict');
+    const first = await ledger.post('/v1/allocations', { requestId, consumer: consumer('c', 'm'), nodeId: 'conflicted-1' });
+    assert.equal(first.status, 201);
+    const second = await ledger.post('/v1/allocations', { requestId, consumer: consumer('c', 'm'), nodeId: 'conflicted-2' });
+    assert.equal(second.status, 409);
+    assert.equal(second.body.code, 'request_conflict');
+    const other = await ledger.get('/v1/nodes/conflicted-2');
+    assert.equal(other.body.status, 'ready');
+  });
+
+  it('a release retried with its requestId answers the same and appends nothing', async () => {
+    await enlist(ledger, 'released-twice');
+    const { body } = await ledger.post('/v1/allocations', { requestId: newRequestId(), consumer: consumer('c', 'm'), nodeId: 'released-twice' });
+    const release = { requestId: newRequestId('rel') };
+    const first = await ledger.post(`/v1/allocations/${body.token}/release`, release);
+    assert.equal(first.status, 200);
+    const count = (await nodeEvents('released-twice')).length;
+    const second = await ledger.post(`/v1/allocations/${body.token}/release`, release);
+    assert.equal(second.status, 200);
+    assert.deepEqual({ ...second.body, position: null }, { ...first.body, position: null });
+    assert.equal((await nodeEvents('released-twice')).length, count);
+  });
+});

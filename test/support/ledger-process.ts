@@ -1,0 +1,118 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+const MAIN = resolve(__dirname, '../../apps/ledger/src/main.js');
+
+export interface HttpResult<T = any> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+export interface StartOptions {
+  dataDir?: string;
+  env?: Record<string, string>;
+}
+
+/**
+ * The real ledger, built, started as its own process on a free port, with its data in
+ * a temp dir: end-to-end tests talk to it over HTTP only, as a client would.
+ */
+export class LedgerProcess {
+  private output = '';
+
+  private constructor(private readonly child: ChildProcess, readonly port: number, readonly dataDir: string) {}
+
+  static tempDataDir(): string {
+    return mkdtempSync(join(tmpdir(), 'ledger-e2e-'));
+  }
+
+  static async start(options: StartOptions = {}): Promise<LedgerProcess> {
+    const dataDir = options.dataDir ?? LedgerProcess.tempDataDir();
+    const child = spawn(process.execPath, [MAIN], {
+      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LEDGER_DATA_DIR: dataDir, LOG_LEVEL: 'info', ...options.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    const port = await new Promise<number>((resolvePort, reject) => {
+      const timer = setTimeout(() => reject(new Error(`ledger did not start within 20s:\n${output}`)), 20_000);
+      const onData = (chunk: Buffer) => {
+        output += chunk.toString();
+        const match = /"port":(\d+)[^\n]*"msg":"ledger listening"|"msg":"ledger listening"[^\n]*"port":(\d+)/.exec(output);
+        if (match) {
+          clearTimeout(timer);
+          resolvePort(Number(match[1] ?? match[2]));
+        }
+      };
+      child.stdout!.on('data', onData);
+      child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      child.once('exit', (code) => {
+        clearTimeout(timer);
+        reject(new Error(`ledger exited with ${code} before listening:\n${output}`));
+      });
+    });
+    const ledger = new LedgerProcess(child, port, dataDir);
+    ledger.output = output;
+    child.stdout!.on('data', (chunk: Buffer) => (ledger.output = (ledger.output + chunk.toString()).slice(-200_000)));
+    child.stderr!.on('data', (chunk: Buffer) => (ledger.output = (ledger.output + chunk.toString()).slice(-200_000)));
+    return ledger;
+  }
+
+  get url(): string {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  /** Everything the process printed (its structured logs), for assertions and failure reports. */
+  get logs(): string {
+    return this.output;
+  }
+
+  async request<T = any>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<HttpResult<T>> {
+    const init: RequestInit = { method, headers: { ...headers } };
+    if (body !== undefined) {
+      init.body = typeof body === 'string' ? body : JSON.stringify(body);
+      (init.headers as Record<string, string>)['content-type'] ??= 'application/json';
+    }
+    const response = await fetch(`${this.url}${path}`, init);
+    const text = await response.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : null;
+    } catch {
+      // not JSON: keep the text
+    }
+    return { status: response.status, body: parsed as T, headers: response.headers };
+  }
+
+  post<T = any>(path: string, body?: unknown, headers?: Record<string, string>) {
+    return this.request<T>('POST', path, body, headers);
+  }
+
+  get<T = any>(path: string, headers?: Record<string, string>) {
+    return this.request<T>('GET', path, undefined, headers);
+  }
+
+  /** Graceful stop (SIGTERM), as an operator would. */
+  async stop(): Promise<void> {
+    await this.signal('SIGTERM');
+  }
+
+  /** A crash: SIGKILL, no chance to flush anything. */
+  async kill(): Promise<void> {
+    await this.signal('SIGKILL');
+  }
+
+  removeData(): void {
+    rmSync(this.dataDir, { recursive: true, force: true });
+  }
+
+  private signal(signal: NodeJS.Signals): Promise<void> {
+    if (this.child.exitCode !== null || this.child.signalCode !== null) return Promise.resolve();
+    return new Promise((resolveExit) => {
+      this.child.once('exit', () => resolveExit());
+      this.child.kill(signal);
+    });
+  }
+}
