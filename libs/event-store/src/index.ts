@@ -3,3 +3,4 @@ export * from './expected-revision';
 export * from './concurrency-error';
 export * from './event-store.port';
 export * from './command-handling';
+export * from './embedded';

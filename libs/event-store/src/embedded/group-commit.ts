@@ -1,0 +1,88 @@
+/** What happened to one request of a committed batch. */
+export type BatchOutcome<Result> = { ok: true; value: Result } | { ok: false; error: unknown };
+
+/**
+ * Commits a whole batch in one transaction and reports one outcome per request, in
+ * order. Throwing means the transaction as a whole failed: every request fails.
+ */
+export type CommitBatch<Request, Result> = (requests: Request[]) => BatchOutcome<Result>[];
+
+export interface GroupCommitStats {
+  /** Write transactions run (each commits up to maxBatch requests). */
+  transactions: number;
+  /** Requests that went through a transaction, whatever their outcome. */
+  appends: number;
+}
+
+interface Waiting<Request, Result> {
+  request: Request;
+  resolve(result: Result): void;
+  reject(error: unknown): void;
+}
+
+/**
+ * Group commit: requests submitted in the same event-loop turn, or while a batch is
+ * being committed, are committed together by one transaction, so one fsync pays for
+ * many appends. A request's promise settles only after its batch's commit returned.
+ * Flushes on setImmediate, at most `maxBatch` requests per transaction.
+ */
+export class GroupCommit<Request, Result> {
+  private readonly queue: Waiting<Request, Result>[] = [];
+  private flushScheduled = false;
+  private drainWaiters: (() => void)[] = [];
+  private transactions = 0;
+  private appends = 0;
+
+  constructor(
+    private readonly commitBatch: CommitBatch<Request, Result>,
+    private readonly maxBatch: number,
+  ) {}
+
+  submit(request: Request): Promise<Result> {
+    return new Promise<Result>((resolve, reject) => {
+      this.queue.push({ request, resolve, reject });
+      this.scheduleFlush();
+    });
+  }
+
+  /** Resolves once every submitted request has settled. */
+  drain(): Promise<void> {
+    if (this.queue.length === 0 && !this.flushScheduled) return Promise.resolve();
+    return new Promise((resolve) => this.drainWaiters.push(resolve));
+  }
+
+  stats(): GroupCommitStats {
+    return { transactions: this.transactions, appends: this.appends };
+  }
+
+  private scheduleFlush(): void {
+    if (this.flushScheduled) return;
+    this.flushScheduled = true;
+    setImmediate(() => this.flush());
+  }
+
+  private flush(): void {
+    this.flushScheduled = false;
+    const batch = this.queue.splice(0, this.maxBatch);
+    let outcomes: BatchOutcome<Result>[];
+    try {
+      outcomes = this.commitBatch(batch.map((waiting) => waiting.request));
+    } catch (error) {
+      outcomes = batch.map(() => ({ ok: false, error }));
+    }
+    this.transactions += 1;
+    this.appends += batch.length;
+    batch.forEach((waiting, index) => {
+      const outcome = outcomes[index];
+      if (outcome.ok) waiting.resolve(outcome.value);
+      else waiting.reject(outcome.error);
+    });
+    if (this.queue.length > 0) {
+      this.scheduleFlush();
+    } else {
+      const waiters = this.drainWaiters;
+      this.drainWaiters = [];
+      waiters.forEach((resolve) => resolve());
+    }
+  }
+}

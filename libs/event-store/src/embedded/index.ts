@@ -1,0 +1,4 @@
+export * from './sqlite-store-options';
+export * from './sqlite-event-store';
+export * from './event-id-conflict-error';
+export type { GroupCommitStats } from './group-commit';

@@ -1,0 +1,26 @@
+import Database from 'better-sqlite3';
+import { migrateSchema } from './schema';
+import type { ResolvedSqliteStoreOptions } from './sqlite-store-options';
+
+/**
+ * Opens one connection with the pragmas the store relies on, then migrates the schema.
+ * `busy_timeout` comes first so that switching to WAL waits for other processes.
+ * `synchronous` is per connection (never persisted), so it is set on every open.
+ */
+export const openSqliteConnection = (options: ResolvedSqliteStoreOptions): Database.Database => {
+  const db = new Database(options.file);
+  try {
+    db.pragma(`busy_timeout = ${options.busyTimeoutMs}`);
+    const journalMode = db.pragma('journal_mode = WAL', { simple: true });
+    if (journalMode !== 'wal' && !db.memory) {
+      throw new Error(`could not switch ${options.file} to WAL mode (journal_mode is ${String(journalMode)})`);
+    }
+    db.pragma(`synchronous = ${options.synchronous}`);
+    db.pragma('foreign_keys = ON');
+    migrateSchema(db);
+    return db;
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+};

@@ -1,0 +1,110 @@
+import type { Database } from 'better-sqlite3';
+import type { NewEvent, RecordedEvent } from '../envelope';
+import type { ExpectedRevision } from '../expected-revision';
+import type { AllSubscription, AppendResult, EventStore, ReadAllOptions } from '../event-store.port';
+import { type AppendRequest, prepareAppend } from './append-request';
+import { AppendNotifier } from './append-notifier';
+import { GroupCommit, type GroupCommitStats } from './group-commit';
+import { sqliteBatchWriter } from './sqlite-batch-writer';
+import { openSqliteConnection } from './sqlite-connection';
+import { SqliteEventReader } from './sqlite-event-reader';
+import { type ResolvedSqliteStoreOptions, type SqliteStoreOptions, resolveSqliteStoreOptions } from './sqlite-store-options';
+import { SqliteStreamAppender } from './sqlite-stream-appender';
+import { SqliteAllSubscription } from './sqlite-subscription';
+
+const DEFAULT_READ_ALL_PAGE = 1000;
+
+const nonNegativeInteger = (name: string, value: number): number => {
+  if (!Number.isSafeInteger(value) || value < 0) throw new TypeError(`${name} must be an integer >= 0, got ${String(value)}`);
+  return value;
+};
+
+/**
+ * The embedded event store: one SQLite file in WAL mode, safe to share between
+ * handles and processes (every write takes the write lock with BEGIN IMMEDIATE and
+ * checks the expected revision inside it). Appends are group-committed: see GroupCommit.
+ * Durability of an acknowledged append is set by `synchronous`: see SqliteSynchronous.
+ */
+export class SqliteEventStore implements EventStore {
+  private readonly db: Database;
+  private readonly reader: SqliteEventReader;
+  private readonly notifier = new AppendNotifier();
+  private readonly groupCommit: GroupCommit<AppendRequest, AppendResult>;
+  private readonly subscriptions = new Set<SqliteAllSubscription>();
+  private closing: Promise<void> | undefined;
+
+  static async open(options: SqliteStoreOptions): Promise<SqliteEventStore> {
+    return new SqliteEventStore(resolveSqliteStoreOptions(options));
+  }
+
+  private constructor(private readonly options: ResolvedSqliteStoreOptions) {
+    this.db = openSqliteConnection(options);
+    this.reader = new SqliteEventReader(this.db);
+    const writeBatch = sqliteBatchWriter(this.db, new SqliteStreamAppender(this.db), options.clock);
+    this.groupCommit = new GroupCommit((requests) => {
+      const outcomes = writeBatch(requests);
+      if (outcomes.some((outcome) => outcome.ok)) this.notifier.notify();
+      return outcomes;
+    }, options.maxBatch);
+  }
+
+  async appendToStream(stream: string, events: NewEvent[], expectedRevision: ExpectedRevision): Promise<AppendResult> {
+    this.assertOpen();
+    return this.groupCommit.submit(prepareAppend(stream, events, expectedRevision));
+  }
+
+  async readStream(stream: string, options: { fromRevision?: number } = {}): Promise<RecordedEvent[]> {
+    this.assertOpen();
+    return this.reader.readStream(stream, nonNegativeInteger('fromRevision', options.fromRevision ?? 0));
+  }
+
+  async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
+    this.assertOpen();
+    const fromPosition = nonNegativeInteger('fromPosition', options.fromPosition ?? 0);
+    const maxCount = options.maxCount ?? DEFAULT_READ_ALL_PAGE;
+    if (!Number.isSafeInteger(maxCount) || maxCount < 1) throw new TypeError(`maxCount must be an integer >= 1, got ${String(maxCount)}`);
+    return this.reader.readAfter(fromPosition, maxCount);
+  }
+
+  subscribeToAll(options: { fromPosition?: number } = {}): AllSubscription {
+    const fromPosition = nonNegativeInteger('fromPosition', options.fromPosition ?? 0);
+    const source = {
+      readAfter: (afterPosition: number, maxCount: number) => {
+        this.assertOpen();
+        return this.reader.readAfter(afterPosition, maxCount);
+      },
+      notifier: this.notifier,
+      pollIntervalMs: this.options.pollIntervalMs,
+    };
+    const subscription = new SqliteAllSubscription(source, fromPosition, (ended) => this.subscriptions.delete(ended));
+    this.subscriptions.add(subscription);
+    return subscription;
+  }
+
+  async headPosition(): Promise<number> {
+    this.assertOpen();
+    return this.reader.headPosition();
+  }
+
+  /** Group-commit counters: how many transactions carried how many appends. */
+  stats(): GroupCommitStats {
+    return this.groupCommit.stats();
+  }
+
+  /**
+   * Ends every subscription, lets appends already submitted commit and settle, then
+   * closes the file. Any later call is refused. Calling close() again is harmless.
+   */
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      await Promise.all([...this.subscriptions].map((subscription) => subscription.close()));
+      await this.groupCommit.drain();
+      this.db.close();
+    })();
+    return this.closing;
+  }
+
+  private assertOpen(): void {
+    if (this.closing) throw new Error(`SqliteEventStore(${this.options.file}) is closed`);
+  }
+}
