@@ -25,7 +25,7 @@ const recordedAtFrom = (clock: () => Date): string => {
  */
 export const sqliteBatchWriter = (
   db: Database,
-  appender: SqliteStreamAppender,
+  appender: Pick<SqliteStreamAppender, 'append'>,
   clock: () => Date,
 ): CommitBatch<AppendRequest, AppendResult> => {
   const appendInSavepoint = db.transaction((request: AppendRequest) => appender.append(request, recordedAtFrom(clock)));

@@ -1,0 +1,68 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import Database from 'better-sqlite3';
+import type { AppendResult } from '../event-store.port';
+import type { AppendRequest } from './append-request';
+import { sqliteBatchWriter } from './sqlite-batch-writer';
+
+const request = (stream: string): AppendRequest => ({ stream, expectedRevision: 'any', events: [] });
+
+/** A scratch database and an appender that writes one row per append, then may fail. */
+const scratch = (fail: (db: Database.Database, stream: string) => void) => {
+  const db = new Database(':memory:');
+  db.exec('CREATE TABLE written (stream TEXT NOT NULL)');
+  const insert = db.prepare('INSERT INTO written (stream) VALUES (?)');
+  const appender = {
+    append: ({ stream }: AppendRequest): AppendResult => {
+      insert.run(stream);
+      fail(db, stream);
+      return { nextExpectedRevision: 0, position: 1 };
+    },
+  };
+  const written = () => (db.prepare('SELECT stream FROM written ORDER BY rowid').all() as { stream: string }[]).map((row) => row.stream);
+  return { db, written, writeBatch: sqliteBatchWriter(db, appender, () => new Date()) };
+};
+
+describe('sqlite batch writer', () => {
+  it('rolls a failed append back to its own savepoint, even after it wrote, and commits the rest', () => {
+    const { db, written, writeBatch } = scratch((_db, stream) => {
+      if (stream === 'fails') throw new Error('failed after writing');
+    });
+    const outcomes = writeBatch([request('first'), request('fails'), request('last')]);
+    assert.deepEqual(outcomes.map((outcome) => outcome.ok), [true, false, true]);
+    assert.deepEqual(written(), ['first', 'last']);
+    assert.equal(db.inTransaction, false);
+    db.close();
+  });
+
+  it('aborts the whole batch when a failure ended the transaction itself', () => {
+    const { db, written, writeBatch } = scratch((database, stream) => {
+      if (stream === 'ends-transaction') {
+        database.exec('ROLLBACK');
+        throw new Error('the transaction is gone');
+      }
+    });
+    assert.throws(() => writeBatch([request('first'), request('ends-transaction'), request('last')]), /transaction is gone/);
+    assert.deepEqual(written(), []);
+    assert.equal(db.inTransaction, false);
+    db.close();
+  });
+
+  it('reads recordedAt from the clock and refuses an invalid date', () => {
+    const db = new Database(':memory:');
+    const seen: string[] = [];
+    const appender = {
+      append: (_request: AppendRequest, recordedAt: string): AppendResult => {
+        seen.push(recordedAt);
+        return { nextExpectedRevision: 0, position: 1 };
+      },
+    };
+    const fixed = sqliteBatchWriter(db, appender, () => new Date('2031-02-03T04:05:06.789Z'));
+    assert.deepEqual(fixed([request('a')]).map((outcome) => outcome.ok), [true]);
+    assert.deepEqual(seen, ['2031-02-03T04:05:06.789Z']);
+    const broken = sqliteBatchWriter(db, appender, () => new Date('not a date'));
+    const [outcome] = broken([request('b')]);
+    assert.ok(!outcome.ok && outcome.error instanceof TypeError);
+    db.close();
+  });
+});
