@@ -44,8 +44,8 @@ export class LedgerModule {
         LoggerModule.forRoot({
           pinoHttp: {
             level: config.logLevel,
-            genReqId: correlationIdFor,
-            customAttributeKeys: { reqId: 'correlationId' },
+            genReqId: (request, response) => correlationIdFor(request, response),
+            customProps: (request) => ({ correlationId: (request as { id?: string }).id }),
             redact: { paths: ['req.headers.authorization', 'req.headers["x-reservation-key"]'], censor: '[redacted]' },
           },
         }),

@@ -7,6 +7,8 @@ import { ConfigError, loadConfig } from './config/ledger-config';
 import { openEventStore } from './infrastructure/event-store.factory';
 import { systemClock } from './infrastructure/clock';
 import { LedgerModule } from './app.module';
+import { assignCorrelationId } from './http/correlation-id';
+import { jsonBody } from './http/json-body';
 
 async function bootstrap(): Promise<void> {
   const config = loadConfig();
@@ -17,17 +19,19 @@ async function bootstrap(): Promise<void> {
   });
   const logger = app.get(Logger);
   app.useLogger(logger);
-  app.useBodyParser('json', { limit: config.maxBodyBytes });
+  // Correlation ids first, so even a request whose body cannot be parsed has one.
+  app.use(assignCorrelationId);
+  app.use(...jsonBody(config.maxBodyBytes));
   app.disable('x-powered-by');
   await app.listen(config.port, config.host);
   const { port } = app.getHttpServer().address() as AddressInfo;
-  logger.log({ host: config.host, port, store: config.store, dataDir: config.dataDir }, 'ledger listening');
+  logger.log({ host: config.host, port, store: config.store, dataDir: config.dataDir }, 'ledger listening', 'Bootstrap');
 
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    logger.log({ signal }, 'ledger stopping');
+    logger.log({ signal }, 'ledger stopping', 'Bootstrap');
     await app.close();
     await store.close();
     process.exit(0);

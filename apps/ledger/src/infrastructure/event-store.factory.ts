@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { EventStoreDbEventStore, SqliteEventStore, type EventStore } from '@ledger/event-store';
+import { SqliteEventStore, type EventStore } from '@ledger/event-store';
 import type { LedgerConfig } from '../config/ledger-config';
 import type { Clock } from './clock';
 
@@ -10,6 +10,6 @@ export const readModelFile = (config: Pick<LedgerConfig, 'dataDir'>) => join(con
 /** The one place that chooses the store: a configuration switch, not a port. */
 export const openEventStore = async (config: LedgerConfig, clock: Clock): Promise<EventStore> => {
   mkdirSync(config.dataDir, { recursive: true });
-  if (config.store === 'eventstoredb') return EventStoreDbEventStore.connect(config.esdbUrl!);
+  if (config.store === 'eventstoredb') throw new Error('LEDGER_STORE=eventstoredb: adapter not merged yet');
   return SqliteEventStore.open({ file: eventStoreFile(config), synchronous: config.sqliteSynchronous, clock });
 };
