@@ -1,0 +1,27 @@
+/** One CLI sub-command. Each lives in its own file under commands/ and is listed in main.ts. */
+export interface CliCommand {
+  name: string;
+  /** One line for `ledger-cli help`. */
+  summary: string;
+  /** Full usage text for `ledger-cli help <name>`. */
+  usage: string;
+  /** Returns the process exit code. */
+  run(args: ParsedArgs, io: CliIo): Promise<number>;
+}
+
+export interface CliIo {
+  out(text: string): void;
+  err(text: string): void;
+  /** True when stderr is a terminal (progress bars only then). */
+  interactive: boolean;
+  env: NodeJS.ProcessEnv;
+}
+
+export interface ParsedArgs {
+  positional: string[];
+  flags: Record<string, string | true>;
+}
+
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}

@@ -1,0 +1,44 @@
+#!/usr/bin/env node
+import 'reflect-metadata';
+import { parseArgs } from './parse-args';
+import { UsageError, type CliCommand, type CliIo } from './cli-command';
+
+/** Every sub-command, one line each. */
+const COMMANDS: CliCommand[] = [];
+
+const helpText = (): string =>
+  ['usage: ledger-cli <command> [options]', '', 'commands:', ...COMMANDS.map((c) => `  ${c.name.padEnd(10)} ${c.summary}`), '', 'ledger-cli help <command> for its options'].join('\n');
+
+export async function runCli(argv: string[], io: CliIo): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === 'help' || name === '--help') {
+    const command = COMMANDS.find((c) => c.name === rest[0]);
+    io.out(command ? command.usage : helpText());
+    return name ? 0 : 2;
+  }
+  const command = COMMANDS.find((c) => c.name === name);
+  if (!command) {
+    io.err(`unknown command "${name}"\n\n${helpText()}`);
+    return 2;
+  }
+  try {
+    return await command.run(parseArgs(rest), io);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.err(`${error.message}\n\n${command.usage}`);
+      return 2;
+    }
+    io.err(error instanceof Error ? `${command.name} failed: ${error.message}` : String(error));
+    return 1;
+  }
+}
+
+if (require.main === module) {
+  const io: CliIo = {
+    out: (text) => process.stdout.write(`${text}\n`),
+    err: (text) => process.stderr.write(`${text}\n`),
+    interactive: process.stderr.isTTY === true,
+    env: process.env,
+  };
+  runCli(process.argv.slice(2), io).then((code) => process.exit(code));
+}
