@@ -44,6 +44,17 @@ describe('concurrent and repeated commands', () => {
     assert.equal(acquired.length, 1);
   });
 
+  it('16 different constraint-based acquires racing for 4 nodes: 4 win, 12 hear no_matching_node, none 5xx', async () => {
+    for (const id of ['race-a', 'race-b', 'race-c', 'race-d']) await enlist(ledger, id, { zone: 'race' });
+    await ledger.get(`/v1/nodes?minPosition=${(await ledger.get('/healthz')).body.store.head}`);
+    const responses = await Promise.all(
+      Array.from({ length: 16 }, (_, i) => ledger.post('/v1/allocations', { requestId: newRequestId(`zone${i}`), consumer: consumer('c', `z${i}`), constraints: { zone: 'race' } })),
+    );
+    const winners = responses.filter((r) => r.status === 201).map((r) => r.body.nodeId);
+    assert.deepEqual(winners.sort(), ['race-a', 'race-b', 'race-c', 'race-d']);
+    assert.ok(responses.filter((r) => r.status !== 201).every((r) => r.status === 409 && r.body.code === 'no_matching_node'), responses.map((r) => r.status).join(','));
+  });
+
   it('the same requestId sent twice at the same moment gets the same token and one allocation', async () => {
     await enlist(ledger, 'twice');
     const body = { requestId: newRequestId('dup'), consumer: consumer('c', 'm', '1'), nodeId: 'twice' };

@@ -8,6 +8,8 @@ export interface LedgerConfig {
   port: number;
   host: string;
   dataDir: string;
+  /** Where this instance keeps its read models (default: dataDir). Each instance needs its own. */
+  readModelDir: string;
   store: StoreKind;
   esdbUrl: string | null;
   logLevel: string;
@@ -47,6 +49,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): LedgerConfig =
     port: integer(env, 'PORT', 3000, 0, 65535),
     host: env.HOST || '127.0.0.1',
     dataDir: resolve(env.LEDGER_DATA_DIR || './data'),
+    readModelDir: resolve(env.LEDGER_READ_MODEL_DIR || env.LEDGER_DATA_DIR || './data'),
     store,
     esdbUrl,
     logLevel: oneOf(env, 'LOG_LEVEL', 'info', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),

@@ -5,11 +5,12 @@ import type { LedgerConfig } from '../config/ledger-config';
 import type { Clock } from './clock';
 
 export const eventStoreFile = (config: Pick<LedgerConfig, 'dataDir'>) => join(config.dataDir, 'events.sqlite');
-export const readModelFile = (config: Pick<LedgerConfig, 'dataDir'>) => join(config.dataDir, 'read-models.sqlite');
+export const readModelFile = (config: Pick<LedgerConfig, 'readModelDir'>) => join(config.readModelDir, 'read-models.sqlite');
 
 /** The one place that chooses the store: a configuration switch, not a port. */
 export const openEventStore = async (config: LedgerConfig, clock: Clock): Promise<EventStore> => {
   mkdirSync(config.dataDir, { recursive: true });
+  mkdirSync(config.readModelDir, { recursive: true });
   if (config.store === 'eventstoredb') throw new Error('LEDGER_STORE=eventstoredb: adapter not merged yet');
   return SqliteEventStore.open({ file: eventStoreFile(config), synchronous: config.sqliteSynchronous, clock });
 };
