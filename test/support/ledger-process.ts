@@ -60,6 +60,11 @@ export class LedgerProcess {
     return ledger;
   }
 
+  /** The server's process id (e.g. to read its peak RSS from /proc). */
+  get pid(): number {
+    return this.child.pid!;
+  }
+
   get url(): string {
     return `http://127.0.0.1:${this.port}`;
   }

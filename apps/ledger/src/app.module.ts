@@ -1,5 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { APP_FILTER, APP_PIPE } from '@nestjs/core';
+import { APP_FILTER, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
 import { LoggerModule } from 'nestjs-pino';
 import type { EventStore } from '@ledger/event-store';
@@ -26,6 +26,9 @@ import { ObservationsController } from './observations/observations.controller';
 import { ObserveNodeHandler } from './observations/observe-node.handler';
 import { ReconcileController } from './reconcile/reconcile.controller';
 import { HealthController } from './health/health.controller';
+import { MetricsController } from './metrics/metrics.controller';
+import { LedgerMetrics } from './metrics/ledger-metrics';
+import { CommandOutcomeInterceptor } from './metrics/command-outcome.interceptor';
 
 export interface LedgerModuleOptions {
   config: LedgerConfig;
@@ -50,7 +53,7 @@ export class LedgerModule {
           },
         }),
       ],
-      controllers: [NodesController, ReservationsController, AllocationsController, ObservationsController, ReconcileController, HealthController],
+      controllers: [NodesController, ReservationsController, AllocationsController, ObservationsController, ReconcileController, HealthController, MetricsController],
       providers: [
         { provide: LEDGER_CONFIG, useValue: config },
         { provide: EVENT_STORE, useValue: store },
@@ -58,6 +61,8 @@ export class LedgerModule {
         { provide: RANDOMNESS, useValue: randomness },
         { provide: APP_PIPE, useClass: LedgerValidationPipe },
         { provide: APP_FILTER, useClass: LedgerExceptionFilter },
+        { provide: APP_INTERCEPTOR, useClass: CommandOutcomeInterceptor },
+        LedgerMetrics,
         RefusalRecorder,
         NodeCommandService,
         AcquireService,

@@ -9,6 +9,8 @@ import { systemClock } from './infrastructure/clock';
 import { LedgerModule } from './app.module';
 import { assignCorrelationId } from './http/correlation-id';
 import { jsonBody } from './http/json-body';
+import { LedgerMetrics } from './metrics/ledger-metrics';
+import { countHttpRequests } from './metrics/count-http-requests.middleware';
 
 async function bootstrap(): Promise<void> {
   const config = loadConfig();
@@ -19,6 +21,8 @@ async function bootstrap(): Promise<void> {
   });
   const logger = app.get(Logger);
   app.useLogger(logger);
+  // Counted first, so responses from every later stage (parser errors included) are seen.
+  app.use(countHttpRequests(app.get(LedgerMetrics)));
   // Correlation ids first, so even a request whose body cannot be parsed has one.
   app.use(assignCorrelationId);
   app.use(...jsonBody(config.maxBodyBytes));

@@ -1,0 +1,40 @@
+import { type CallHandler, type ExecutionContext, HttpException, Injectable, type NestInterceptor } from '@nestjs/common';
+import type { Request } from 'express';
+import { type Observable, tap } from 'rxjs';
+import { LedgerRefusal } from '../command-side/ledger-refusal';
+import { LedgerMetrics } from './ledger-metrics';
+
+/** `AllocationsController.release` -> `allocations.release`: one name per command endpoint. */
+const commandName = (controller: { name: string }, handler: { name: string }): string => {
+  const resource = controller.name.replace(/Controller$/, '');
+  return `${resource.charAt(0).toLowerCase()}${resource.slice(1)}.${handler.name}`;
+};
+
+const outcomeOf = (error: unknown): { outcome: string; code: string } => {
+  if (error instanceof LedgerRefusal) return { outcome: 'refused', code: error.refusal.code };
+  if (error instanceof HttpException && error.getStatus() < 500) {
+    const payload = error.getResponse();
+    const code = typeof payload === 'object' && payload && typeof (payload as { code?: unknown }).code === 'string' ? (payload as { code: string }).code : String(error.getStatus());
+    return { outcome: 'invalid', code };
+  }
+  return { outcome: 'error', code: error instanceof HttpException ? String(error.getStatus()) : 'internal_error' };
+};
+
+/** Counts what became of each command: accepted, refused with its code, invalid, or error. */
+@Injectable()
+export class CommandOutcomeInterceptor implements NestInterceptor {
+  constructor(private readonly metrics: LedgerMetrics) {}
+
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    if (context.getType() !== 'http') return next.handle();
+    const { method } = context.switchToHttp().getRequest<Request>();
+    if (method === 'GET' || method === 'HEAD') return next.handle();
+    const command = commandName(context.getClass(), context.getHandler());
+    return next.handle().pipe(
+      tap({
+        next: () => this.metrics.commands.inc({ command, outcome: 'accepted', code: '' }),
+        error: (error: unknown) => this.metrics.commands.inc({ command, ...outcomeOf(error) }),
+      }),
+    );
+  }
+}

@@ -1,0 +1,98 @@
+/**
+ * GET /metrics in the Prometheus text format, and group commit seen through the real
+ * app: concurrent commands' events share write transactions (one fsync for many).
+ */
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { LedgerProcess } from './support/ledger-process';
+import { consumer, enlist, newRequestId } from './support/fixtures';
+
+/** `name{labels} value` lines as a map from `name{labels}` to value. */
+const scrape = async (ledger: LedgerProcess): Promise<Map<string, number>> => {
+  const response = await ledger.get<string>('/metrics');
+  assert.equal(response.status, 200);
+  assert.match(response.headers.get('content-type') ?? '', /^text\/plain; .*version=0\.0\.4/);
+  const samples = new Map<string, number>();
+  for (const line of response.body.split('\n')) {
+    if (line === '' || line.startsWith('#')) continue;
+    const space = line.lastIndexOf(' ');
+    samples.set(line.slice(0, space), Number(line.slice(space + 1)));
+  }
+  return samples;
+};
+
+describe('metrics', () => {
+  let ledger: LedgerProcess;
+  before(async () => {
+    ledger = await LedgerProcess.start();
+  });
+  after(async () => {
+    await ledger.stop();
+    ledger.removeData();
+  });
+
+  it('counts HTTP responses by route pattern and status, never by raw path', async () => {
+    await enlist(ledger, 'metered');
+    await ledger.get('/v1/nodes/metered');
+    await ledger.get('/v1/nodes/unknown-one');
+    await ledger.get('/no/such/path/%FF');
+    await ledger.post('/v1/nodes', '{not json');
+    const samples = await scrape(ledger);
+    assert.equal(samples.get('ledger_http_requests_total{method="POST",route="/v1/nodes",status="201"}'), 1);
+    assert.equal(samples.get('ledger_http_requests_total{method="GET",route="/v1/nodes/:nodeId",status="200"}'), 1);
+    assert.equal(samples.get('ledger_http_requests_total{method="GET",route="/v1/nodes/:nodeId",status="404"}'), 1);
+    assert.equal(samples.get('ledger_http_requests_total{method="GET",route="unmatched",status="400"}'), 1);
+    assert.equal(samples.get('ledger_http_requests_total{method="POST",route="unmatched",status="400"}'), 1, 'a body the parser refused is counted');
+    assert.ok(![...samples.keys()].some((key) => key.includes('unknown-one') || key.includes('%FF')));
+  });
+
+  it('counts command outcomes by command, with the refusal code of refused decisions', async () => {
+    await enlist(ledger, 'contested');
+    const won = await ledger.post('/v1/allocations', { requestId: newRequestId(), consumer: consumer('c', 'm'), nodeId: 'contested' });
+    assert.equal(won.status, 201);
+    const lost = await ledger.post('/v1/allocations', { requestId: newRequestId(), consumer: consumer('c', 'other'), nodeId: 'contested' });
+    assert.equal(lost.body.code, 'node_unavailable');
+    await ledger.post('/v1/allocations', { requestId: 'no spaces allowed', consumer: consumer('c', 'm') });
+    await ledger.post(`/v1/allocations/${won.body.token}/release`, {});
+    await ledger.post(`/v1/allocations/${won.body.token}/release`, {});
+    const samples = await scrape(ledger);
+    assert.equal(samples.get('ledger_commands_total{command="allocations.acquire",outcome="accepted",code=""}'), 1);
+    assert.equal(samples.get('ledger_commands_total{command="allocations.acquire",outcome="refused",code="node_unavailable"}'), 1);
+    assert.equal(samples.get('ledger_commands_total{command="allocations.acquire",outcome="invalid",code="invalid_request"}'), 1);
+    assert.equal(samples.get('ledger_commands_total{command="allocations.release",outcome="accepted",code=""}'), 1);
+    assert.equal(samples.get('ledger_commands_total{command="allocations.release",outcome="refused",code="stale_token"}'), 1);
+  });
+
+  it('reports the store head, the read models\' position and their lag', async () => {
+    const { body } = await enlist(ledger, 'positioned');
+    await ledger.get(`/v1/nodes/positioned?minPosition=${body.position}`);
+    const samples = await scrape(ledger);
+    const head = samples.get('ledger_store_head_position')!;
+    assert.ok(head >= body.position);
+    assert.equal(samples.get('ledger_read_model_position'), head);
+    assert.equal(samples.get('ledger_read_model_lag_events'), 0);
+    assert.ok(samples.get('process_resident_memory_bytes')! > 0);
+  });
+
+  it('group commit: 32 clients enlisting at once share transactions, each acknowledged after its commit', async () => {
+    const before = await scrape(ledger);
+    const clients = 32;
+    const perClient = 8;
+    const answers = await Promise.all(
+      Array.from({ length: clients }, async (_, client) => {
+        const statuses: number[] = [];
+        for (let i = 0; i < perClient; i++) statuses.push((await enlist(ledger, `grouped-${client}-${i}`)).status);
+        return statuses;
+      }),
+    );
+    assert.ok(answers.flat().every((status) => status === 201));
+    const after = await scrape(ledger);
+    const appends = after.get('ledger_store_appends_total')! - before.get('ledger_store_appends_total')!;
+    const transactions = after.get('ledger_store_transactions_total')! - before.get('ledger_store_transactions_total')!;
+    assert.equal(appends, clients * perClient, 'one append per enlist');
+    assert.ok(transactions * 2 <= appends, `${appends} appends took ${transactions} transactions: expected at least 2 appends per transaction`);
+    // Every acknowledged enlist is in the log already (the answer came after the commit).
+    const nodes = await ledger.get('/v1/nodes?minPosition=' + after.get('ledger_store_head_position'));
+    assert.equal(nodes.body.nodes.filter((node: { nodeId: string }) => node.nodeId.startsWith('grouped-')).length, clients * perClient);
+  });
+});
