@@ -15,6 +15,8 @@ export interface LedgerConfig {
   logLevel: string;
   sqliteSynchronous: SqliteSynchronous;
   readWaitMs: number;
+  /** How often the read models are checkpointed while events flow (and at every graceful stop). */
+  checkpointIntervalMs: number;
   maxBodyBytes: number;
   reservationTtlDefaultSeconds: number;
   reservationTtlMaxSeconds: number;
@@ -55,6 +57,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): LedgerConfig =
     logLevel: oneOf(env, 'LOG_LEVEL', 'info', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
     sqliteSynchronous: oneOf<SqliteSynchronous>(env, 'LEDGER_SQLITE_SYNCHRONOUS', 'FULL', ['FULL', 'NORMAL', 'EXTRA']),
     readWaitMs: integer(env, 'LEDGER_READ_WAIT_MS', 5_000, 0, 60_000),
+    checkpointIntervalMs: integer(env, 'LEDGER_CHECKPOINT_INTERVAL_MS', 5_000, 10, 3_600_000),
     maxBodyBytes: integer(env, 'LEDGER_MAX_BODY_BYTES', 1_048_576, 1_024, 64 * 1_048_576),
     reservationTtlDefaultSeconds: integer(env, 'LEDGER_RESERVATION_TTL_SECONDS', 3_600, 1, 30 * 86_400),
     reservationTtlMaxSeconds: integer(env, 'LEDGER_RESERVATION_TTL_MAX_SECONDS', 7 * 86_400, 1, 365 * 86_400),

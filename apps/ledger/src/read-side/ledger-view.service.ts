@@ -23,6 +23,7 @@ export class LedgerViewService implements OnModuleInit, OnApplicationShutdown {
     this.checkpoints = CheckpointStore.open(readModelFile(config));
     this.runner = new ProjectionRunner(store, this.checkpoints, ledgerProjection, {
       clock,
+      checkpointEveryMs: config.checkpointIntervalMs,
       onError: (error) => this.logger.error({ err: error }, 'ledger view projection stopped'),
     });
   }
