@@ -1,11 +1,12 @@
 import { BadRequestException, PayloadTooLargeException } from '@nestjs/common';
 import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
+import { guardJsonShape } from './json-shape-guard';
 
 /**
  * JSON bodies with a size limit, and parser errors turned into coded 4xx right here:
  * left to Nest, a malformed body becomes a bare 400 with the parser's internals.
  */
-export const jsonBody = (limitBytes: number): [RequestHandler, ErrorRequestHandler] => [
+export const jsonBody = (limitBytes: number): [RequestHandler, ErrorRequestHandler, RequestHandler] => [
   express.json({ limit: limitBytes }),
   (error, _request, _response, next) => {
     switch ((error as { type?: string }).type) {
@@ -20,4 +21,5 @@ export const jsonBody = (limitBytes: number): [RequestHandler, ErrorRequestHandl
         return next(error);
     }
   },
+  guardJsonShape,
 ];

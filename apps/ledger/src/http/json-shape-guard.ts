@@ -1,0 +1,32 @@
+import { BadRequestException } from '@nestjs/common';
+import type { RequestHandler } from 'express';
+
+/** No request body the API takes is nested more than a few levels; 32 leaves room to grow. */
+export const MAX_JSON_DEPTH = 32;
+
+/**
+ * Walks a parsed body without recursion. Too deep a body is refused here because the
+ * validators (class-transformer) recurse and would overflow the stack, a 500.
+ */
+export const jsonShapeProblem = (body: unknown): string | null => {
+  const stack: { value: unknown; depth: number; path: string }[] = [{ value: body, depth: 1, path: 'body' }];
+  while (stack.length > 0) {
+    const { value, depth, path } = stack.pop()!;
+    if (value === null || typeof value !== 'object') continue;
+    if (depth > MAX_JSON_DEPTH) return `the request body is nested more than ${MAX_JSON_DEPTH} levels deep`;
+    if (Array.isArray(value)) {
+      value.forEach((item, index) => stack.push({ value: item, depth: depth + 1, path: `${path}[${index}]` }));
+      continue;
+    }
+    for (const key of Object.keys(value)) {
+      stack.push({ value: (value as Record<string, unknown>)[key], depth: depth + 1, path: `${path}.${key}` });
+    }
+  }
+  return null;
+};
+
+/** Express middleware, after the JSON parser: refuses bodies of a hostile shape with a 400. */
+export const guardJsonShape: RequestHandler = (request, _response, next) => {
+  const problem = jsonShapeProblem(request.body);
+  next(problem ? new BadRequestException({ code: 'invalid_request', message: problem }) : undefined);
+};
