@@ -6,7 +6,9 @@ export const MAX_JSON_DEPTH = 32;
 
 /**
  * Walks a parsed body without recursion. Too deep a body is refused here because the
- * validators (class-transformer) recurse and would overflow the stack, a 500.
+ * validators (class-transformer) recurse and would overflow the stack, a 500. Keys that
+ * address prototypes are refused because the DTO mapping silently drops them, and
+ * unknown fields must be refused, not ignored.
  */
 export const jsonShapeProblem = (body: unknown): string | null => {
   const stack: { value: unknown; depth: number; path: string }[] = [{ value: body, depth: 1, path: 'body' }];
@@ -19,6 +21,7 @@ export const jsonShapeProblem = (body: unknown): string | null => {
       continue;
     }
     for (const key of Object.keys(value)) {
+      if (key === '__proto__' || key === 'constructor' || key === 'prototype') return `${path}.${key}: this field name is not allowed`;
       stack.push({ value: (value as Record<string, unknown>)[key], depth: depth + 1, path: `${path}.${key}` });
     }
   }

@@ -21,4 +21,12 @@ describe('jsonShapeProblem', () => {
     assert.match(jsonShapeProblem(nested(MAX_JSON_DEPTH + 1)) ?? '', /nested more than 32 levels/);
     assert.match(jsonShapeProblem(nested(200_000)) ?? '', /nested more than/);
   });
+
+  it('refuses keys that address prototypes at any depth, instead of letting the DTO mapping drop them', () => {
+    for (const key of ['__proto__', 'constructor', 'prototype']) {
+      const hostile = JSON.parse(`{"consumer":{"controller":"c","model":"m","${key}":{"isAdmin":true}}}`);
+      assert.equal(jsonShapeProblem(hostile), `body.consumer.${key}: this field name is not allowed`);
+    }
+    assert.equal(jsonShapeProblem({ tags: ['__proto__', 'constructor'] }), null, 'as values they are plain text');
+  });
 });
