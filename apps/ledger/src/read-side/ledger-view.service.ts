@@ -1,4 +1,4 @@
-import { Inject, Injectable, OnApplicationShutdown, OnModuleInit, ServiceUnavailableException } from '@nestjs/common';
+import { BadRequestException, Inject, Injectable, OnApplicationShutdown, OnModuleInit, ServiceUnavailableException } from '@nestjs/common';
 import { PinoLogger } from 'nestjs-pino';
 import { CheckpointStore, ledgerProjection, ProjectionRunner, type LedgerViewState } from '@ledger/projections';
 import type { EventStore } from '@ledger/event-store';
@@ -14,7 +14,7 @@ export class LedgerViewService implements OnModuleInit, OnApplicationShutdown {
   private readonly runner: ProjectionRunner<LedgerViewState>;
 
   constructor(
-    @Inject(EVENT_STORE) store: EventStore,
+    @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(LEDGER_CONFIG) private readonly config: LedgerConfig,
     @Inject(CLOCK) clock: Clock,
     private readonly logger: PinoLogger,
@@ -43,8 +43,15 @@ export class LedgerViewService implements OnModuleInit, OnApplicationShutdown {
     return this.runner.state;
   }
 
-  /** The view once it reflects `minPosition` (a position a command returned); 503 if it does not in time. */
+  /**
+   * The view once it reflects `minPosition` (a position a command returned); 503 if it does
+   * not in time. A position past the store's head was never returned by any command: 400
+   * at once, rather than holding the request for the whole wait and then answering 5xx.
+   */
   async atLeast(minPosition: number | undefined): Promise<LedgerViewState> {
+    if (minPosition !== undefined && minPosition > this.runner.position && minPosition > (await this.store.headPosition())) {
+      throw new BadRequestException({ code: 'invalid_request', message: `minPosition ${minPosition} is past the newest event in the log` });
+    }
     if (minPosition !== undefined && !(await this.runner.waitFor(minPosition, this.config.readWaitMs))) {
       throw new ServiceUnavailableException({
         code: 'not_caught_up',
