@@ -1,4 +1,4 @@
-import { BadRequestException, PayloadTooLargeException } from '@nestjs/common';
+import { BadRequestException, HttpException, PayloadTooLargeException } from '@nestjs/common';
 import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
 import { guardJsonShape } from './json-shape-guard';
 
@@ -17,8 +17,15 @@ export const jsonBody = (limitBytes: number): [RequestHandler, ErrorRequestHandl
       case 'encoding.unsupported':
       case 'charset.unsupported':
         return next(new BadRequestException({ code: 'invalid_request', message: 'the request body must be UTF-8 JSON' }));
-      default:
+      default: {
+        // Other client-side failures (a body that does not inflate as its Content-Encoding
+        // says, a length that does not match) carry a 4xx status but no type.
+        const status = (error as { status?: unknown }).status;
+        if (typeof status === 'number' && status >= 400 && status < 500) {
+          return next(new HttpException({ code: 'invalid_request', message: `the request body could not be read (${(error as Error).message})` }, status));
+        }
         return next(error);
+      }
     }
   },
   guardJsonShape,
