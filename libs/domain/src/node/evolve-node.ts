@@ -1,5 +1,6 @@
 import type { AllocationEnding, NodeEvent } from './node-events';
 import type { NodeState, RememberedRequest } from './node-state';
+import { evolveHealth } from './evolve-health';
 
 const remember = (state: NodeState, requestId: string, entry: RememberedRequest): NodeState['requests'] => ({
   ...state.requests,
@@ -15,8 +16,10 @@ const endAllocation = (state: NodeState, token: string, ending: AllocationEnding
 const withAllocationStatus = (state: NodeState, token: string, status: NonNullable<NodeState['allocation']>['status']): NodeState =>
   state.allocation?.token === token ? { ...state, allocation: { ...state.allocation, status } } : state;
 
-/** The node's state is only ever this fold of its stream. */
-export const evolveNode = (state: NodeState, event: NodeEvent): NodeState => {
+/** The node's state is only ever this fold of its stream: allocations, then health. */
+export const evolveNode = (state: NodeState, event: NodeEvent): NodeState => evolveHealth(evolveAllocations(state, event), event);
+
+function evolveAllocations(state: NodeState, event: NodeEvent): NodeState {
   switch (event.type) {
     case 'NodeEnlisted': {
       const { nodeId, ...profile } = event.data;
@@ -50,13 +53,20 @@ export const evolveNode = (state: NodeState, event: NodeEvent): NodeState => {
     case 'DeploymentFailed':
       return withAllocationStatus(state, event.data.token, 'failed_deployment');
     case 'AllocationReleased': {
-      const { nodeId, token, epoch, ending, request } = event.data;
+      const { nodeId, token, epoch, ending, request, pendingCleanup } = event.data;
       const ended = endAllocation(state, token, ending);
-      return request
-        ? { ...ended, requests: remember(state, request.requestId, { fingerprint: request.fingerprint, reply: { nodeId, token, epoch, status: ending } }) }
-        : ended;
+      const reply = { nodeId, token, epoch, status: ending, ...(pendingCleanup.length > 0 ? { pendingCleanup } : {}) };
+      return request ? { ...ended, requests: remember(state, request.requestId, { fingerprint: request.fingerprint, reply }) } : ended;
     }
     case 'AllocationRevoked':
       return endAllocation(state, event.data.token, 'revoked');
+    case 'PowerSyncFailed':
+    case 'PowerSyncRecovered':
+    case 'NodeFaulted':
+    case 'FaultCleared':
+    case 'MaintenanceStarted':
+    case 'MaintenanceEnded':
+    case 'PendingCleanupDone':
+      return state; // health only: evolveHealth
   }
-};
+}
