@@ -26,6 +26,10 @@ import { ObservationsController } from './observations/observations.controller';
 import { ObserveNodeHandler } from './observations/observe-node.handler';
 import { ReconcileController } from './reconcile/reconcile.controller';
 import { HealthController } from './health/health.controller';
+import { ObservePowerHandler } from './observations/observe-power.handler';
+import { MaintenanceController } from './maintenance/maintenance.controller';
+import { SetMaintenanceHandler } from './maintenance/maintenance.handlers';
+import { DeployTimeoutMonitor } from './node-health/deploy-timeout.monitor';
 
 export interface LedgerModuleOptions {
   config: LedgerConfig;
@@ -50,7 +54,7 @@ export class LedgerModule {
           },
         }),
       ],
-      controllers: [NodesController, ReservationsController, AllocationsController, ObservationsController, ReconcileController, HealthController],
+      controllers: [NodesController, ReservationsController, AllocationsController, ObservationsController, ReconcileController, HealthController, MaintenanceController],
       providers: [
         { provide: LEDGER_CONFIG, useValue: config },
         { provide: EVENT_STORE, useValue: store },
@@ -69,6 +73,9 @@ export class LedgerModule {
         RunTokenCommandHandler,
         ReleaseModelHandler,
         ObserveNodeHandler,
+        ObservePowerHandler,
+        SetMaintenanceHandler,
+        DeployTimeoutMonitor,
       ],
     };
   }
