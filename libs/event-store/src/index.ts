@@ -2,3 +2,4 @@ export * from './envelope';
 export * from './expected-revision';
 export * from './concurrency-error';
 export * from './event-store.port';
+export * from './eventstoredb';
