@@ -29,6 +29,11 @@ describe('enlisting a node', () => {
     spec.given([nodeEnlisted()]).when(enlistNode()).thenNothingHappens().thenReplies({ nodeId: NODE });
   });
 
+  it('treats a profile as the same whatever order its fields arrive in', () => {
+    const { zone, tags, memoryMb, cpuCount, arch, hostname } = PROFILE;
+    spec.given([nodeEnlisted()]).when(enlistNode({ zone, tags, memoryMb, cpuCount, arch, hostname })).thenNothingHappens();
+  });
+
   it('refuses a different machine under an id already in use: already_exists', () => {
     spec.given([nodeEnlisted()]).when(enlistNode({ ...PROFILE, hostname: 'impostor.scapestack' })).thenRefuses('already_exists');
     spec.given([nodeEnlisted()]).when(enlistNode({ ...PROFILE, memoryMb: 32768 })).thenRefuses('already_exists');
