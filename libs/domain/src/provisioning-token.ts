@@ -29,10 +29,13 @@ export const parseToken = (token: string): ParsedToken | null => {
   const parts = token.split('.');
   if (parts.length !== 3) return null;
   const [encodedNode, epochText, entropy] = parts;
-  if (!/^[A-Za-z0-9_-]+$/.test(encodedNode) || !/^[1-9][0-9]{0,14}$/.test(epochText) || !ENTROPY.test(entropy)) {
+  if (!/^[A-Za-z0-9_-]+$/.test(encodedNode) || !/^[1-9][0-9]{0,15}$/.test(epochText) || !ENTROPY.test(entropy)) {
     return null;
   }
+  // Every epoch mintToken accepts (any positive safe integer) must parse back.
+  const epoch = Number(epochText);
+  if (!Number.isSafeInteger(epoch)) return null;
   const nodeId = Buffer.from(encodedNode, 'base64url').toString('utf8');
   if (nodeId.length === 0 || Buffer.from(nodeId, 'utf8').toString('base64url') !== encodedNode) return null;
-  return { nodeId, epoch: Number(epochText) };
+  return { nodeId, epoch };
 };
