@@ -14,6 +14,10 @@ export type ProvisioningToken = string;
 const ENTROPY = /^[A-Za-z0-9_-]{16,64}$/;
 
 export const mintToken = (nodeId: string, epoch: number, entropy: string): ProvisioningToken => {
+  // UTF-8 turns a lone surrogate into U+FFFD, so such an id would share its tokens' prefix with another node's.
+  if (nodeId.length === 0 || Buffer.from(nodeId, 'utf8').toString('utf8') !== nodeId) {
+    throw new RangeError('node id must be non-empty, well-formed text');
+  }
   if (!Number.isSafeInteger(epoch) || epoch < 1) throw new RangeError(`epoch must be a positive integer, got ${epoch}`);
   if (!ENTROPY.test(entropy)) throw new RangeError('token entropy must be 16-64 URL-safe characters');
   return `${Buffer.from(nodeId, 'utf8').toString('base64url')}.${epoch}.${entropy}`;

@@ -56,6 +56,29 @@ describe('minting a provisioning token', () => {
       assert.throws(() => mintToken('n1', 1, entropy), RangeError, entropy);
     }
   });
+
+  it('for any string at all as node id, either refuses it or routes the token back to exactly that string', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 20 }), epochArb, entropyArb, (nodeId, epoch, entropy) => {
+        let token: string;
+        try {
+          token = mintToken(nodeId, epoch, entropy);
+        } catch (error) {
+          assert.ok(error instanceof RangeError);
+          return;
+        }
+        assert.deepEqual(parseToken(token), { nodeId, epoch });
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('refuses a node id it could not carry faithfully: empty, or not well-formed text', () => {
+    // '\uD800' (a lone surrogate) would encode exactly like '\uFFFD': two nodes, one token prefix.
+    for (const nodeId of ['', '\uD800', 'abc\uDC00']) {
+      assert.throws(() => mintToken(nodeId, 1, ENTROPY), RangeError, JSON.stringify(nodeId));
+    }
+  });
 });
 
 describe('parsing a provisioning token', () => {
