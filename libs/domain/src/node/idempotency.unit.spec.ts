@@ -7,13 +7,17 @@ import {
   allocationReleased,
   allocationRevoked,
   at,
+  deploymentStarted,
   entropy,
+  markDeployed,
   nodeAcquired,
+  nodeDeployed,
   nodeEnlisted,
   nodeReserved,
   releaseAllocation,
   specFor,
   stamp,
+  startDeployment,
   tokenFor,
 } from '../testing';
 
@@ -21,7 +25,8 @@ import {
  * Invariant 9: a client that did not hear the answer retries with the same requestId, and
  * gets the answer the first attempt got, with nothing appended. The fingerprint is a digest
  * of the request body: the same requestId with a different body is a client bug, refused
- * as request_conflict. Acquire and release remember their requestId in their event.
+ * as request_conflict. Acquire, release and deployment reports remember their requestId in
+ * the event they append.
  */
 const spec = specFor(nodeDecider);
 const alices = tokenFor(1, 'alice');
@@ -106,6 +111,38 @@ describe('retrying a release', () => {
       .when(releaseAllocation(alices, { ending: 'force_released', request: stamp('rel-a', 'fp-of-another-body') }))
       .thenRefuses('request_conflict');
   });
+});
+
+describe('retrying a deployment report', () => {
+  const started = [...acquiredByAlice, deploymentStarted(alices, at(10), stamp('dep-a', 'fp-dep-a'))];
+
+  it('records the request it came with', () => {
+    spec
+      .given(acquiredByAlice)
+      .when(startDeployment(alices, { request: stamp('dep-a', 'fp-dep-a') }))
+      .then([deploymentStarted(alices, at(10), stamp('dep-a', 'fp-dep-a'))]);
+  });
+
+  it('gets the same answer even after the deployment moved on (instead of wrong_state)', () => {
+    spec
+      .given([...started, nodeDeployed(alices)])
+      .when(startDeployment(alices, { request: stamp('dep-a', 'fp-dep-a'), now: at(30) }))
+      .thenNothingHappens()
+      .thenReplies({ nodeId: NODE, token: alices, epoch: 1, status: 'deploying' });
+  });
+
+  it('with the same requestId and a different body is refused: request_conflict', () => {
+    spec.given(started).when(markDeployed(alices, { request: stamp('dep-a', 'fp-of-another-body') })).thenRefuses('request_conflict');
+  });
+
+  it('keeps its requestId from being reused by a release with another body', () => {
+    spec.given(started).when(releaseAllocation(alices, { request: stamp('dep-a', 'fp-rel') })).thenRefuses('request_conflict');
+  });
+
+  it.todo(
+    'a report that changed nothing (the allocation already had that status) is not remembered, so its retry is decided afresh: ' +
+      'after the allocation moves on, the retry can get wrong_state, or even start a new deployment (needs an event to remember it by)',
+  );
 });
 
 describe('one requestId names one request', () => {

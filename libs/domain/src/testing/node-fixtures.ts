@@ -171,22 +171,31 @@ export const markDeploymentFailed = (
   source: overrides.source ?? 'juju',
 });
 
-export const deploymentStarted = (token: ProvisioningToken, when = at(10)): NodeEvent => ({
+/** A deployment event records the report's request only when the report carried one. */
+const reportedBy = (request: RequestStamp | undefined) => (request ? { request } : {});
+
+export const deploymentStarted = (token: ProvisioningToken, when = at(10), request?: RequestStamp): NodeEvent => ({
   type: 'DeploymentStarted',
-  data: { ...tokenEventData(token), at: when },
+  data: { ...tokenEventData(token), ...reportedBy(request), at: when },
 });
 
-export const nodeDeployed = (token: ProvisioningToken, when = at(10)): NodeEvent => ({
+export const nodeDeployed = (token: ProvisioningToken, when = at(10), request?: RequestStamp): NodeEvent => ({
   type: 'NodeDeployed',
-  data: { ...tokenEventData(token), at: when },
+  data: { ...tokenEventData(token), ...reportedBy(request), at: when },
 });
 
 export const deploymentFailed = (
   token: ProvisioningToken,
-  options: { at?: string; reason?: string; source?: string } = {},
+  options: { at?: string; reason?: string; source?: string; request?: RequestStamp } = {},
 ): NodeEvent => ({
   type: 'DeploymentFailed',
-  data: { ...tokenEventData(token), reason: options.reason ?? 'curtin failed', source: options.source ?? 'juju', at: options.at ?? at(10) },
+  data: {
+    ...tokenEventData(token),
+    ...reportedBy(options.request),
+    reason: options.reason ?? 'curtin failed',
+    source: options.source ?? 'juju',
+    at: options.at ?? at(10),
+  },
 });
 
 // ---------------------------------------------------------------- ending allocations

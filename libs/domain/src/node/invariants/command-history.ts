@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import type { Decision } from '../../core';
 import { mintToken, type ProvisioningToken } from '../../provisioning-token';
 import { CONSUMERS, PROFILE, at, type Who } from '../../testing';
-import type { AcquireNode, NodeCommand, ReleaseAllocation } from '../node-commands';
+import type { AcquireNode, MarkDeployed, MarkDeploymentFailed, NodeCommand, ReleaseAllocation, StartDeployment } from '../node-commands';
 import { nodeDecider } from '../node-decider';
 import type { NodeEvent, RequestStamp } from '../node-events';
 import type { NodeReply, NodeState } from '../node-state';
@@ -29,13 +29,16 @@ const ENDINGS: ReleaseAllocation['ending'][] = ['released', 'force_released', 'm
 
 type TokenPick = { kind: 'live' | 'issued' | 'otherNode' | 'madeUp'; pick: number };
 type RequestPick = { kind: 'fresh' | 'reuse' | 'none'; pick: number };
+type DeploymentReport = StartDeployment | MarkDeployed | MarkDeploymentFailed;
+/** The commands that carry a requestId. */
+export type RequestCommand = AcquireNode | ReleaseAllocation | DeploymentReport;
 
 export type Step = { advance: number } & (
   | { kind: 'enlist'; node: number; differentProfile: boolean }
   | { kind: 'reserve'; node: number; ttl: number }
   | { kind: 'cancel'; node: number; rightId: boolean; rightKey: boolean }
   | { kind: 'acquire'; node: number; who: number; key: 'none' | 'right' | 'wrong' | 'old'; keyPick: number; request: RequestPick; entropy: number }
-  | { kind: 'report'; report: 'StartDeployment' | 'MarkDeployed' | 'MarkDeploymentFailed'; node: number; token: TokenPick }
+  | { kind: 'report'; report: DeploymentReport['type']; node: number; token: TokenPick; request: RequestPick }
   | { kind: 'release'; node: number; ending: number; token: TokenPick; request: RequestPick }
   | { kind: 'observe'; node: number; status: number; age: number }
   | { kind: 'resend'; pick: number; sameBody: boolean }
@@ -73,6 +76,7 @@ const stepArb: fc.Arbitrary<Step> = fc
           report: fc.constantFrom('StartDeployment' as const, 'MarkDeployed' as const, 'MarkDeploymentFailed' as const),
           node,
           token: tokenPick,
+          request: requestPick,
         }),
       },
       { weight: 4, arbitrary: fc.record({ kind: fc.constant('release' as const), node, ending: fc.nat({ max: ENDINGS.length - 1 }), token: tokenPick, request: requestPick }) },
@@ -84,10 +88,10 @@ const stepArb: fc.Arbitrary<Step> = fc
 
 export const historyArb = (maxLength = 50): fc.Arbitrary<Step[]> => fc.array(stepArb, { minLength: 1, maxLength, size: 'max' });
 
-/** An accepted command that carried a requestId, and the reply it got. */
+/** A command that carried a requestId and was accepted with events, and the reply it got. */
 export interface RememberedCommand {
   nodeId: string;
-  command: AcquireNode | ReleaseAllocation;
+  command: RequestCommand;
   reply: NodeReply;
 }
 
@@ -106,19 +110,39 @@ export interface Transition {
 }
 
 /** A digest of what the client sent, as the HTTP layer computes it: time and injected randomness are not part of it. */
-export const fingerprintOf = (command: AcquireNode | ReleaseAllocation): string =>
-  command.type === 'AcquireNode'
-    ? JSON.stringify([command.type, command.nodeId, command.consumer, command.reservationKeyHash])
-    : JSON.stringify([command.type, command.nodeId, command.token, command.ending]);
+export const fingerprintOf = (command: RequestCommand): string => {
+  switch (command.type) {
+    case 'AcquireNode':
+      return JSON.stringify([command.type, command.nodeId, command.consumer, command.reservationKeyHash]);
+    case 'ReleaseAllocation':
+      return JSON.stringify([command.type, command.nodeId, command.token, command.ending]);
+    case 'MarkDeploymentFailed':
+      return JSON.stringify([command.type, command.nodeId, command.token, command.reason, command.source]);
+    default:
+      return JSON.stringify([command.type, command.nodeId, command.token]);
+  }
+};
+
+const anotherBody = (command: RequestCommand): RequestCommand => {
+  switch (command.type) {
+    case 'AcquireNode':
+      return { ...command, consumer: { ...command.consumer, machine: 'another' } };
+    case 'ReleaseAllocation':
+      return { ...command, ending: command.ending === 'released' ? 'force_released' : 'released' };
+    case 'StartDeployment':
+      return { ...command, type: 'MarkDeployed' };
+    case 'MarkDeployed':
+    case 'MarkDeploymentFailed':
+      return { ...command, type: 'StartDeployment' };
+  }
+};
 
 /** The same request sent again later (same body, new time and entropy), or a different body under the same requestId. */
-export const resend = (remembered: RememberedCommand, sameBody: boolean, now: string): AcquireNode | ReleaseAllocation => {
+export const resend = (remembered: RememberedCommand, sameBody: boolean, now: string): RequestCommand => {
   const original = remembered.command;
-  const body: AcquireNode | ReleaseAllocation =
-    original.type === 'AcquireNode'
-      ? { ...original, now, tokenEntropy: ENTROPY_POOL[1], consumer: sameBody ? original.consumer : { ...original.consumer, machine: 'another' } }
-      : { ...original, now, ending: sameBody ? original.ending : original.ending === 'released' ? 'force_released' : 'released' };
-  return { ...body, request: { requestId: original.request!.requestId, fingerprint: fingerprintOf(body) } } as AcquireNode | ReleaseAllocation;
+  const retried = original.type === 'AcquireNode' ? { ...original, now, tokenEntropy: ENTROPY_POOL[1] } : { ...original, now };
+  const body = sameBody ? retried : anotherBody(retried);
+  return { ...body, request: { requestId: original.request!.requestId, fingerprint: fingerprintOf(body) } };
 };
 
 const deepFreeze = <T>(value: T): T => {
@@ -149,7 +173,7 @@ export const runHistory = (steps: Step[]): Transition[] => {
     if (choice.kind === 'reuse' && used.length > 0) return used[choice.pick % used.length];
     return fresh('req');
   };
-  const stamped = <C extends AcquireNode | ReleaseAllocation>(command: C, requestId: string | null): C => {
+  const stamped = <C extends RequestCommand>(command: C, requestId: string | null): C => {
     if (requestId === null) return command;
     requestIdsOf[command.nodeId].push(requestId);
     return { ...command, request: { requestId, fingerprint: fingerprintOf(command) } };
@@ -208,11 +232,11 @@ export const runHistory = (steps: Step[]): Transition[] => {
         return stamped(command, requestFor(nodeId, step.request, false));
       }
       case 'report': {
-        // Deployment reports are idempotent by state (repeating one is a no-op), not by requestId:
-        // the node remembers requestIds only from acquire and release events, so none is sent here.
         const target = tokenFor(nodeId, step.token);
         const base = { nodeId: target.nodeId, token: target.token, now: now(), request: null };
-        return step.report === 'MarkDeploymentFailed' ? { type: step.report, ...base, reason: 'curtin failed', source: 'juju' } : { type: step.report, ...base };
+        const report: DeploymentReport =
+          step.report === 'MarkDeploymentFailed' ? { type: step.report, ...base, reason: 'curtin failed', source: 'juju' } : { type: step.report, ...base };
+        return stamped(report, requestFor(target.nodeId, step.request, true));
       }
       case 'release': {
         const target = tokenFor(nodeId, step.token);
@@ -237,8 +261,9 @@ export const runHistory = (steps: Step[]): Transition[] => {
       }
       const request: RequestStamp | null = 'request' in command ? command.request : null;
       const alreadyRemembered = request && remembered.some((entry) => entry.nodeId === command.nodeId && entry.command.request!.requestId === request.requestId);
-      if (request && !alreadyRemembered && (command.type === 'AcquireNode' || command.type === 'ReleaseAllocation')) {
-        remembered.push({ nodeId: command.nodeId, command, reply: decision.reply });
+      // A request is remembered by the event it caused; one that changed nothing is not (see idempotency spec).
+      if (request && !alreadyRemembered && decision.events.length > 0) {
+        remembered.push({ nodeId: command.nodeId, command: command as RequestCommand, reply: decision.reply });
       }
     }
     transitions.push({ step, command, before, decision, after, world: { ...states }, rememberedBefore, rememberedAfter: [...remembered] });

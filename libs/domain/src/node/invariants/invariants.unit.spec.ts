@@ -149,7 +149,7 @@ describe('invariant 9: retrying a command with the same requestId gives the same
     });
   });
 
-  it('at every step, every accepted acquire and release would get its answer again, and a different body would conflict', () => {
+  it('at every step, every request that appended events (acquire, release, deployment report) would get its answer again, and a different body would conflict', () => {
     forEveryHistory((transitions) => {
       for (const t of transitions) {
         for (const remembered of t.rememberedAfter) {
