@@ -14,7 +14,13 @@ const TRANSITIONS: Record<DeploymentCommand['type'], { to: AllocationStatus; fro
 };
 
 const eventFor = (command: DeploymentCommand, allocation: LiveAllocation): NodeEvent => {
-  const base = { nodeId: command.nodeId, token: allocation.token, epoch: allocation.epoch, at: command.now };
+  const base = {
+    nodeId: command.nodeId,
+    token: allocation.token,
+    epoch: allocation.epoch,
+    ...(command.request ? { request: command.request } : {}),
+    at: command.now,
+  };
   switch (command.type) {
     case 'StartDeployment':
       return { type: 'DeploymentStarted', data: base };

@@ -44,9 +44,12 @@ export type NodeAcquired = DomainEvent<
 
 type TokenEventData = { nodeId: string; token: ProvisioningToken; epoch: number };
 
-export type DeploymentStarted = DomainEvent<'DeploymentStarted', TokenEventData & { at: string }>;
-export type NodeDeployed = DomainEvent<'NodeDeployed', TokenEventData & { at: string }>;
-export type DeploymentFailed = DomainEvent<'DeploymentFailed', TokenEventData & { reason: string; source: string; at: string }>;
+/** The report's requestId, when it carried one (absent otherwise, and from provider observations). */
+type ReportRequest = { request?: RequestStamp };
+
+export type DeploymentStarted = DomainEvent<'DeploymentStarted', TokenEventData & ReportRequest & { at: string }>;
+export type NodeDeployed = DomainEvent<'NodeDeployed', TokenEventData & ReportRequest & { at: string }>;
+export type DeploymentFailed = DomainEvent<'DeploymentFailed', TokenEventData & ReportRequest & { reason: string; source: string; at: string }>;
 
 export type AllocationReleased = DomainEvent<
   'AllocationReleased',
