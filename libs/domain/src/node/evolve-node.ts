@@ -51,6 +51,10 @@ export const evolveNode = (state: NodeState, event: NodeEvent): NodeState => {
         }),
       };
     }
+    case 'DeploymentReportRepeated': {
+      const { nodeId, token, epoch, status, request } = event.data;
+      return { ...state, requests: remember(state, request.requestId, { fingerprint: request.fingerprint, reply: { nodeId, token, epoch, status } }) };
+    }
     case 'DeploymentStarted':
       return reported(state, event, 'deploying');
     case 'NodeDeployed':

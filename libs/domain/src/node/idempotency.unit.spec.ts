@@ -7,6 +7,7 @@ import {
   allocationReleased,
   allocationRevoked,
   at,
+  deploymentFailed,
   deploymentStarted,
   entropy,
   markDeployed,
@@ -139,10 +140,24 @@ describe('retrying a deployment report', () => {
     spec.given(started).when(releaseAllocation(alices, { request: stamp('dep-a', 'fp-rel') })).thenRefuses('request_conflict');
   });
 
-  it.todo(
-    'a report that changed nothing (the allocation already had that status) is not remembered, so its retry is decided afresh: ' +
-      'after the allocation moves on, the retry can get wrong_state, or even start a new deployment (needs an event to remember it by)',
-  );
+  it('a repeated report (the allocation already had that status) is recorded, so its retry is answered the same', () => {
+    const repeat = startDeployment(alices, { request: stamp('dep-again', 'fp-again'), now: at(20) });
+    spec
+      .given(started)
+      .when(repeat)
+      .then([{ type: 'DeploymentReportRepeated', data: { nodeId: NODE, token: alices, epoch: 1, status: 'deploying', request: stamp('dep-again', 'fp-again'), at: at(20) } }]);
+    // Later the deployment fails; the retried report must not start a new deployment.
+    const afterwards = [
+      ...started,
+      { type: 'DeploymentReportRepeated' as const, data: { nodeId: NODE, token: alices, epoch: 1, status: 'deploying' as const, request: stamp('dep-again', 'fp-again'), at: at(20) } },
+      deploymentFailed(alices),
+    ];
+    spec.given(afterwards).when({ ...repeat, now: at(40) }).thenNothingHappens().thenReplies({ status: 'deploying' });
+  });
+
+  it('a repeated report without a requestId stays a plain no-op', () => {
+    spec.given(started).when(startDeployment(alices, { now: at(20) })).thenNothingHappens();
+  });
 });
 
 describe('one requestId names one request', () => {

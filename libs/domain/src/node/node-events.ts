@@ -51,6 +51,15 @@ export type DeploymentStarted = DomainEvent<'DeploymentStarted', TokenEventData 
 export type NodeDeployed = DomainEvent<'NodeDeployed', TokenEventData & ReportRequest & { at: string }>;
 export type DeploymentFailed = DomainEvent<'DeploymentFailed', TokenEventData & ReportRequest & { reason: string; source: string; at: string }>;
 
+/**
+ * A report with a requestId that found the allocation already in that status: recorded
+ * so that its retry gets the same answer later, whatever the allocation has done since.
+ */
+export type DeploymentReportRepeated = DomainEvent<
+  'DeploymentReportRepeated',
+  TokenEventData & { status: 'deploying' | 'deployed' | 'failed_deployment'; request: RequestStamp; at: string }
+>;
+
 export type AllocationReleased = DomainEvent<
   'AllocationReleased',
   TokenEventData & {
@@ -77,6 +86,7 @@ export type NodeEvent =
   | DeploymentStarted
   | NodeDeployed
   | DeploymentFailed
+  | DeploymentReportRepeated
   | AllocationReleased
   | AllocationRevoked;
 

@@ -44,6 +44,9 @@ export const applyNodeEvent = (view: LedgerViewState, recorded: RecordedEvent, e
       };
       return;
     }
+    case 'DeploymentReportRepeated':
+      touch();
+      return;
     case 'DeploymentStarted':
     case 'NodeDeployed':
     case 'DeploymentFailed': {
