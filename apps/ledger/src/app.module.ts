@@ -1,5 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { APP_FILTER, APP_PIPE } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
 import { LoggerModule } from 'nestjs-pino';
 import type { EventStore } from '@ledger/event-store';
@@ -26,6 +26,8 @@ import { ObservationsController } from './observations/observations.controller';
 import { ObserveNodeHandler } from './observations/observe-node.handler';
 import { ReconcileController } from './reconcile/reconcile.controller';
 import { HealthController } from './health/health.controller';
+import { KeyRegistry } from './security/key-registry';
+import { AccessGuard } from './security/access.guard';
 import { ObservePowerHandler } from './observations/observe-power.handler';
 import { MaintenanceController } from './maintenance/maintenance.controller';
 import { SetMaintenanceHandler } from './maintenance/maintenance.handlers';
@@ -62,6 +64,8 @@ export class LedgerModule {
         { provide: RANDOMNESS, useValue: randomness },
         { provide: APP_PIPE, useClass: LedgerValidationPipe },
         { provide: APP_FILTER, useClass: LedgerExceptionFilter },
+        { provide: APP_GUARD, useClass: AccessGuard },
+        KeyRegistry,
         RefusalRecorder,
         NodeCommandService,
         AcquireService,

@@ -45,9 +45,21 @@ export type NodeAcquired = DomainEvent<
 
 type TokenEventData = { nodeId: string; token: ProvisioningToken; epoch: number };
 
-export type DeploymentStarted = DomainEvent<'DeploymentStarted', TokenEventData & { at: string }>;
-export type NodeDeployed = DomainEvent<'NodeDeployed', TokenEventData & { at: string }>;
-export type DeploymentFailed = DomainEvent<'DeploymentFailed', TokenEventData & { reason: string; source: string; at: string }>;
+/** The report's requestId, when it carried one (absent otherwise, and from provider observations). */
+type ReportRequest = { request?: RequestStamp };
+
+export type DeploymentStarted = DomainEvent<'DeploymentStarted', TokenEventData & ReportRequest & { at: string }>;
+export type NodeDeployed = DomainEvent<'NodeDeployed', TokenEventData & ReportRequest & { at: string }>;
+export type DeploymentFailed = DomainEvent<'DeploymentFailed', TokenEventData & ReportRequest & { reason: string; source: string; at: string }>;
+
+/**
+ * A report with a requestId that found the allocation already in that status: recorded
+ * so that its retry gets the same answer later, whatever the allocation has done since.
+ */
+export type DeploymentReportRepeated = DomainEvent<
+  'DeploymentReportRepeated',
+  TokenEventData & { status: 'deploying' | 'deployed' | 'failed_deployment'; request: RequestStamp; at: string }
+>;
 
 export type AllocationReleased = DomainEvent<
   'AllocationReleased',
@@ -75,6 +87,7 @@ export type NodeEvent =
   | DeploymentStarted
   | NodeDeployed
   | DeploymentFailed
+  | DeploymentReportRepeated
   | AllocationReleased
   | AllocationRevoked
   | NodeHealthEvent;

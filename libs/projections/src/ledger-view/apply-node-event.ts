@@ -45,6 +45,9 @@ export const applyNodeEvent = (view: LedgerViewState, recorded: RecordedEvent, e
       };
       return;
     }
+    case 'DeploymentReportRepeated':
+      touch();
+      return;
     case 'DeploymentStarted':
     case 'NodeDeployed':
     case 'DeploymentFailed': {
