@@ -33,6 +33,9 @@ export const ACCESS_POLICY: readonly AccessRule[] = [
   { method: 'GET', path: '/v1/nodes/:nodeId', roles: ANYONE },
   { method: 'POST', path: '/v1/nodes/:nodeId/reservations', roles: ['consumer', 'operator'] },
   { method: 'DELETE', path: '/v1/nodes/:nodeId/reservations/:reservationId', roles: ['consumer', 'operator'] },
+  // Seed 4: maintenance is the operator's facility, and nobody else's.
+  { method: 'POST', path: '/v1/nodes/:nodeId/maintenance', roles: ['operator'] },
+  { method: 'DELETE', path: '/v1/nodes/:nodeId/maintenance', roles: ['operator'] },
 
   { method: 'POST', path: '/v1/allocations', roles: ['consumer', 'operator'], consumerScope: 'body-consumer' },
   { method: 'GET', path: '/v1/allocations/:token', roles: ANYONE, consumerScope: 'token' },
@@ -43,6 +46,7 @@ export const ACCESS_POLICY: readonly AccessRule[] = [
   { method: 'POST', path: '/v1/models/release', roles: ['operator'] },
 
   { method: 'POST', path: '/v1/observations/nodes', roles: ['provider', 'operator'] },
+  { method: 'POST', path: '/v1/observations/power', roles: ['provider', 'operator'] },
   { method: 'POST', path: '/v1/reconcile', roles: ['consumer', 'operator', 'auditor'], consumerScope: 'body-consumer' },
 ];
 
