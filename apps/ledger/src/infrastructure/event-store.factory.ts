@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { SqliteEventStore, type EventStore } from '@ledger/event-store';
+import { EventStoreDbEventStore, SqliteEventStore, type EventStore } from '@ledger/event-store';
 import type { LedgerConfig } from '../config/ledger-config';
 import type { Clock } from './clock';
 
@@ -11,6 +11,6 @@ export const readModelFile = (config: Pick<LedgerConfig, 'readModelDir'>) => joi
 export const openEventStore = async (config: LedgerConfig, clock: Clock): Promise<EventStore> => {
   mkdirSync(config.dataDir, { recursive: true });
   mkdirSync(config.readModelDir, { recursive: true });
-  if (config.store === 'eventstoredb') throw new Error('LEDGER_STORE=eventstoredb: adapter not merged yet');
+  if (config.store === 'eventstoredb') return EventStoreDbEventStore.connect(config.esdbUrl!);
   return SqliteEventStore.open({ file: eventStoreFile(config), synchronous: config.sqliteSynchronous, clock });
 };

@@ -5,3 +5,8 @@ export * from './evolve-node';
 export * from './fence';
 export * from './decide-observation';
 export * from './node-decider';
+export * from './health-events';
+export * from './health-commands';
+export * from './health-state';
+export * from './decide-deploy-timeout';
+export * from './decide-power-observation';

@@ -10,6 +10,8 @@ import { decideAcquire } from './decide-acquire';
 import { decideDeployment } from './decide-deployment';
 import { decideRelease } from './decide-release';
 import { decideObservation } from './decide-observation';
+import { decideHealth } from './decide-health';
+import { withHealthFollowUps } from './health-follow-ups';
 
 const requestOf = (command: NodeCommand) => ('request' in command ? command.request : null);
 
@@ -37,13 +39,18 @@ const decideOnEnlisted = (command: Exclude<NodeCommand, { type: 'EnlistNode' }>,
       return decideAcquire(command, state);
     case 'ObserveProviderStatus':
       return decideObservation(command, state);
+    case 'ObservePowerSync':
+    case 'CheckDeployTimeout':
+    case 'StartMaintenance':
+    case 'EndMaintenance':
+      return decideHealth(command, state);
     case 'StartDeployment':
     case 'MarkDeployed':
     case 'MarkDeploymentFailed':
     case 'ReleaseAllocation': {
       const fenced = fence(state, command.token);
       if ('refusal' in fenced) return { outcome: 'refused', refusal: fenced.refusal };
-      return command.type === 'ReleaseAllocation' ? decideRelease(command, fenced.allocation) : decideDeployment(command, fenced.allocation);
+      return command.type === 'ReleaseAllocation' ? decideRelease(command, fenced.allocation, state) : decideDeployment(command, fenced.allocation);
     }
   }
 };
@@ -51,7 +58,7 @@ const decideOnEnlisted = (command: Exclude<NodeCommand, { type: 'EnlistNode' }>,
 export const decideNode = (command: NodeCommand, state: NodeState): Decision<NodeEvent, NodeReply> => {
   if (command.type === 'EnlistNode') return decideEnlist(command, state);
   if (!isEnlisted(state)) return refuse('not_found', `node ${command.nodeId} is not enlisted`);
-  return replayIfRepeated(command, state) ?? decideOnEnlisted(command, state);
+  return replayIfRepeated(command, state) ?? withHealthFollowUps(decideOnEnlisted(command, state), state, command.now);
 };
 
 export const nodeDecider: Decider<NodeCommand, NodeEvent, NodeState, NodeReply> = {

@@ -1,6 +1,7 @@
 import type { Consumer } from '../consumer';
 import type { ProvisioningToken } from '../provisioning-token';
 import type { AllocationEnding, NodeProfile } from './node-events';
+import { initialNodeHealth, type NodeHealth } from './health-state';
 
 export type AllocationStatus = 'allocated' | 'deploying' | 'deployed' | 'failed_deployment';
 
@@ -29,6 +30,8 @@ export interface NodeReply {
   status?: string;
   reservationId?: string;
   expiresAt?: string;
+  /** Release of a faulted node: the provider-side work left pending. */
+  pendingCleanup?: string[];
 }
 
 export interface RememberedRequest {
@@ -46,6 +49,8 @@ export interface NodeState {
   issuedTokens: Record<ProvisioningToken, { epoch: number; ending: AllocationEnding | null }>;
   reservation: Reservation | null;
   requests: Record<string, RememberedRequest>;
+  /** Faults, maintenance and pending cleanup: see health-state.ts. */
+  health: NodeHealth;
 }
 
 export const initialNodeState = (): NodeState => ({
@@ -56,6 +61,7 @@ export const initialNodeState = (): NodeState => ({
   issuedTokens: {},
   reservation: null,
   requests: {},
+  health: initialNodeHealth(),
 });
 
 export const isEnlisted = (state: NodeState): boolean => state.profile !== null;

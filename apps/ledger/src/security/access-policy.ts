@@ -1,0 +1,54 @@
+import type { Role } from '@ledger/access';
+
+/**
+ * How a consumer key's scope is checked on a route:
+ * - 'body-consumer': the body's `consumer` must be in scope;
+ * - 'token': the allocation named by the `:token` path parameter must be in scope;
+ * - 'none': no scope to check.
+ */
+export type ScopeCheck = 'body-consumer' | 'token' | 'none';
+
+export interface AccessRule {
+  method: string;
+  /** The route pattern exactly as the controller declares it. */
+  path: string;
+  roles: readonly Role[];
+  consumerScope?: ScopeCheck;
+  /** Body flags only an operator may set (e.g. a forced release). */
+  operatorOnlyFlags?: readonly string[];
+}
+
+const ANYONE: readonly Role[] = ['consumer', 'provider', 'operator', 'auditor'];
+
+/**
+ * Who may do what: the one table. A route missing from it is open to operators only,
+ * so a new endpoint is never accidentally public.
+ */
+export const ACCESS_POLICY: readonly AccessRule[] = [
+  { method: 'GET', path: '/healthz', roles: [] },
+  { method: 'GET', path: '/metrics', roles: ['operator', 'auditor'] },
+
+  { method: 'POST', path: '/v1/nodes', roles: ['provider', 'operator'] },
+  { method: 'GET', path: '/v1/nodes', roles: ANYONE },
+  { method: 'GET', path: '/v1/nodes/:nodeId', roles: ANYONE },
+  { method: 'POST', path: '/v1/nodes/:nodeId/reservations', roles: ['consumer', 'operator'] },
+  { method: 'DELETE', path: '/v1/nodes/:nodeId/reservations/:reservationId', roles: ['consumer', 'operator'] },
+  // Seed 4: maintenance is the operator's facility, and nobody else's.
+  { method: 'POST', path: '/v1/nodes/:nodeId/maintenance', roles: ['operator'] },
+  { method: 'DELETE', path: '/v1/nodes/:nodeId/maintenance', roles: ['operator'] },
+
+  { method: 'POST', path: '/v1/allocations', roles: ['consumer', 'operator'], consumerScope: 'body-consumer' },
+  { method: 'GET', path: '/v1/allocations/:token', roles: ANYONE, consumerScope: 'token' },
+  { method: 'POST', path: '/v1/allocations/:token/deploying', roles: ['consumer', 'provider', 'operator'], consumerScope: 'token' },
+  { method: 'POST', path: '/v1/allocations/:token/deployed', roles: ['consumer', 'provider', 'operator'], consumerScope: 'token' },
+  { method: 'POST', path: '/v1/allocations/:token/failed', roles: ['consumer', 'provider', 'operator'], consumerScope: 'token' },
+  { method: 'POST', path: '/v1/allocations/:token/release', roles: ['consumer', 'operator'], consumerScope: 'token', operatorOnlyFlags: ['force'] },
+  { method: 'POST', path: '/v1/models/release', roles: ['operator'] },
+
+  { method: 'POST', path: '/v1/observations/nodes', roles: ['provider', 'operator'] },
+  { method: 'POST', path: '/v1/observations/power', roles: ['provider', 'operator'] },
+  { method: 'POST', path: '/v1/reconcile', roles: ['consumer', 'operator', 'auditor'], consumerScope: 'body-consumer' },
+];
+
+export const ruleFor = (method: string, path: string): AccessRule | undefined =>
+  ACCESS_POLICY.find((rule) => rule.method === method && rule.path === path);
