@@ -20,7 +20,8 @@ import { LedgerProcess } from './support/ledger-process';
 import { consumer, enlist } from './support/fixtures';
 import { rawHttp, type RawRequest, type RawResponse } from './support/raw-http';
 import { seedFrom } from './support/seeded-random';
-import { doomedAcquire, garbageRequest, mutatedCommand, wrongReservation, wrongTokenCommand, type FuzzTargets } from './support/hostile-requests';
+import { addKey } from './support/cli';
+import { doomedAcquire, garbageRequest, mutatedCommand, withSomeKey, wrongReservation, wrongTokenCommand, type FuzzTargets } from './support/hostile-requests';
 
 const SCALE = process.env.LEDGER_SOAK === '1' ? 10 : 1;
 const seed = seedFrom('LEDGER_FUZZ_SEED');
@@ -66,7 +67,7 @@ describe(`HTTP fuzz (seed ${seed})`, () => {
 
   const property = (name: string, arbitrary: fc.Arbitrary<RawRequest>, numRuns: number) =>
     it(`${name} (${numRuns * SCALE} requests)`, async () => {
-      await fc.assert(fc.asyncProperty(arbitrary, harmless), { numRuns: numRuns * SCALE, seed, endOnFailure: false });
+      await fc.assert(fc.asyncProperty(arbitrary, harmless), { numRuns: numRuns * SCALE, seed });
     });
 
   before(async () => {
@@ -92,7 +93,15 @@ describe(`HTTP fuzz (seed ${seed})`, () => {
       assert.equal(status, 201);
       reservedNodes.push({ nodeId, reservationId: body.reservationId, reservationKey: body.reservationKey });
     }
-    targets = { heldNodes: held, reservedNodes, liveTokens, endedTokens, usedRequestIds: ['fz-setup-r1', 'fz-setup-r2', ...held.map((_, index) => `fz-setup-${index}`)] };
+    const keys = {
+      operator: ledger.apiKey!,
+      consumer: addKey(ledger.dataDir, '--name', 'fuzz-consumer', '--role', 'consumer', '--controller', 'fuzz'),
+      provider: addKey(ledger.dataDir, '--name', 'fuzz-provider', '--role', 'provider'),
+      auditor: addKey(ledger.dataDir, '--name', 'fuzz-auditor', '--role', 'auditor'),
+    };
+    // The ledger rereads its keys file at most once a second.
+    while ((await ledger.as(keys.auditor).get('/v1/nodes')).status === 401) await new Promise((resolve) => setTimeout(resolve, 100));
+    targets = { heldNodes: held, reservedNodes, liveTokens, endedTokens, usedRequestIds: ['fz-setup-r1', 'fz-setup-r2', ...held.map((_, index) => `fz-setup-${index}`)], keys };
     const ready = await ledger.get(`/v1/nodes?status=ready&minPosition=${await store.headPosition()}`);
     assert.deepEqual(ready.body.nodes, [], 'no node is free');
     await newEvents();
@@ -107,14 +116,16 @@ describe(`HTTP fuzz (seed ${seed})`, () => {
     ledger.removeData();
   });
 
-  property('any method, path, header and body', fc.constant(null).chain(() => garbageRequest(targets)), 1_500);
-  property('deployment reports, releases and reads with wrong, stale, forged or other nodes\' tokens', fc.constant(null).chain(() => wrongTokenCommand(targets)), 700);
-  property('valid-looking acquires that must lose: taken nodes, wrong reservation keys, reused requestIds', fc.constant(null).chain(() => doomedAcquire(targets)), 400);
-  property('reservations of taken nodes and cancellations with wrong keys', fc.constant(null).chain(() => wrongReservation(targets)), 300);
-  property('every command body broken one way', fc.constant(null).chain(() => mutatedCommand(targets)), 700);
+  /** Generators need what `before` set up, so they are built lazily, each request signed by some key. */
+  const over = (make: (targets: FuzzTargets) => fc.Arbitrary<RawRequest>) => fc.constant(null).chain(() => withSomeKey(targets, make(targets)));
+  property('any method, path, header and body', over(garbageRequest), 1_500);
+  property('deployment reports, releases and reads with wrong, stale, forged or other nodes\' tokens', over(wrongTokenCommand), 700);
+  property('valid-looking acquires that must lose: taken nodes, wrong reservation keys, reused requestIds', over(doomedAcquire), 400);
+  property('reservations of taken nodes and cancellations with wrong keys', over(wrongReservation), 300);
+  property('every command body broken one way', over(mutatedCommand), 700);
 
   it('the same requests, 16 at a time, still never a 5xx nor a write', async () => {
-    const arbitrary = fc.oneof(garbageRequest(targets), wrongTokenCommand(targets), doomedAcquire(targets), wrongReservation(targets), mutatedCommand(targets));
+    const arbitrary = withSomeKey(targets, fc.oneof(garbageRequest(targets), wrongTokenCommand(targets), doomedAcquire(targets), wrongReservation(targets), mutatedCommand(targets)));
     const requests = fc.sample(arbitrary, { numRuns: 600 * SCALE, seed });
     for (let start = 0; start < requests.length; start += 16) {
       const batch = requests.slice(start, start + 16);

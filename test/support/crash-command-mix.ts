@@ -178,7 +178,9 @@ const reportDeployment = (context: MixContext): Promise<void> => {
       if (!ok(result)) return [];
       // No position: the allocation already had that status, so nothing had to be written.
       if (result.body.position === null) return [];
-      return [{ what: `${report.path} ${token}`, stream: nodeStream(nodeId), type: report.type, where: (data) => data.token === token, position: result.body.position }];
+      // Repeating the current status with a requestId records the report itself, so its retry replays.
+      const types = [report.type, 'DeploymentReportRepeated'];
+      return [{ what: `${report.path} ${token}`, stream: nodeStream(nodeId), type: types, where: (data) => data.token === token, position: result.body.position }];
     },
   });
 };

@@ -15,7 +15,25 @@ export interface FuzzTargets {
   endedTokens: string[];
   /** requestIds the set-up used for its acquires. */
   usedRequestIds: string[];
+  /** API keys by role; the consumer key is scoped to controller `fuzz`, the set-up's allocations belong to `owner`. */
+  keys: { operator: string; consumer: string; provider: string; auditor: string };
 }
+
+/**
+ * Who sends it: mostly the operator (so requests reach the handlers), else another role
+ * (a consumer acting on another controller's allocations is denied: 403, recorded), no
+ * key, a wrong key, or a malformed Authorization header.
+ */
+export const withSomeKey = (targets: FuzzTargets, requests: fc.Arbitrary<RawRequest>): fc.Arbitrary<RawRequest> => {
+  const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
+  const auth = fc.oneof(
+    { weight: 6, arbitrary: fc.constant(bearer(targets.keys.operator)) },
+    { weight: 2, arbitrary: fc.constant(bearer(targets.keys.consumer)) },
+    { weight: 1, arbitrary: fc.constantFrom(bearer(targets.keys.provider), bearer(targets.keys.auditor)) },
+    { weight: 1, arbitrary: fc.constantFrom({}, bearer(`${targets.keys.operator}x`), bearer('lk_nope.nope'), { authorization: 'Basic b3A6b3A=' }, { authorization: `Bearer ${'k'.repeat(500)}` }, { authorization: 'Bearer' }) },
+  );
+  return fc.tuple(requests, auth).map(([request, headers]) => ({ ...request, headers: { ...headers, ...request.headers } }));
+};
 
 const b64 = (text: string) => Buffer.from(text, 'utf8').toString('base64url');
 

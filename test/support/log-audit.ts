@@ -112,9 +112,14 @@ export interface Evidence {
   /** For the failure message: which command, and what it was told. */
   what: string;
   stream: string;
-  type: string;
+  /** The event's type (or the types it may have, e.g. a repeated report's own record). */
+  type: string | readonly string[];
   where?: (data: any) => boolean;
-  /** The position the command answered with: the event must be exactly there. */
+  /**
+   * The position the command answered with: its append ended exactly there (an event of
+   * this stream is at that position) and the expected event is at or before it (an
+   * append may carry follow-up events after the one the command is about).
+   */
   position?: number | null;
 }
 
@@ -127,11 +132,12 @@ export const missingEvidence = (evidence: readonly Evidence[], events: readonly 
   }
   return evidence
     .filter((expected) => {
-      const found = (byStream.get(expected.stream) ?? []).filter(
-        (event) => event.type === expected.type && (expected.where ? expected.where(event.data) : true),
-      );
+      const stream = byStream.get(expected.stream) ?? [];
+      const types = typeof expected.type === 'string' ? [expected.type] : expected.type;
+      const found = stream.filter((event) => types.includes(event.type) && (expected.where ? expected.where(event.data) : true));
       if (found.length === 0) return true;
-      return expected.position != null && !found.some((event) => event.position === expected.position);
+      if (expected.position == null) return false;
+      return !stream.some((event) => event.position === expected.position) || !found.some((event) => event.position <= expected.position!);
     })
-    .map((expected) => `acknowledged but not in the log: ${expected.what} (${expected.type} in ${expected.stream}${expected.position != null ? ` at ${expected.position}` : ''})`);
+    .map((expected) => `acknowledged but not in the log: ${expected.what} (${String(expected.type)} in ${expected.stream}${expected.position != null ? ` by ${expected.position}` : ''})`);
 };
