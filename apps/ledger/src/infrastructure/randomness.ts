@@ -1,4 +1,5 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { timeOrderedUuid } from './time-ordered-uuid';
 
 /** Every random value the ledger makes, injected so tests can make them predictable. */
 export interface Randomness {
@@ -12,7 +13,8 @@ export interface Randomness {
 }
 
 export const cryptoRandomness: Randomness = {
-  uuid: () => randomUUID(),
+  // Time-ordered (v7): event ids are indexed, and ordered keys make appends cheap (see timeOrderedUuid).
+  uuid: () => timeOrderedUuid(),
   tokenEntropy: () => randomBytes(16).toString('base64url'),
   secretKey: () => `rk_${randomBytes(24).toString('base64url')}`,
   fraction: () => Math.random(),
