@@ -1,5 +1,6 @@
 import type { AllocationEnding, NodeEvent } from './node-events';
 import type { NodeState, RememberedRequest } from './node-state';
+import { evolveDevice } from './evolve-device';
 
 const remember = (state: NodeState, requestId: string, entry: RememberedRequest): NodeState['requests'] => ({
   ...state.requests,
@@ -58,5 +59,8 @@ export const evolveNode = (state: NodeState, event: NodeEvent): NodeState => {
     }
     case 'AllocationRevoked':
       return endAllocation(state, event.data.token, 'revoked');
+    case 'DeviceRegistered':
+    case 'DeviceRemoved':
+      return evolveDevice(state, event);
   }
 };

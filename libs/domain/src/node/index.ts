@@ -5,3 +5,7 @@ export * from './evolve-node';
 export * from './fence';
 export * from './decide-observation';
 export * from './node-decider';
+export * from './device-id';
+export * from './device-events';
+export * from './device-commands';
+export * from './device-state';

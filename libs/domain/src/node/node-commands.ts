@@ -1,5 +1,6 @@
 import type { Consumer } from '../consumer';
 import type { NodeProfile, RequestStamp } from './node-events';
+import type { DeviceCommand } from './device-commands';
 
 /**
  * Commands on one node. Time (`now`) and randomness (`tokenEntropy`) arrive in the
@@ -65,6 +66,7 @@ export type NodeCommand =
   | MarkDeployed
   | MarkDeploymentFailed
   | ReleaseAllocation
-  | ObserveProviderStatus;
+  | ObserveProviderStatus
+  | DeviceCommand;
 
 export type NodeCommandType = NodeCommand['type'];

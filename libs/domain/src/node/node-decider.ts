@@ -10,6 +10,8 @@ import { decideAcquire } from './decide-acquire';
 import { decideDeployment } from './decide-deployment';
 import { decideRelease } from './decide-release';
 import { decideObservation } from './decide-observation';
+import { decideRegisterDevice, decideRemoveDevice } from './decide-device';
+import { endDevicesWithTheirAllocation } from './devices-end-with-allocation';
 
 const requestOf = (command: NodeCommand) => ('request' in command ? command.request : null);
 
@@ -37,6 +39,10 @@ const decideOnEnlisted = (command: Exclude<NodeCommand, { type: 'EnlistNode' }>,
       return decideAcquire(command, state);
     case 'ObserveProviderStatus':
       return decideObservation(command, state);
+    case 'RegisterDevice':
+      return decideRegisterDevice(command, state);
+    case 'RemoveDevice':
+      return decideRemoveDevice(command, state);
     case 'StartDeployment':
     case 'MarkDeployed':
     case 'MarkDeploymentFailed':
@@ -51,7 +57,7 @@ const decideOnEnlisted = (command: Exclude<NodeCommand, { type: 'EnlistNode' }>,
 export const decideNode = (command: NodeCommand, state: NodeState): Decision<NodeEvent, NodeReply> => {
   if (command.type === 'EnlistNode') return decideEnlist(command, state);
   if (!isEnlisted(state)) return refuse('not_found', `node ${command.nodeId} is not enlisted`);
-  return replayIfRepeated(command, state) ?? decideOnEnlisted(command, state);
+  return replayIfRepeated(command, state) ?? endDevicesWithTheirAllocation(decideOnEnlisted(command, state), state);
 };
 
 export const nodeDecider: Decider<NodeCommand, NodeEvent, NodeState, NodeReply> = {

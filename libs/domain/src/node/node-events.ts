@@ -1,6 +1,7 @@
 import type { Consumer } from '../consumer';
 import type { DomainEvent } from '../core';
 import type { ProvisioningToken } from '../provisioning-token';
+import type { DeviceEvent } from './device-events';
 
 /** The idempotency key of the command that caused an event, and a digest of its body. */
 export interface RequestStamp {
@@ -75,7 +76,8 @@ export type NodeEvent =
   | NodeDeployed
   | DeploymentFailed
   | AllocationReleased
-  | AllocationRevoked;
+  | AllocationRevoked
+  | DeviceEvent;
 
 export type NodeEventType = NodeEvent['type'];
 

@@ -1,6 +1,7 @@
 import type { Consumer } from '../consumer';
 import type { ProvisioningToken } from '../provisioning-token';
 import type { AllocationEnding, NodeProfile } from './node-events';
+import type { NodeDevices } from './device-state';
 
 export type AllocationStatus = 'allocated' | 'deploying' | 'deployed' | 'failed_deployment';
 
@@ -29,6 +30,7 @@ export interface NodeReply {
   status?: string;
   reservationId?: string;
   expiresAt?: string;
+  deviceId?: string;
 }
 
 export interface RememberedRequest {
@@ -46,6 +48,8 @@ export interface NodeState {
   issuedTokens: Record<ProvisioningToken, { epoch: number; ending: AllocationEnding | null }>;
   reservation: Reservation | null;
   requests: Record<string, RememberedRequest>;
+  /** Devices registered under this node's allocations, removed ones included. */
+  devices: NodeDevices;
 }
 
 export const initialNodeState = (): NodeState => ({
@@ -56,6 +60,7 @@ export const initialNodeState = (): NodeState => ({
   issuedTokens: {},
   reservation: null,
   requests: {},
+  devices: {},
 });
 
 export const isEnlisted = (state: NodeState): boolean => state.profile !== null;
