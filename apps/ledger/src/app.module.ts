@@ -26,6 +26,15 @@ import { ObservationsController } from './observations/observations.controller';
 import { ObserveNodeHandler } from './observations/observe-node.handler';
 import { ReconcileController } from './reconcile/reconcile.controller';
 import { HealthController } from './health/health.controller';
+import { LeaseOwnersService } from './command-side/lease-owners.service';
+import { LeaseCommandService } from './command-side/lease-command.service';
+import { DevicesController } from './devices/devices.controller';
+import { RegisterDeviceHandler, RemoveDeviceHandler } from './devices/device-commands.handlers';
+import { LeasesController } from './leases/leases.controller';
+import { GrantLeaseHandler, ReleaseLeaseHandler, RenewLeaseHandler } from './leases/lease-commands.handlers';
+import { LeaseObservationsController } from './observations/lease-observations.controller';
+import { ObserveDhcpLeasesHandler } from './observations/observe-dhcp-leases.handler';
+import { LeaseCascadeService } from './lease-cascade/lease-cascade.service';
 
 export interface LedgerModuleOptions {
   config: LedgerConfig;
@@ -50,7 +59,7 @@ export class LedgerModule {
           },
         }),
       ],
-      controllers: [NodesController, ReservationsController, AllocationsController, ObservationsController, ReconcileController, HealthController],
+      controllers: [NodesController, ReservationsController, AllocationsController, ObservationsController, ReconcileController, HealthController, DevicesController, LeasesController, LeaseObservationsController],
       providers: [
         { provide: LEDGER_CONFIG, useValue: config },
         { provide: EVENT_STORE, useValue: store },
@@ -69,6 +78,15 @@ export class LedgerModule {
         RunTokenCommandHandler,
         ReleaseModelHandler,
         ObserveNodeHandler,
+        LeaseOwnersService,
+        LeaseCommandService,
+        RegisterDeviceHandler,
+        RemoveDeviceHandler,
+        GrantLeaseHandler,
+        RenewLeaseHandler,
+        ReleaseLeaseHandler,
+        ObserveDhcpLeasesHandler,
+        LeaseCascadeService,
       ],
     };
   }

@@ -16,6 +16,8 @@ export interface LedgerConfig {
   maxBodyBytes: number;
   reservationTtlDefaultSeconds: number;
   reservationTtlMaxSeconds: number;
+  /** Run the lease cascade in this process (with several processes on one store, one is enough). */
+  leaseCascade: boolean;
 }
 
 export class ConfigError extends Error {
@@ -55,5 +57,6 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): LedgerConfig =
     maxBodyBytes: integer(env, 'LEDGER_MAX_BODY_BYTES', 1_048_576, 1_024, 64 * 1_048_576),
     reservationTtlDefaultSeconds: integer(env, 'LEDGER_RESERVATION_TTL_SECONDS', 3_600, 1, 30 * 86_400),
     reservationTtlMaxSeconds: integer(env, 'LEDGER_RESERVATION_TTL_MAX_SECONDS', 7 * 86_400, 1, 365 * 86_400),
+    leaseCascade: oneOf(env, 'LEDGER_LEASE_CASCADE', 'on', ['on', 'off']) === 'on',
   };
 };

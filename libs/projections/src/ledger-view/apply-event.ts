@@ -2,6 +2,7 @@ import type { RecordedEvent } from '@ledger/event-store';
 import { nodeIdOfStream, type NodeEvent } from '@ledger/domain';
 import type { LedgerViewState } from './views';
 import { applyNodeEvent } from './apply-node-event';
+import { applyDeviceOrLeaseEvent } from './apply-device-or-lease-event';
 
 /** Folds any recorded event into the views; events no view cares about only move the position. */
 export const applyEvent = (view: LedgerViewState, recorded: RecordedEvent): void => {
@@ -9,5 +10,6 @@ export const applyEvent = (view: LedgerViewState, recorded: RecordedEvent): void
   if (nodeIdOfStream(recorded.stream) !== null) {
     applyNodeEvent(view, recorded, { type: recorded.type, data: recorded.data } as NodeEvent);
   }
+  applyDeviceOrLeaseEvent(view, recorded);
   view.position = recorded.position;
 };

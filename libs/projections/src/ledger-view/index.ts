@@ -3,3 +3,7 @@ export * from './apply-event';
 export * from './node-queries';
 export * from './allocation-queries';
 export * from './ledger-projection';
+export * from './device-views';
+export * from './lease-views';
+export * from './lease-queries';
+export * from './device-queries';
