@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { parseDeviceId, parseToken, refuse, type LeaseOwner, type OwnerLiveness } from '@ledger/domain';
+import { ownerLivenessIn, parseDeviceId, parseToken, refuse, type LeaseOwner, type OwnerLiveness } from '@ledger/domain';
 import { NodeCommandService } from './node-command.service';
 import { LedgerRefusal } from './ledger-refusal';
 
@@ -29,13 +29,6 @@ export class LeaseOwnersService {
   }
 
   async liveness(owner: LeaseOwner): Promise<OwnerLiveness> {
-    const state = await this.nodes.load(owner.nodeId);
-    const issued = state.issuedTokens[owner.token];
-    if (!issued) return { live: false, ending: 'unknown allocation' };
-    if (state.allocation?.token !== owner.token) return { live: false, ending: issued.ending ?? 'superseded' };
-    if (owner.kind === 'allocation') return { live: true };
-    const device = state.devices[owner.deviceId];
-    if (!device) return { live: false, ending: 'unknown device' };
-    return device.removed === null ? { live: true } : { live: false, ending: `device ${device.removed === 'removed' ? 'removed' : 'ended with its allocation'}` };
+    return ownerLivenessIn(await this.nodes.load(owner.nodeId), owner);
   }
 }

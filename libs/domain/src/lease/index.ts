@@ -5,5 +5,6 @@ export * from './lease-commands';
 export * from './lease-state';
 export * from './evolve-lease';
 export * from './liveness-check';
+export * from './owner-liveness';
 export * from './judge-dhcp-record';
 export * from './lease-decider';
