@@ -145,6 +145,20 @@ describe('leases and devices', () => {
     assert.equal(released.body.status, 'released');
   });
 
+  it('a revocation by the provider (released out of band) ends the devices and releases their leases too', async () => {
+    const token = await acquire('host-r', 'revoked');
+    const device = (await ledger.post(`/v1/allocations/${token}/devices`, { hostname: 'lxc-r', mac: '00:16:3e:aa:cc:01' })).body;
+    await ledger.post('/v1/leases', { ip: '10.96.30.1', mac: '00:16:3e:aa:cc:01', owner: { deviceId: device.deviceId }, kind: 'dhcp' });
+    const revoked = await ledger.post('/v1/observations/nodes', { nodeId: device.nodeId, providerStatus: 'Ready', observedAt: new Date().toISOString(), source: 'maas' });
+    assert.equal(revoked.body.status, 'revoked');
+    await eventually(5_000, async () => {
+      const [lease] = (await ledger.get(`/v1/leases?token=${token}`)).body.leases;
+      assert.notEqual(lease.status, 'valid');
+      return lease.status === 'released';
+    });
+    assert.equal((await ledger.get(`/v1/devices/${device.deviceId}`)).body.removed.reason, 'allocation_ended');
+  });
+
   it('DHCP records: judged per record, recorded only when changed, a bad record is a 400 naming it', async () => {
     const token = await acquire('host-b', 'dhcp');
     await ledger.post('/v1/leases', { ip: '10.96.20.1', mac: '52:54:00:20:00:01', owner: { token }, kind: 'dhcp' });
