@@ -3,33 +3,18 @@
  * yield exactly one owner; one request sent twice (also at the same moment) is
  * decided once.
  */
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
-import { SqliteEventStore } from '@ledger/event-store';
-import { LedgerProcess } from './support/ledger-process';
+import { streamEvents, useLedger } from './support/lifecycle';
 import { consumer, enlist, newRequestId } from './support/fixtures';
 
 describe('concurrent and repeated commands', () => {
-  let ledger: LedgerProcess;
-  before(async () => {
-    ledger = await LedgerProcess.start();
-  });
-  after(async () => {
-    await ledger.stop();
-    ledger.removeData();
-  });
+  const started = useLedger();
 
-  const nodeEvents = async (nodeId: string) => {
-    const store = await SqliteEventStore.open({ file: join(ledger.dataDir, 'events.sqlite') });
-    try {
-      return await store.readStream(`node-${nodeId}`);
-    } finally {
-      await store.close();
-    }
-  };
+  const nodeEvents = (nodeId: string) => streamEvents(started().dataDir, `node-${nodeId}`);
 
   it('30 simultaneous acquires of one node: exactly one wins, 29 are refused with 409, none 5xx', async () => {
+    const ledger = started();
     await enlist(ledger, 'contended');
     const responses = await Promise.all(
       Array.from({ length: 30 }, (_, i) =>
@@ -44,7 +29,20 @@ describe('concurrent and repeated commands', () => {
     assert.equal(acquired.length, 1);
   });
 
+  it('16 different constraint-based acquires racing for 4 nodes: 4 win, 12 hear no_matching_node, none 5xx', async () => {
+    const ledger = started();
+    for (const id of ['race-a', 'race-b', 'race-c', 'race-d']) await enlist(ledger, id, { zone: 'race' });
+    await ledger.get(`/v1/nodes?minPosition=${(await ledger.get('/healthz')).body.store.head}`);
+    const responses = await Promise.all(
+      Array.from({ length: 16 }, (_, i) => ledger.post('/v1/allocations', { requestId: newRequestId(`zone${i}`), consumer: consumer('c', `z${i}`), constraints: { zone: 'race' } })),
+    );
+    const winners = responses.filter((r) => r.status === 201).map((r) => r.body.nodeId);
+    assert.deepEqual(winners.sort(), ['race-a', 'race-b', 'race-c', 'race-d']);
+    assert.ok(responses.filter((r) => r.status !== 201).every((r) => r.status === 409 && r.body.code === 'no_matching_node'), responses.map((r) => r.status).join(','));
+  });
+
   it('the same requestId sent twice at the same moment gets the same token and one allocation', async () => {
+    const ledger = started();
     await enlist(ledger, 'twice');
     const body = { requestId: newRequestId('dup'), consumer: consumer('c', 'm', '1'), nodeId: 'twice' };
     const [a, b] = await Promise.all([ledger.post('/v1/allocations', body), ledger.post('/v1/allocations', body)]);
@@ -58,6 +56,7 @@ describe('concurrent and repeated commands', () => {
   });
 
   it('the same requestId sent at once as constraint-based acquires lands on one node only', async () => {
+    const ledger = started();
     for (const id of ['pool-a', 'pool-b', 'pool-c', 'pool-d']) await enlist(ledger, id, { zone: 'pool' });
     const body = { requestId: newRequestId('pool'), consumer: consumer('c', 'pool-model'), constraints: { zone: 'pool' } };
     const responses = await Promise.all(Array.from({ length: 8 }, () => ledger.post('/v1/allocations', body)));
@@ -68,6 +67,7 @@ describe('concurrent and repeated commands', () => {
   });
 
   it('the same requestId with a different body is a request_conflict', async () => {
+    const ledger = started();
     await enlist(ledger, 'conflicted-1');
     await enlist(ledger, 'conflicted-2');
     const requestId = newRequestId('conflict');
@@ -81,6 +81,7 @@ describe('concurrent and repeated commands', () => {
   });
 
   it('a release retried with its requestId answers the same and appends nothing', async () => {
+    const ledger = started();
     await enlist(ledger, 'released-twice');
     const { body } = await ledger.post('/v1/allocations', { requestId: newRequestId(), consumer: consumer('c', 'm'), nodeId: 'released-twice' });
     const release = { requestId: newRequestId('rel') };

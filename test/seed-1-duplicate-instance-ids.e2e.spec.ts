@@ -4,24 +4,16 @@
  * the first holder's token dies with the out-of-band release: her release is refused
  * and she is told to forget her machine, and Bob's node is never touched.
  */
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { LedgerProcess } from './support/ledger-process';
 import { consumer, enlist, newRequestId } from './support/fixtures';
-import { SqliteEventStore } from '@ledger/event-store';
-import { join } from 'node:path';
+import { streamEvents, useLedger } from './support/lifecycle';
 
 describe('seed 1: a failed deployment released out of band never yields two owners of one node', () => {
-  let ledger: LedgerProcess;
-  before(async () => {
-    ledger = await LedgerProcess.start();
-  });
-  after(async () => {
-    await ledger.stop();
-    ledger.removeData();
-  });
+  const started = useLedger();
 
   it('plays the Fair Clouds story step by step', async () => {
+    const ledger = started();
     assert.equal((await enlist(ledger, 'node-7')).status, 201);
 
     // Alice scales up before lunch: her model acquires node-7 and starts deploying.
@@ -93,22 +85,19 @@ describe('seed 1: a failed deployment released out of band never yields two owne
     assert.equal(bobVerdict.body.instances[0].verdict, 'valid');
 
     // The refusal itself is in the log, for the incident review.
-    const store = await SqliteEventStore.open({ file: join(ledger.dataDir, 'events.sqlite') });
-    try {
-      const refusals = await store.readStream('refusals-node-7');
+    {
+      const refusals = await streamEvents(ledger.dataDir, 'refusals-node-7');
       assert.equal(refusals.length, 1);
       assert.equal(refusals[0].type, 'CommandRefused');
       assert.deepEqual(
         { command: (refusals[0].data as any).command, code: (refusals[0].data as any).code, token: (refusals[0].data as any).token },
         { command: 'ReleaseAllocation', code: 'stale_token', token: aliceToken },
       );
-      const nodeEvents = (await store.readStream('node-node-7')).map((e) => e.type);
+      const nodeEvents = (await streamEvents(ledger.dataDir, 'node-node-7')).map((e) => e.type);
       assert.deepEqual(nodeEvents, [
         'NodeEnlisted', 'NodeAcquired', 'DeploymentStarted', 'DeploymentFailed', 'AllocationRevoked',
         'NodeAcquired', 'DeploymentStarted', 'NodeDeployed',
       ]);
-    } finally {
-      await store.close();
     }
   });
 });

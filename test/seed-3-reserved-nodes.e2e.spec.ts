@@ -4,22 +4,16 @@
  * acquire-by-name presenting the key consumes it atomically; everyone else is refused,
  * and constraint-based acquires pass the reserved node by.
  */
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { LedgerProcess } from './support/ledger-process';
+import { useLedger } from './support/lifecycle';
 import { consumer, enlist, newRequestId } from './support/fixtures';
 
 describe('seed 3: a reserved node goes only to the holder of its key', () => {
-  let ledger: LedgerProcess;
-  before(async () => {
-    ledger = await LedgerProcess.start();
-  });
-  after(async () => {
-    await ledger.stop();
-    ledger.removeData();
-  });
+  const started = useLedger();
 
   it('reserves for an agent, refuses everyone else, and hands the node to the key holder', async () => {
+    const ledger = started();
     await enlist(ledger, 'elkhart', { tags: ['openstack'] });
     await enlist(ledger, 'darby', { tags: ['openstack'] });
 
@@ -66,6 +60,7 @@ describe('seed 3: a reserved node goes only to the holder of its key', () => {
   });
 
   it('cancels a reservation only with its key', async () => {
+    const ledger = started();
     await enlist(ledger, 'correja');
     const { body } = await ledger.post('/v1/nodes/correja/reservations', { agentName: 'landscape' });
     const wrong = await ledger.request('DELETE', `/v1/nodes/correja/reservations/${body.reservationId}`, undefined, { 'x-reservation-key': 'rk_nope' });

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -16,14 +16,53 @@ export interface StartOptions {
   env?: Record<string, string>;
 }
 
+/** Speaks HTTP to a ledger with one API key (or none), as one client would. */
+export class LedgerClient {
+  constructor(readonly url: string, readonly apiKey: string | null) {}
+
+  async request<T = any>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<HttpResult<T>> {
+    const init: RequestInit = { method, headers: { ...(this.apiKey ? { authorization: `Bearer ${this.apiKey}` } : {}), ...headers } };
+    if (body !== undefined) {
+      init.body = typeof body === 'string' ? body : JSON.stringify(body);
+      (init.headers as Record<string, string>)['content-type'] ??= 'application/json';
+    }
+    const response = await fetch(`${this.url}${path}`, init);
+    const text = await response.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : null;
+    } catch {
+      // not JSON: keep the text
+    }
+    return { status: response.status, body: parsed as T, headers: response.headers };
+  }
+
+  post<T = any>(path: string, body?: unknown, headers?: Record<string, string>) {
+    return this.request<T>('POST', path, body, headers);
+  }
+
+  get<T = any>(path: string, headers?: Record<string, string>) {
+    return this.request<T>('GET', path, undefined, headers);
+  }
+}
+
 /**
  * The real ledger, built, started as its own process on a free port, with its data in
- * a temp dir: end-to-end tests talk to it over HTTP only, as a client would.
+ * a temp dir: end-to-end tests talk to it over HTTP only, as a client would. By default
+ * it speaks as the operator whose key the ledger wrote on first start; `as(key)`
+ * speaks as anyone else.
  */
-export class LedgerProcess {
+export class LedgerProcess extends LedgerClient {
   private output = '';
 
-  private constructor(private readonly child: ChildProcess, readonly port: number, readonly dataDir: string) {}
+  private constructor(private readonly child: ChildProcess, readonly port: number, readonly dataDir: string) {
+    super(`http://127.0.0.1:${port}`, readFileSync(join(dataDir, 'operator.key'), 'utf8').trim());
+  }
+
+  /** A client with another key (null: none at all). */
+  as(apiKey: string | null): LedgerClient {
+    return new LedgerClient(this.url, apiKey);
+  }
 
   static tempDataDir(): string {
     return mkdtempSync(join(tmpdir(), 'ledger-e2e-'));
@@ -60,38 +99,18 @@ export class LedgerProcess {
     return ledger;
   }
 
-  get url(): string {
-    return `http://127.0.0.1:${this.port}`;
-  }
-
   /** Everything the process printed (its structured logs), for assertions and failure reports. */
   get logs(): string {
     return this.output;
   }
 
-  async request<T = any>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<HttpResult<T>> {
-    const init: RequestInit = { method, headers: { ...headers } };
-    if (body !== undefined) {
-      init.body = typeof body === 'string' ? body : JSON.stringify(body);
-      (init.headers as Record<string, string>)['content-type'] ??= 'application/json';
+  /** Resolves once the logs match (log lines are written as responses finish, so they may trail the answer). */
+  async waitForLog(pattern: RegExp, timeoutMs = 3_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (!pattern.test(this.output)) {
+      if (Date.now() > deadline) throw new Error(`no log line matched ${pattern} within ${timeoutMs} ms`);
+      await new Promise((resolve) => setTimeout(resolve, 25));
     }
-    const response = await fetch(`${this.url}${path}`, init);
-    const text = await response.text();
-    let parsed: unknown = text;
-    try {
-      parsed = text ? JSON.parse(text) : null;
-    } catch {
-      // not JSON: keep the text
-    }
-    return { status: response.status, body: parsed as T, headers: response.headers };
-  }
-
-  post<T = any>(path: string, body?: unknown, headers?: Record<string, string>) {
-    return this.request<T>('POST', path, body, headers);
-  }
-
-  get<T = any>(path: string, headers?: Record<string, string>) {
-    return this.request<T>('GET', path, undefined, headers);
   }
 
   /** Graceful stop (SIGTERM), as an operator would. */

@@ -2,9 +2,12 @@
 import 'reflect-metadata';
 import { parseArgs } from './parse-args';
 import { UsageError, type CliCommand, type CliIo } from './cli-command';
+import { keysCommand } from './commands/keys.command';
 
 /** Every sub-command, one line each. */
-const COMMANDS: CliCommand[] = [];
+const COMMANDS: CliCommand[] = [
+  keysCommand,
+];
 
 const helpText = (): string =>
   ['usage: ledger-cli <command> [options]', '', 'commands:', ...COMMANDS.map((c) => `  ${c.name.padEnd(10)} ${c.summary}`), '', 'ledger-cli help <command> for its options'].join('\n');

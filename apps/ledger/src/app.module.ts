@@ -1,5 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { APP_FILTER, APP_PIPE } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
 import { LoggerModule } from 'nestjs-pino';
 import type { EventStore } from '@ledger/event-store';
@@ -26,6 +26,12 @@ import { ObservationsController } from './observations/observations.controller';
 import { ObserveNodeHandler } from './observations/observe-node.handler';
 import { ReconcileController } from './reconcile/reconcile.controller';
 import { HealthController } from './health/health.controller';
+import { KeyRegistry } from './security/key-registry';
+import { AccessGuard } from './security/access.guard';
+import { ObservePowerHandler } from './observations/observe-power.handler';
+import { MaintenanceController } from './maintenance/maintenance.controller';
+import { SetMaintenanceHandler } from './maintenance/maintenance.handlers';
+import { DeployTimeoutMonitor } from './node-health/deploy-timeout.monitor';
 import { LeaseOwnersService } from './command-side/lease-owners.service';
 import { LeaseCommandService } from './command-side/lease-command.service';
 import { DevicesController } from './devices/devices.controller';
@@ -59,7 +65,7 @@ export class LedgerModule {
           },
         }),
       ],
-      controllers: [NodesController, ReservationsController, AllocationsController, ObservationsController, ReconcileController, HealthController, DevicesController, LeasesController, LeaseObservationsController],
+      controllers: [NodesController, ReservationsController, AllocationsController, ObservationsController, ReconcileController, HealthController, MaintenanceController, DevicesController, LeasesController, LeaseObservationsController],
       providers: [
         { provide: LEDGER_CONFIG, useValue: config },
         { provide: EVENT_STORE, useValue: store },
@@ -67,6 +73,8 @@ export class LedgerModule {
         { provide: RANDOMNESS, useValue: randomness },
         { provide: APP_PIPE, useClass: LedgerValidationPipe },
         { provide: APP_FILTER, useClass: LedgerExceptionFilter },
+        { provide: APP_GUARD, useClass: AccessGuard },
+        KeyRegistry,
         RefusalRecorder,
         NodeCommandService,
         AcquireService,
@@ -78,6 +86,9 @@ export class LedgerModule {
         RunTokenCommandHandler,
         ReleaseModelHandler,
         ObserveNodeHandler,
+        ObservePowerHandler,
+        SetMaintenanceHandler,
+        DeployTimeoutMonitor,
         LeaseOwnersService,
         LeaseCommandService,
         RegisterDeviceHandler,

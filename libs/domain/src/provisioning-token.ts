@@ -14,6 +14,10 @@ export type ProvisioningToken = string;
 const ENTROPY = /^[A-Za-z0-9_-]{16,64}$/;
 
 export const mintToken = (nodeId: string, epoch: number, entropy: string): ProvisioningToken => {
+  // UTF-8 turns a lone surrogate into U+FFFD, so such an id would share its tokens' prefix with another node's.
+  if (nodeId.length === 0 || Buffer.from(nodeId, 'utf8').toString('utf8') !== nodeId) {
+    throw new RangeError('node id must be non-empty, well-formed text');
+  }
   if (!Number.isSafeInteger(epoch) || epoch < 1) throw new RangeError(`epoch must be a positive integer, got ${epoch}`);
   if (!ENTROPY.test(entropy)) throw new RangeError('token entropy must be 16-64 URL-safe characters');
   return `${Buffer.from(nodeId, 'utf8').toString('base64url')}.${epoch}.${entropy}`;
@@ -29,10 +33,13 @@ export const parseToken = (token: string): ParsedToken | null => {
   const parts = token.split('.');
   if (parts.length !== 3) return null;
   const [encodedNode, epochText, entropy] = parts;
-  if (!/^[A-Za-z0-9_-]+$/.test(encodedNode) || !/^[1-9][0-9]{0,14}$/.test(epochText) || !ENTROPY.test(entropy)) {
+  if (!/^[A-Za-z0-9_-]+$/.test(encodedNode) || !/^[1-9][0-9]{0,15}$/.test(epochText) || !ENTROPY.test(entropy)) {
     return null;
   }
+  // Every epoch mintToken accepts (any positive safe integer) must parse back.
+  const epoch = Number(epochText);
+  if (!Number.isSafeInteger(epoch)) return null;
   const nodeId = Buffer.from(encodedNode, 'base64url').toString('utf8');
   if (nodeId.length === 0 || Buffer.from(nodeId, 'utf8').toString('base64url') !== encodedNode) return null;
-  return { nodeId, epoch: Number(epochText) };
+  return { nodeId, epoch };
 };

@@ -4,3 +4,4 @@ export * from './concurrency-error';
 export * from './event-store.port';
 export * from './command-handling';
 export * from './embedded';
+export * from './eventstoredb';

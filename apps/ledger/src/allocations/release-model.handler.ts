@@ -14,7 +14,8 @@ import type { ModelReleaseRequestDto } from './allocation-action.request.dto';
 export interface ModelReleased {
   controller: string;
   model: string;
-  released: { token: string; nodeId: string }[];
+  /** `pendingCleanup`: provider work that waits for a faulted node to recover (seed 4). */
+  released: { token: string; nodeId: string; pendingCleanup?: string[] }[];
   /** Allocations that ended by other means while this ran: nothing to do for them. */
   alreadyEnded: { token: string; nodeId: string; code: string }[];
   position: number | null;
@@ -47,11 +48,11 @@ export class ReleaseModelHandler implements ICommandHandler<ReleaseModel> {
       const { token, nodeId } = allocation;
       const request = body.requestId ? { requestId: `${body.requestId}:${token}`, fingerprint: fingerprintOf({ token, model: body.model }) } : null;
       try {
-        const { position } = await this.nodes.execute(
+        const { position, reply } = await this.nodes.execute(
           { type: 'ReleaseAllocation', nodeId, token, ending: 'model_released', now: this.clock().toISOString(), request },
           { ...context, requestId: body.requestId ?? null },
         );
-        result.released.push({ token, nodeId });
+        result.released.push({ token, nodeId, ...(reply.pendingCleanup ? { pendingCleanup: reply.pendingCleanup } : {}) });
         result.position = position ?? result.position;
       } catch (error) {
         if (!(error instanceof LedgerRefusal)) throw error;

@@ -69,7 +69,11 @@ export class AcquireService {
       }
       const nodeId = route?.nodeId ?? request.nodeId ?? this.pick(request, tried);
       if (!nodeId) return this.noMatchingNode(request, context);
-      if (!route && !(await this.route(routeStream, { requestId: request.requestId, fingerprint, nodeId }, 'no_stream', context))) continue;
+      let routeRevision = routes.length - 1;
+      if (!route) {
+        if (!(await this.route(routeStream, { requestId: request.requestId, fingerprint, nodeId }, 'no_stream', context))) continue;
+        routeRevision = 0;
+      }
 
       const now = this.clock().toISOString();
       const outcome = await this.nodes.attempt(
@@ -93,7 +97,7 @@ export class AcquireService {
       }
       const next = this.pick(request, tried);
       if (!next) return this.noMatchingNode(request, context);
-      await this.route(routeStream, { requestId: request.requestId, fingerprint, nodeId: next }, routes.length - 1, context);
+      await this.route(routeStream, { requestId: request.requestId, fingerprint, nodeId: next }, routeRevision, context);
     }
     throw new Error(`acquire ${request.requestId}: no decision after ${MAX_ROUNDS} rounds`);
   }

@@ -1,4 +1,4 @@
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 
 export type StoreKind = 'embedded' | 'eventstoredb';
 export type SqliteSynchronous = 'FULL' | 'NORMAL' | 'EXTRA';
@@ -8,6 +8,8 @@ export interface LedgerConfig {
   port: number;
   host: string;
   dataDir: string;
+  /** Where this instance keeps its read models (default: dataDir). Each instance needs its own. */
+  readModelDir: string;
   store: StoreKind;
   esdbUrl: string | null;
   logLevel: string;
@@ -16,6 +18,13 @@ export interface LedgerConfig {
   maxBodyBytes: number;
   reservationTtlDefaultSeconds: number;
   reservationTtlMaxSeconds: number;
+  keysFile: string;
+  rateLimitPerSecond: number;
+  rateLimitBurst: number;
+  /** Node health (seed 4): failed power syncs in a row that fault a node, the deploy timeout, and how often it is checked. */
+  powerFailuresForFault: number;
+  deployTimeoutSeconds: number;
+  healthCheckIntervalMs: number;
   /** Run the lease cascade in this process (with several processes on one store, one is enough). */
   leaseCascade: boolean;
 }
@@ -49,6 +58,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): LedgerConfig =
     port: integer(env, 'PORT', 3000, 0, 65535),
     host: env.HOST || '127.0.0.1',
     dataDir: resolve(env.LEDGER_DATA_DIR || './data'),
+    readModelDir: resolve(env.LEDGER_READ_MODEL_DIR || env.LEDGER_DATA_DIR || './data'),
     store,
     esdbUrl,
     logLevel: oneOf(env, 'LOG_LEVEL', 'info', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
@@ -57,6 +67,12 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): LedgerConfig =
     maxBodyBytes: integer(env, 'LEDGER_MAX_BODY_BYTES', 1_048_576, 1_024, 64 * 1_048_576),
     reservationTtlDefaultSeconds: integer(env, 'LEDGER_RESERVATION_TTL_SECONDS', 3_600, 1, 30 * 86_400),
     reservationTtlMaxSeconds: integer(env, 'LEDGER_RESERVATION_TTL_MAX_SECONDS', 7 * 86_400, 1, 365 * 86_400),
+    keysFile: resolve(env.LEDGER_KEYS_FILE || join(env.LEDGER_DATA_DIR || './data', 'keys.json')),
+    rateLimitPerSecond: integer(env, 'LEDGER_RATE_LIMIT_PER_SECOND', 1_000, 1, 1_000_000),
+    rateLimitBurst: integer(env, 'LEDGER_RATE_LIMIT_BURST', 2_000, 1, 1_000_000),
+    powerFailuresForFault: integer(env, 'LEDGER_POWER_FAILURES_FOR_FAULT', 3, 1, 1_000),
+    deployTimeoutSeconds: integer(env, 'LEDGER_DEPLOY_TIMEOUT_SECONDS', 1_800, 1, 30 * 86_400),
+    healthCheckIntervalMs: integer(env, 'LEDGER_HEALTH_CHECK_INTERVAL_MS', 10_000, 10, 3_600_000),
     leaseCascade: oneOf(env, 'LEDGER_LEASE_CASCADE', 'on', ['on', 'off']) === 'on',
   };
 };

@@ -6,6 +6,7 @@ import { LedgerRefusal } from '../command-side/ledger-refusal';
 
 const STATUS_OF_REFUSAL: Partial<Record<RefusalCode, number>> = {
   not_found: HttpStatus.NOT_FOUND,
+  forbidden: HttpStatus.FORBIDDEN,
 };
 
 /** Errors from body parsing arrive as plain errors carrying a status and a type. */

@@ -1,4 +1,5 @@
 import { liveAllocationOf, liveReservationOf, nodeStatus, type LedgerViewState, type NodeView } from '@ledger/projections';
+import { presentNodeHealth } from './node-health.presenter';
 
 /** The node view as the API shows it. */
 export const presentNode = (view: LedgerViewState, node: NodeView, now: Date) => {
@@ -17,6 +18,7 @@ export const presentNode = (view: LedgerViewState, node: NodeView, now: Date) =>
       ? { token: allocation.token, epoch: allocation.epoch, consumer: allocation.consumer, status: allocation.status, acquiredAt: allocation.acquiredAt }
       : null,
     reservation: liveReservationOf(node, now),
+    ...presentNodeHealth(node),
     enlistedAt: node.enlistedAt,
   };
 };

@@ -1,6 +1,6 @@
 import { BadRequestException, Body, Controller, Get, HttpCode, Inject, NotFoundException, Param, Post, Query } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { listNodes, NODE_STATUSES, type NodeStatus } from '@ledger/projections';
+import { hasCondition, listNodes, NODE_CONDITIONS, NODE_STATUSES, type NodeCondition, type NodeStatus } from '@ledger/projections';
 import { Ctx } from '../http/request-context.decorator';
 import type { RequestContext } from '../command-side/request-context';
 import { NodeIdParam, parseMinPosition } from '../http/params';
@@ -34,12 +34,16 @@ export class NodesController {
   }
 
   @Get()
-  async list(@Query('status') status?: string, @Query('minPosition') minPosition?: string) {
+  async list(@Query('status') status?: string, @Query('minPosition') minPosition?: string, @Query('condition') condition?: string) {
     if (status !== undefined && !NODE_STATUSES.includes(status as NodeStatus)) {
       throw new BadRequestException({ code: 'invalid_request', message: `status must be one of ${NODE_STATUSES.join(', ')}` });
     }
+    if (condition !== undefined && !NODE_CONDITIONS.includes(condition as NodeCondition)) {
+      throw new BadRequestException({ code: 'invalid_request', message: `condition must be one of ${NODE_CONDITIONS.join(', ')}` });
+    }
     const view = await this.views.atLeast(parseMinPosition(minPosition));
     const now = this.clock();
-    return { nodes: listNodes(view, status as NodeStatus | undefined, now).map((node) => presentNode(view, node, now)), position: view.position };
+    const nodes = listNodes(view, status as NodeStatus | undefined, now).filter((node) => condition === undefined || hasCondition(node, condition as NodeCondition));
+    return { nodes: nodes.map((node) => presentNode(view, node, now)), position: view.position };
   }
 }

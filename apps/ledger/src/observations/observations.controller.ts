@@ -4,6 +4,8 @@ import { Ctx } from '../http/request-context.decorator';
 import type { RequestContext } from '../command-side/request-context';
 import { NodeObservationRequestDto } from './node-observation.request.dto';
 import { ObserveNode } from './observe-node.handler';
+import { PowerObservationRequestDto } from './power-observation.request.dto';
+import { ObservePower } from './observe-power.handler';
 
 @Controller('v1/observations')
 export class ObservationsController {
@@ -13,5 +15,11 @@ export class ObservationsController {
   @HttpCode(200)
   node(@Body() body: NodeObservationRequestDto, @Ctx() context: RequestContext) {
     return this.commands.execute(new ObserveNode(body, context));
+  }
+
+  @Post('power')
+  @HttpCode(200)
+  power(@Body() body: PowerObservationRequestDto, @Ctx() context: RequestContext) {
+    return this.commands.execute(new ObservePower(body, context));
   }
 }

@@ -15,6 +15,7 @@ export const REFUSAL_CODES = [
   'request_conflict',
   'already_exists',
   'not_found',
+  'forbidden',
 ] as const;
 
 export type RefusalCode = (typeof REFUSAL_CODES)[number];

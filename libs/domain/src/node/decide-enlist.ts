@@ -3,7 +3,11 @@ import type { EnlistNode } from './node-commands';
 import type { NodeEvent } from './node-events';
 import type { NodeReply, NodeState } from './node-state';
 
-const sameProfile = (a: object, b: object): boolean => JSON.stringify(a) === JSON.stringify(b);
+/** Field by field, whatever order the fields arrived in (a client's JSON, a store that reorders keys). */
+const sameProfile = (a: object, b: object): boolean => {
+  const fields = [...new Set([...Object.keys(a), ...Object.keys(b)])].sort();
+  return JSON.stringify(a, fields) === JSON.stringify(b, fields);
+};
 
 /** Enlisting the same machine twice is a no-op; enlisting a different one under its id is refused. */
 export const decideEnlist = (command: EnlistNode, state: NodeState): Decision<NodeEvent, NodeReply> => {

@@ -1,5 +1,6 @@
-import type { AllocationEnding, NodeEvent } from './node-events';
-import type { NodeState, RememberedRequest } from './node-state';
+import type { AllocationEnding, DeploymentFailed, DeploymentStarted, NodeDeployed, NodeEvent } from './node-events';
+import type { AllocationStatus, NodeState, RememberedRequest } from './node-state';
+import { evolveHealth } from './evolve-health';
 import { evolveDevice } from './evolve-device';
 
 const remember = (state: NodeState, requestId: string, entry: RememberedRequest): NodeState['requests'] => ({
@@ -16,8 +17,18 @@ const endAllocation = (state: NodeState, token: string, ending: AllocationEnding
 const withAllocationStatus = (state: NodeState, token: string, status: NonNullable<NodeState['allocation']>['status']): NodeState =>
   state.allocation?.token === token ? { ...state, allocation: { ...state.allocation, status } } : state;
 
-/** The node's state is only ever this fold of its stream. */
-export const evolveNode = (state: NodeState, event: NodeEvent): NodeState => {
+/** A deployment report that carried a requestId is answered the same way when retried. */
+const reported = (state: NodeState, event: DeploymentStarted | NodeDeployed | DeploymentFailed, status: AllocationStatus): NodeState => {
+  const moved = withAllocationStatus(state, event.data.token, status);
+  const { nodeId, token, epoch, request } = event.data;
+  if (!request) return moved;
+  return { ...moved, requests: remember(moved, request.requestId, { fingerprint: request.fingerprint, reply: { nodeId, token, epoch, status } }) };
+};
+
+/** The node's state is only ever this fold of its stream: allocations, then health. */
+export const evolveNode = (state: NodeState, event: NodeEvent): NodeState => evolveHealth(evolveAllocations(state, event), event);
+
+function evolveAllocations(state: NodeState, event: NodeEvent): NodeState {
   switch (event.type) {
     case 'NodeEnlisted': {
       const { nodeId, ...profile } = event.data;
@@ -44,23 +55,34 @@ export const evolveNode = (state: NodeState, event: NodeEvent): NodeState => {
         }),
       };
     }
+    case 'DeploymentReportRepeated': {
+      const { nodeId, token, epoch, status, request } = event.data;
+      return { ...state, requests: remember(state, request.requestId, { fingerprint: request.fingerprint, reply: { nodeId, token, epoch, status } }) };
+    }
     case 'DeploymentStarted':
-      return withAllocationStatus(state, event.data.token, 'deploying');
+      return reported(state, event, 'deploying');
     case 'NodeDeployed':
-      return withAllocationStatus(state, event.data.token, 'deployed');
+      return reported(state, event, 'deployed');
     case 'DeploymentFailed':
-      return withAllocationStatus(state, event.data.token, 'failed_deployment');
+      return reported(state, event, 'failed_deployment');
     case 'AllocationReleased': {
-      const { nodeId, token, epoch, ending, request } = event.data;
+      const { nodeId, token, epoch, ending, request, pendingCleanup } = event.data;
       const ended = endAllocation(state, token, ending);
-      return request
-        ? { ...ended, requests: remember(state, request.requestId, { fingerprint: request.fingerprint, reply: { nodeId, token, epoch, status: ending } }) }
-        : ended;
+      const reply = { nodeId, token, epoch, status: ending, ...(pendingCleanup.length > 0 ? { pendingCleanup } : {}) };
+      return request ? { ...ended, requests: remember(state, request.requestId, { fingerprint: request.fingerprint, reply }) } : ended;
     }
     case 'AllocationRevoked':
       return endAllocation(state, event.data.token, 'revoked');
+    case 'PowerSyncFailed':
+    case 'PowerSyncRecovered':
+    case 'NodeFaulted':
+    case 'FaultCleared':
+    case 'MaintenanceStarted':
+    case 'MaintenanceEnded':
+    case 'PendingCleanupDone':
+      return state; // health only: evolveHealth
     case 'DeviceRegistered':
     case 'DeviceRemoved':
       return evolveDevice(state, event);
   }
-};
+}

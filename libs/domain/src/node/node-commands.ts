@@ -1,5 +1,6 @@
 import type { Consumer } from '../consumer';
 import type { NodeProfile, RequestStamp } from './node-events';
+import type { NodeHealthCommand } from './health-commands';
 import type { DeviceCommand } from './device-commands';
 
 /**
@@ -67,6 +68,7 @@ export type NodeCommand =
   | MarkDeploymentFailed
   | ReleaseAllocation
   | ObserveProviderStatus
+  | NodeHealthCommand
   | DeviceCommand;
 
 export type NodeCommandType = NodeCommand['type'];

@@ -10,6 +10,8 @@ import { decideAcquire } from './decide-acquire';
 import { decideDeployment } from './decide-deployment';
 import { decideRelease } from './decide-release';
 import { decideObservation } from './decide-observation';
+import { decideHealth } from './decide-health';
+import { withHealthFollowUps } from './health-follow-ups';
 import { decideRegisterDevice, decideRemoveDevice } from './decide-device';
 import { endDevicesWithTheirAllocation } from './devices-end-with-allocation';
 
@@ -39,6 +41,11 @@ const decideOnEnlisted = (command: Exclude<NodeCommand, { type: 'EnlistNode' }>,
       return decideAcquire(command, state);
     case 'ObserveProviderStatus':
       return decideObservation(command, state);
+    case 'ObservePowerSync':
+    case 'CheckDeployTimeout':
+    case 'StartMaintenance':
+    case 'EndMaintenance':
+      return decideHealth(command, state);
     case 'RegisterDevice':
       return decideRegisterDevice(command, state);
     case 'RemoveDevice':
@@ -49,7 +56,7 @@ const decideOnEnlisted = (command: Exclude<NodeCommand, { type: 'EnlistNode' }>,
     case 'ReleaseAllocation': {
       const fenced = fence(state, command.token);
       if ('refusal' in fenced) return { outcome: 'refused', refusal: fenced.refusal };
-      return command.type === 'ReleaseAllocation' ? decideRelease(command, fenced.allocation) : decideDeployment(command, fenced.allocation);
+      return command.type === 'ReleaseAllocation' ? decideRelease(command, fenced.allocation, state) : decideDeployment(command, fenced.allocation);
     }
   }
 };
@@ -57,7 +64,7 @@ const decideOnEnlisted = (command: Exclude<NodeCommand, { type: 'EnlistNode' }>,
 export const decideNode = (command: NodeCommand, state: NodeState): Decision<NodeEvent, NodeReply> => {
   if (command.type === 'EnlistNode') return decideEnlist(command, state);
   if (!isEnlisted(state)) return refuse('not_found', `node ${command.nodeId} is not enlisted`);
-  return replayIfRepeated(command, state) ?? endDevicesWithTheirAllocation(decideOnEnlisted(command, state), state);
+  return replayIfRepeated(command, state) ?? withHealthFollowUps(endDevicesWithTheirAllocation(decideOnEnlisted(command, state), state), state, command.now);
 };
 
 export const nodeDecider: Decider<NodeCommand, NodeEvent, NodeState, NodeReply> = {

@@ -1,6 +1,7 @@
 import type { Consumer } from '../consumer';
 import type { DomainEvent } from '../core';
 import type { ProvisioningToken } from '../provisioning-token';
+import type { NodeHealthEvent } from './health-events';
 import type { DeviceEvent } from './device-events';
 
 /** The idempotency key of the command that caused an event, and a digest of its body. */
@@ -45,9 +46,21 @@ export type NodeAcquired = DomainEvent<
 
 type TokenEventData = { nodeId: string; token: ProvisioningToken; epoch: number };
 
-export type DeploymentStarted = DomainEvent<'DeploymentStarted', TokenEventData & { at: string }>;
-export type NodeDeployed = DomainEvent<'NodeDeployed', TokenEventData & { at: string }>;
-export type DeploymentFailed = DomainEvent<'DeploymentFailed', TokenEventData & { reason: string; source: string; at: string }>;
+/** The report's requestId, when it carried one (absent otherwise, and from provider observations). */
+type ReportRequest = { request?: RequestStamp };
+
+export type DeploymentStarted = DomainEvent<'DeploymentStarted', TokenEventData & ReportRequest & { at: string }>;
+export type NodeDeployed = DomainEvent<'NodeDeployed', TokenEventData & ReportRequest & { at: string }>;
+export type DeploymentFailed = DomainEvent<'DeploymentFailed', TokenEventData & ReportRequest & { reason: string; source: string; at: string }>;
+
+/**
+ * A report with a requestId that found the allocation already in that status: recorded
+ * so that its retry gets the same answer later, whatever the allocation has done since.
+ */
+export type DeploymentReportRepeated = DomainEvent<
+  'DeploymentReportRepeated',
+  TokenEventData & { status: 'deploying' | 'deployed' | 'failed_deployment'; request: RequestStamp; at: string }
+>;
 
 export type AllocationReleased = DomainEvent<
   'AllocationReleased',
@@ -75,8 +88,10 @@ export type NodeEvent =
   | DeploymentStarted
   | NodeDeployed
   | DeploymentFailed
+  | DeploymentReportRepeated
   | AllocationReleased
   | AllocationRevoked
+  | NodeHealthEvent
   | DeviceEvent;
 
 export type NodeEventType = NodeEvent['type'];

@@ -1,6 +1,7 @@
 import type { Consumer } from '../consumer';
 import type { ProvisioningToken } from '../provisioning-token';
 import type { AllocationEnding, NodeProfile } from './node-events';
+import { initialNodeHealth, type NodeHealth } from './health-state';
 import type { NodeDevices } from './device-state';
 
 export type AllocationStatus = 'allocated' | 'deploying' | 'deployed' | 'failed_deployment';
@@ -30,6 +31,8 @@ export interface NodeReply {
   status?: string;
   reservationId?: string;
   expiresAt?: string;
+  /** Release of a faulted node: the provider-side work left pending. */
+  pendingCleanup?: string[];
   deviceId?: string;
 }
 
@@ -48,6 +51,8 @@ export interface NodeState {
   issuedTokens: Record<ProvisioningToken, { epoch: number; ending: AllocationEnding | null }>;
   reservation: Reservation | null;
   requests: Record<string, RememberedRequest>;
+  /** Faults, maintenance and pending cleanup: see health-state.ts. */
+  health: NodeHealth;
   /** Devices registered under this node's allocations, removed ones included. */
   devices: NodeDevices;
 }
@@ -60,6 +65,7 @@ export const initialNodeState = (): NodeState => ({
   issuedTokens: {},
   reservation: null,
   requests: {},
+  health: initialNodeHealth(),
   devices: {},
 });
 

@@ -1,6 +1,7 @@
 import type { RecordedEvent } from '@ledger/event-store';
 import type { NodeEvent } from '@ledger/domain';
 import type { LedgerViewState } from './views';
+import { emptyNodeHealthView } from './node-health-view';
 
 /**
  * Folds one node-stream event into the views. Mutates for speed (a rebuild folds
@@ -15,7 +16,7 @@ export const applyNodeEvent = (view: LedgerViewState, recorded: RecordedEvent, e
       const { nodeId, hostname, arch, cpuCount, memoryMb, tags, zone } = event.data;
       view.nodes[nodeId] = {
         nodeId, hostname, arch, cpuCount, memoryMb, tags: [...tags], zone,
-        epoch: 0, liveToken: null, reservation: null, enlistedAt: recorded.recordedAt, lastPosition: position,
+        epoch: 0, liveToken: null, reservation: null, enlistedAt: recorded.recordedAt, lastPosition: position, health: emptyNodeHealthView(),
       };
       return;
     }
@@ -44,6 +45,9 @@ export const applyNodeEvent = (view: LedgerViewState, recorded: RecordedEvent, e
       };
       return;
     }
+    case 'DeploymentReportRepeated':
+      touch();
+      return;
     case 'DeploymentStarted':
     case 'NodeDeployed':
     case 'DeploymentFailed': {

@@ -3,6 +3,8 @@ export * from './apply-event';
 export * from './node-queries';
 export * from './allocation-queries';
 export * from './ledger-projection';
+export * from './node-health-view';
+export * from './node-health-queries';
 export * from './device-views';
 export * from './lease-views';
 export * from './lease-queries';

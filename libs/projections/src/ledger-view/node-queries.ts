@@ -1,7 +1,9 @@
 import type { AllocationView, LedgerViewState, NodeView, ReservationView } from './views';
+import { healthStatusOf } from './node-health-queries';
 
-export type NodeStatus = 'ready' | 'reserved' | 'allocated' | 'deploying' | 'deployed' | 'failed_deployment';
-export const NODE_STATUSES: readonly NodeStatus[] = ['ready', 'reserved', 'allocated', 'deploying', 'deployed', 'failed_deployment'];
+/** A held node shows its allocation's status; a free one shows why it is not ready (maintenance, faulted) if it is not. */
+export type NodeStatus = 'ready' | 'reserved' | 'allocated' | 'deploying' | 'deployed' | 'failed_deployment' | 'faulted' | 'maintenance';
+export const NODE_STATUSES: readonly NodeStatus[] = ['ready', 'reserved', 'allocated', 'deploying', 'deployed', 'failed_deployment', 'faulted', 'maintenance'];
 
 export interface NodeConstraints {
   arch?: string;
@@ -21,6 +23,8 @@ export const liveAllocationOf = (view: LedgerViewState, node: NodeView): Allocat
 export const nodeStatus = (view: LedgerViewState, node: NodeView, now: Date): NodeStatus => {
   const allocation = liveAllocationOf(view, node);
   if (allocation) return allocation.status as NodeStatus;
+  const unhealthy = healthStatusOf(node);
+  if (unhealthy) return unhealthy;
   return liveReservationOf(node, now) ? 'reserved' : 'ready';
 };
 
@@ -31,7 +35,7 @@ export const matchesConstraints = (node: NodeView, constraints: NodeConstraints)
   (constraints.zone === undefined || node.zone === constraints.zone) &&
   (constraints.tags ?? []).every((tag) => node.tags.includes(tag));
 
-/** Nodes a constraint-based acquire may pick: ready (not reserved, not held) and matching. */
+/** Nodes a constraint-based acquire may pick: ready (not reserved, not held, not faulted, not in maintenance) and matching. */
 export const acquirableNodes = (view: LedgerViewState, constraints: NodeConstraints, now: Date): NodeView[] =>
   Object.values(view.nodes)
     .filter((node) => nodeStatus(view, node, now) === 'ready' && matchesConstraints(node, constraints))

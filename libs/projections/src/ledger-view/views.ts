@@ -1,4 +1,5 @@
 import type { AllocationEnding, AllocationStatus, Consumer } from '@ledger/domain';
+import type { NodeHealthView } from './node-health-view';
 import type { DeviceView } from './device-views';
 import type { IpLeasesView } from './lease-views';
 
@@ -22,6 +23,8 @@ export interface NodeView {
   liveToken: string | null;
   reservation: ReservationView | null;
   enlistedAt: string;
+  /** Faults, maintenance and pending cleanup, kept apart from the allocation. */
+  health: NodeHealthView;
   /** Global position of the last event that changed this node. */
   lastPosition: number;
 }

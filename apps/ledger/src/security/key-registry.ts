@@ -1,0 +1,47 @@
+import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
+import { PinoLogger } from 'nestjs-pino';
+import { LEDGER_CONFIG } from '../infrastructure/injection-tokens';
+import type { LedgerConfig } from '../config/ledger-config';
+import { bootstrapKeysFile, keyIdOf, keyMatches, modifiedAt, readKeysFile, type Principal, type StoredKey } from '@ledger/access';
+
+/**
+ * The API keys, from LEDGER_KEYS_FILE. `ledger-cli keys add|revoke` edits the file; the
+ * registry notices the change (checked at most once a second) without a restart.
+ */
+@Injectable()
+export class KeyRegistry implements OnModuleInit {
+  private keys = new Map<string, StoredKey>();
+  private loadedMtime = -1;
+  private checkedAt = 0;
+
+  constructor(@Inject(LEDGER_CONFIG) private readonly config: LedgerConfig, private readonly logger: PinoLogger) {
+    this.logger.setContext(KeyRegistry.name);
+  }
+
+  onModuleInit(): void {
+    const keyPath = bootstrapKeysFile(this.config.keysFile, this.config.dataDir, new Date());
+    if (keyPath) this.logger.warn({ keysFile: this.config.keysFile, operatorKeyFile: keyPath }, 'no keys file: created one with an operator key; the key is in operatorKeyFile');
+    this.reload();
+  }
+
+  authenticate(presented: string): Principal | null {
+    this.reloadIfChanged();
+    const keyId = keyIdOf(presented);
+    const stored = keyId ? this.keys.get(keyId) : undefined;
+    if (!stored || stored.revokedAt !== null || !keyMatches(presented, stored.keyHash)) return null;
+    return { keyId: stored.keyId, name: stored.name, role: stored.role, scope: stored.scope };
+  }
+
+  private reloadIfChanged(): void {
+    const now = Date.now();
+    if (now - this.checkedAt < 1_000) return;
+    this.checkedAt = now;
+    if (modifiedAt(this.config.keysFile) !== this.loadedMtime) this.reload();
+  }
+
+  private reload(): void {
+    this.loadedMtime = modifiedAt(this.config.keysFile);
+    this.keys = new Map(readKeysFile(this.config.keysFile).keys.map((key) => [key.keyId, key]));
+    this.logger.info({ keys: this.keys.size }, 'API keys loaded');
+  }
+}

@@ -1,0 +1,4 @@
+export * from './principal';
+export * from './api-key';
+export * from './keys-file';
+export * from './rate-limiter';

@@ -1,0 +1,72 @@
+import type { AllStreamResolvedEvent, Position } from '@eventstore/db-client';
+import type { RecordedEvent } from '../envelope';
+import type { AllSubscription } from '../event-store.port';
+import { toRecordedEvent } from './event.mapping';
+import { isAfter } from './position.codec';
+import { isSystemEvent } from './system-events';
+
+/** What the adapter needs of the client's $all subscription: `for await` and a way to stop it. */
+export interface ClientAllSubscription extends AsyncIterable<AllStreamResolvedEvent> {
+  unsubscribe(): Promise<void>;
+}
+
+const CLOSED = Symbol('closed');
+
+/**
+ * The port's AllSubscription over the client's catch-up subscription to $all.
+ *
+ * - Exclusive start: events at or before `after` are dropped. The server already starts
+ *   after the given position; the check makes that a guarantee of this adapter rather than
+ *   of one server version.
+ * - System events are dropped (see system-events.ts).
+ * - close() ends a pending `for await` at once (it does not wait for the next event), stops
+ *   the server-side subscription, and is safe to call more than once. Breaking out of the
+ *   loop closes it too. An error the client raises after close() is not reported: the
+ *   consumer asked to stop.
+ */
+export class EventStoreDbAllSubscription implements AllSubscription {
+  private closed = false;
+  private closing: Promise<void> | undefined;
+  private signalClosed!: () => void;
+  private readonly closedSignal = new Promise<typeof CLOSED>((resolve) => {
+    this.signalClosed = () => resolve(CLOSED);
+  });
+  private iterated = false;
+
+  constructor(
+    private readonly source: ClientAllSubscription,
+    private readonly after: Position | undefined,
+    private readonly onClosed: (subscription: EventStoreDbAllSubscription) => void = () => undefined,
+  ) {}
+
+  async *[Symbol.asyncIterator](): AsyncIterator<RecordedEvent> {
+    if (this.iterated) throw new Error('this subscription is already being iterated; subscribe again for a second reader');
+    this.iterated = true;
+    const iterator = this.source[Symbol.asyncIterator]();
+    let last = this.after;
+    try {
+      while (!this.closed) {
+        const next = await Promise.race([iterator.next(), this.closedSignal]);
+        if (next === CLOSED || next.done) return;
+        const event = next.value.event;
+        if (event === undefined || !isAfter(event.position, last)) continue;
+        last = event.position;
+        if (isSystemEvent(event)) continue;
+        yield toRecordedEvent(event);
+      }
+    } catch (error) {
+      if (!this.closed) throw error;
+    } finally {
+      await this.close();
+    }
+  }
+
+  close(): Promise<void> {
+    if (this.closing === undefined) {
+      this.closed = true;
+      this.signalClosed();
+      this.closing = this.source.unsubscribe().finally(() => this.onClosed(this));
+    }
+    return this.closing;
+  }
+}

@@ -1,0 +1,89 @@
+/**
+ * Checks LEDGER_ESDB_URL before the client sees it. The client's own parser accepts
+ * unknown options with a console warning that prints the whole string, password included,
+ * and accepts `throwOnAppendFailure=false`, which would turn a revision conflict into a
+ * silent "success: false". Both are refused here, with messages that never show a password.
+ */
+export class InvalidConnectionStringError extends Error {
+  override readonly name = 'InvalidConnectionStringError';
+}
+
+const SCHEMES = ['esdb://', 'esdb+discover://'];
+
+/** Settings the v6 client understands, by their case- and separator-insensitive name. */
+const KNOWN_SETTINGS = new Map(
+  [
+    'tls',
+    'tlsVerifyCert',
+    'tlsCAFile',
+    'userCertFile',
+    'userKeyFile',
+    'nodePreference',
+    'maxDiscoverAttempts',
+    'discoveryInterval',
+    'gossipTimeout',
+    'defaultDeadline',
+    'keepAliveInterval',
+    'keepAliveTimeout',
+    'connectionName',
+  ].map((name) => [flat(name), name]),
+);
+
+/** Settings the adapter depends on and therefore will not let a connection string change. */
+const FORBIDDEN_SETTINGS = new Map([
+  [flat('throwOnAppendFailure'), 'the adapter relies on the client raising revision conflicts as errors'],
+]);
+
+/** Returns the trimmed connection string, or throws InvalidConnectionStringError saying what is wrong. */
+export function validateConnectionString(raw: unknown): string {
+  if (typeof raw !== 'string' || raw.trim().length === 0) {
+    throw new InvalidConnectionStringError(
+      'EventStoreDB connection string is empty: set LEDGER_ESDB_URL, e.g. esdb://localhost:2113?tls=false',
+    );
+  }
+  const connectionString = raw.trim();
+  const shown = redactConnectionString(connectionString);
+  const scheme = SCHEMES.find((candidate) => connectionString.startsWith(candidate));
+  if (scheme === undefined) {
+    throw new InvalidConnectionStringError(
+      `EventStoreDB connection string must start with ${SCHEMES.join(' or ')}: ${shown}`,
+    );
+  }
+  const queryAt = connectionString.indexOf('?');
+  const authority = connectionString.slice(scheme.length, queryAt === -1 ? undefined : queryAt);
+  const hosts = authority.slice(authority.lastIndexOf('@') + 1).replace(/\/+$/, '');
+  if (hosts.length === 0 || hosts.split(',').some((host) => host.trim().length === 0)) {
+    throw new InvalidConnectionStringError(`EventStoreDB connection string names no host: ${shown}`);
+  }
+  if (queryAt !== -1) checkSettings(connectionString.slice(queryAt + 1), shown);
+  return connectionString;
+}
+
+/** The connection string with any password replaced by `***`, safe for logs and error messages. */
+export function redactConnectionString(connectionString: string): string {
+  return connectionString.replace(/^([a-z+]+:\/\/[^:/@?]+:)[^@]*@/i, '$1***@');
+}
+
+function checkSettings(query: string, shown: string): void {
+  for (const pair of query.split('&')) {
+    const equals = pair.indexOf('=');
+    const key = equals === -1 ? pair : pair.slice(0, equals);
+    const value = equals === -1 ? '' : pair.slice(equals + 1);
+    const forbidden = FORBIDDEN_SETTINGS.get(flat(key));
+    if (forbidden !== undefined) {
+      throw new InvalidConnectionStringError(`EventStoreDB setting "${key}" cannot be set (${forbidden}): ${shown}`);
+    }
+    if (!KNOWN_SETTINGS.has(flat(key))) {
+      throw new InvalidConnectionStringError(
+        `EventStoreDB setting "${key}" is unknown; known: ${[...KNOWN_SETTINGS.values()].join(', ')}: ${shown}`,
+      );
+    }
+    if (value.length === 0) {
+      throw new InvalidConnectionStringError(`EventStoreDB setting "${key}" has no value: ${shown}`);
+    }
+  }
+}
+
+function flat(name: string): string {
+  return name.trim().toLowerCase().replace(/[_-]/g, '');
+}
