@@ -49,10 +49,6 @@ export class LeaseCascadeService implements LeaseReleaser, OnModuleInit, OnAppli
     this.checkpoints.close();
   }
 
-  get position(): number {
-    return this.runner.position;
-  }
-
   async release(release: CascadeRelease, cause: RecordedEvent): Promise<void> {
     const context = systemContext('lease-cascade', cause.metadata.correlationId);
     try {

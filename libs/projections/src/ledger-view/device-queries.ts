@@ -7,6 +7,3 @@ export const isDeviceLive = (view: LedgerViewState, device: DeviceView): boolean
   const allocation = view.allocations[device.token];
   return device.removed === null && !!allocation && isCurrent(view, allocation);
 };
-
-export const devicesOfAllocation = (view: LedgerViewState, token: string): DeviceView[] =>
-  Object.values(view.devices).filter((device) => device.token === token);
