@@ -17,12 +17,18 @@ interface LeaseFields {
   hostname?: string;
 }
 
+interface FieldError {
+  line: number;
+  reason: string;
+}
+
 /** The fields of one lease (or iaaddr) body that the ledger needs; everything else (uid, set, on, cltt...) is ignored. */
-const readFields = (statements: IscStatement[], errors: string[]): LeaseFields => {
+const readFields = (statements: IscStatement[], errors: FieldError[]): LeaseFields => {
   const fields: LeaseFields = {};
+  let sawBindingState = false;
   for (const { words, line } of statements) {
     const [keyword, ...rest] = words.map((w) => w.text);
-    const fail = (reason: string) => errors.push(`line ${line}: ${reason}`);
+    const fail = (reason: string) => errors.push({ line, reason });
     switch (keyword) {
       case 'starts':
       case 'ends': {
@@ -33,12 +39,14 @@ const readFields = (statements: IscStatement[], errors: string[]): LeaseFields =
         break;
       }
       case 'binding': {
+        sawBindingState = true;
         const state = rest[0] === 'state' && rest.length === 2 ? bindingState(rest[1]) : undefined;
         if (!state) fail(`'${wordsText(words)}' is not a known binding state`);
         else fields.state = state;
         break;
       }
       case 'abandoned': // dhcpd 2 wrote this instead of a binding state
+        sawBindingState = true;
         fields.state = 'abandoned';
         break;
       case 'hardware': {
@@ -53,6 +61,8 @@ const readFields = (statements: IscStatement[], errors: string[]): LeaseFields =
       default: // next/rewind binding state, uid, cltt, tstp, set, option, billing...: not the ledger's business
     }
   }
+  // Line 0: the block's own line is the one to look at.
+  if (!sawBindingState) errors.push({ line: 0, reason: `no 'binding state'` });
   return fields;
 };
 
@@ -127,12 +137,13 @@ export class IscLeaseParser {
 
   /** One lease body to one record; `fromDuid` is where DHCPv6 leases get their MAC (they have no hardware statement). */
   private emit(what: string, ip: string, block: IscBlock, fromDuid?: { mac: string } | { missing: string }): void {
-    const errors: string[] = [];
+    const errors: FieldError[] = [];
     const fields = readFields(block.statements, errors);
-    if (!fields.state) errors.push(`no 'binding state'`);
     if (errors.length > 0) {
-      const first = /^line (\d+): /.exec(errors[0]);
-      this.sink.problem({ line: first ? Number(first[1]) : block.line, reason: `${what} (block at line ${block.line}) skipped: ${errors.join('; ')}` });
+      const [first, ...more] = errors;
+      const line = first.line || block.line;
+      const also = more.map((e) => `; also line ${e.line}: ${e.reason}`).join('');
+      this.sink.problem({ line, reason: `${what} (block at line ${block.line}) skipped: ${first.reason}${also}` });
       return;
     }
     const mac = fromDuid && 'mac' in fromDuid ? fromDuid.mac : fields.mac;

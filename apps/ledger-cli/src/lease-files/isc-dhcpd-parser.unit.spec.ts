@@ -156,7 +156,7 @@ describe('dhcpd.leases: what cannot be read is skipped with its line and why, an
   });
 
   it('a hardware address that is not one', () => {
-    expectOneProblem(around('lease 10.0.0.8 {', '  binding state active;', '  hardware ethernet 52:54:00:zz:00:08;', '}'), 7, /lease 10\.0\.0\.8 \(block at line 5\) skipped: line 7: 'hardware ethernet 52:54:00:zz:00:08'/);
+    expectOneProblem(around('lease 10.0.0.8 {', '  binding state active;', '  hardware ethernet 52:54:00:zz:00:08;', '}'), 7, /lease 10\.0\.0\.8 \(block at line 5\) skipped: 'hardware ethernet 52:54:00:zz:00:08'/);
   });
 
   it('a date that does not exist', () => {
