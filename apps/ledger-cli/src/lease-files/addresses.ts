@@ -88,6 +88,15 @@ export const normalizeMac = (text: string): string | null => {
   return octets ? octets.join(':').toLowerCase() : null;
 };
 
+/**
+ * Why a well-spelled MAC cannot hold a lease, or null when it can: the all-zero address
+ * and group (multicast, broadcast) addresses are no interface's own. The ledger refuses them.
+ */
+export const unusableMacReason = (mac: string): string | null => {
+  if (mac === '00:00:00:00:00:00') return 'the all-zero MAC address';
+  return parseInt(mac.slice(0, 2), 16) & 1 ? `${mac} is a multicast or broadcast MAC address` : null;
+};
+
 export const macFromBytes = (bytes: Uint8Array): string | null =>
   bytes.length === 6 ? Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join(':') : null;
 

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { bytesFromHexList, macFromDuid, normalizeMac, parseIp } from './addresses';
+import { bytesFromHexList, macFromDuid, normalizeMac, parseIp, unusableMacReason } from './addresses';
 
 describe('addresses: one spelling per address', () => {
   it('reads IPv4 as a plain dotted quad and refuses what is not one', () => {
@@ -52,6 +52,13 @@ describe('addresses: one spelling per address', () => {
     assert.equal(normalizeMac('5254.00ab.cdef'), '52:54:00:ab:cd:ef');
     assert.equal(normalizeMac('525400ABCDEF'), '52:54:00:ab:cd:ef');
     for (const bad of ['52:54:00:ab:cd', '52:54:00:ab:cd:ef:01', 'zz:54:00:ab:cd:ef', '525:4:00:ab:cd:ef', '']) assert.equal(normalizeMac(bad), null, bad);
+  });
+
+  it('knows the MACs no interface holds a lease with', () => {
+    assert.equal(unusableMacReason('52:54:00:ab:cd:ef'), null);
+    assert.equal(unusableMacReason('00:00:00:00:00:00'), 'the all-zero MAC address');
+    assert.match(unusableMacReason('ff:ff:ff:ff:ff:ff')!, /multicast or broadcast/);
+    assert.match(unusableMacReason('33:33:00:00:00:01')!, /multicast or broadcast/);
   });
 
   it('finds the MAC inside link-layer DUIDs and only there', () => {

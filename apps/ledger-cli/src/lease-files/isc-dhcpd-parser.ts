@@ -1,4 +1,4 @@
-import { bytesFromHexList, duidType, macFromDuid, normalizeMac, parseIp } from './addresses';
+import { bytesFromHexList, duidType, macFromDuid, normalizeMac, parseIp, unusableMacReason } from './addresses';
 import { IscBlockReader, wordsText, type IscBlock, type IscStatement } from './isc-dhcpd-blocks';
 import type { IscToken } from './isc-dhcpd-lexer';
 import { bindingState, parseIscDate } from './isc-dhcpd-values';
@@ -12,6 +12,8 @@ const QUIET_STATEMENTS = new Set(['server-duid', 'authoring-byte-order']);
 interface LeaseFields {
   state?: LeaseState;
   mac?: string;
+  /** Why a hardware statement gave no usable MAC. */
+  unusableMac?: string;
   starts?: string;
   ends?: string | null;
   hostname?: string;
@@ -52,6 +54,7 @@ const readFields = (statements: IscStatement[], errors: FieldError[]): LeaseFiel
       case 'hardware': {
         const mac = rest.length === 2 ? normalizeMac(rest[1]) : null;
         if (!mac) fail(`'${wordsText(words)}' is not 'hardware <type> <six octets>'`);
+        else if (unusableMacReason(mac)) fields.unusableMac = unusableMacReason(mac)!;
         else fields.mac = mac;
         break;
       }
@@ -122,7 +125,8 @@ export class IscLeaseParser {
       this.sink.problem({ line: block.line, reason: `'${wordsText(block.header)}' does not carry an IAID and DUID; block skipped` });
       return;
     }
-    const mac = macFromDuid(duid);
+    const found = macFromDuid(duid);
+    const mac = found && !unusableMacReason(found) ? found : null;
     const noMac = `no MAC address: the client's DUID (type ${duidType(duid) ?? 'unknown'}) carries no Ethernet address`;
     for (const child of block.blocks) {
       if (child.header[0]?.text !== 'iaaddr') continue;
@@ -148,7 +152,7 @@ export class IscLeaseParser {
     }
     const mac = fromDuid && 'mac' in fromDuid ? fromDuid.mac : fields.mac;
     if (!mac) {
-      const why = fromDuid && 'missing' in fromDuid ? fromDuid.missing : `no 'hardware' statement`;
+      const why = fromDuid && 'missing' in fromDuid ? fromDuid.missing : fields.unusableMac ? `no usable MAC (${fields.unusableMac})` : `no 'hardware' statement`;
       // An unused free lease without a MAC is normal; an active one the ledger cannot match is worth a line in the report.
       if (fields.state === 'active') this.sink.problem({ line: block.line, reason: `${what} is active but has ${why}; skipped` });
       else this.sink.ignore(`${fields.state} lease without a MAC address`, ip);

@@ -173,6 +173,12 @@ describe('dhcpd.leases: what cannot be read is skipped with its line and why, an
     expectOneProblem(around('lease 10.0.0.8 {', '  binding state active;', '}'), 5, /lease 10\.0\.0\.8 is active but has no 'hardware' statement/);
   });
 
+  it('an active lease whose hardware address is no interface’s own (all-zero, multicast); a free one is just ignored', () => {
+    expectOneProblem(around('lease 10.0.0.8 {', '  binding state active;', '  hardware ethernet 01:00:5e:00:00:fb;', '}'), 5, /lease 10\.0\.0\.8 is active but has no usable MAC \(01:00:5e:00:00:fb is a multicast or broadcast MAC address\)/);
+    const free = around('lease 10.0.0.8 {', '  binding state free;', '  hardware ethernet 00:00:00:00:00:00;', '}');
+    assert.deepEqual([free.problems, free.ignored], [[], { 'free lease without a MAC address': 1 }]);
+  });
+
   it('a block cut short by a crash: the next lease line starts afresh', () => {
     expectOneProblem(around('lease 10.0.0.8 {', '  starts 3 2024/05/01 08:00:00;', '  binding sta'), 5, /'lease 10\.0\.0\.8' block at line 5 is not closed before line 8/);
   });

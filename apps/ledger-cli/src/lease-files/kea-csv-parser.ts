@@ -1,4 +1,4 @@
-import { bytesFromHexList, macFromDuid, normalizeMac, parseIp } from './addresses';
+import { bytesFromHexList, macFromDuid, normalizeMac, parseIp, unusableMacReason } from './addresses';
 import { LatestLeases, type LeaseFileReading } from './latest-leases';
 import type { LeaseRecord, LeaseSink, LeaseState } from './lease-record';
 
@@ -117,10 +117,12 @@ export class KeaLeaseParser {
     const valid = Number(validLifetime);
     // Kea appends a row with valid_lifetime 0 when it deletes a lease: the address is no longer in use.
     const state = valid === 0 ? 'released' : KEA_STATES[stateCode];
-    const mac = this.mac(field, header);
-    if (typeof mac === 'object') return mac.error;
+    const found = this.mac(field, header);
+    if (typeof found === 'object') return found.error;
+    const unusable = found === undefined ? null : unusableMacReason(found);
+    const mac = unusable ? undefined : found;
     if (mac === undefined) {
-      if (state === 'active') return `the lease is active but has no hardware address`;
+      if (state === 'active') return `the lease is active but has ${unusable ? `no usable MAC (${unusable})` : 'no hardware address'}`;
       this.sink.ignore(`${state} lease without a MAC address`, ip.ip);
       return undefined;
     }

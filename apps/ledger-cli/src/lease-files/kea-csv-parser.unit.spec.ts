@@ -101,6 +101,7 @@ describe('Kea memfile CSV: what cannot be read is skipped with its line and why'
     ['192.0.2.3,52:54:00:00:00:03,,600,1714554000,1,0,0,,7,,0', /state '7' is not a Kea lease state/],
     ['192.0.2.3,zz:00,,600,1714554000,1,0,0,,0,,0', /hwaddr 'zz:00' is not a six-octet MAC address/],
     ['192.0.2.3,,,600,1714554000,1,0,0,,0,,0', /active but has no hardware address/],
+    ['192.0.2.3,ff:ff:ff:ff:ff:ff,,600,1714554000,1,0,0,,0,,0', /active but has no usable MAC \(ff:ff:ff:ff:ff:ff is a multicast or broadcast MAC address\)/],
   ];
   for (const [row, pattern] of cases) {
     it(`skips ${row}`, () => {

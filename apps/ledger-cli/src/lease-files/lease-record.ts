@@ -46,6 +46,9 @@ export interface LeaseSink {
   ignore(reason: string, ip?: string): void;
 }
 
+/** The longest hostname the ledger keeps (a DNS name's limit); a longer one is left out rather than costing the lease. */
+export const MAX_HOSTNAME_LENGTH = 253;
+
 /** The body of one record as the endpoint takes it: exactly its fields, nothing local. */
 export const toObservation = (record: LeaseRecord) => ({
   ip: record.ip,
@@ -53,7 +56,7 @@ export const toObservation = (record: LeaseRecord) => ({
   state: record.state,
   ...(record.starts !== undefined ? { starts: record.starts } : {}),
   ...(record.ends !== undefined ? { ends: record.ends } : {}),
-  ...(record.hostname !== undefined ? { hostname: record.hostname } : {}),
+  ...(record.hostname !== undefined && record.hostname.length <= MAX_HOSTNAME_LENGTH ? { hostname: record.hostname } : {}),
 });
 
 export type LeaseObservation = ReturnType<typeof toObservation>;

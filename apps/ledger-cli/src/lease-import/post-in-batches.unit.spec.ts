@@ -51,6 +51,12 @@ describe('posting lease records in batches', () => {
     assert.deepEqual(ledger.batches[0], [{ ip: '10.1.0.1', mac: '52:54:00:00:00:01', state: 'active', starts: '2024-05-01T08:00:00.000Z', ends: null, hostname: 'web-1' }]);
   });
 
+  it('leaves out a hostname longer than a DNS name rather than have the ledger refuse the lease', async () => {
+    const ledger = fakeLedger();
+    await postInBatches([{ ...record(1), hostname: 'x'.repeat(254) }, { ...record(2), hostname: 'y'.repeat(253) }], 10, ledger);
+    assert.deepEqual(ledger.batches[0].map((l) => l.hostname?.length), [undefined, 253]);
+  });
+
   it('names each orphaned lease with the line it came from and keeps the highest position', async () => {
     const outcome = await postInBatches(records(7), 3, fakeLedger());
     assert.deepEqual(outcome.orphaned.map((o) => [o.ip, o.reason, o.origin?.line]), [
