@@ -59,11 +59,25 @@ export const readLeaseFiles = async (source: LeaseFileSource, onProgress: (bytes
     const stream = createReadStream(file);
     const lines = createInterface({ input: stream, crlfDelay: Infinity });
     let count = 0;
-    for await (const line of lines) {
-      if (isc) isc.pushLine(line);
-      else kea!.pushLine(line);
-      if (++count % 4096 === 0) onProgress(before + stream.bytesRead, latest.size);
-    }
+    // Line events rather than `for await`: the async iterator costs a promise per line, a third of the time on big files.
+    await new Promise<void>((resolve, reject) => {
+      const fail = (error: unknown) => {
+        lines.close();
+        stream.destroy();
+        reject(error);
+      };
+      stream.on('error', fail);
+      lines.on('line', (line) => {
+        try {
+          if (isc) isc.pushLine(line);
+          else kea!.pushLine(line);
+          if (++count % 4096 === 0) onProgress(before + stream.bytesRead, latest.size);
+        } catch (error) {
+          fail(error);
+        }
+      });
+      lines.on('close', resolve);
+    });
     kea?.endFile();
     before += statSync(file).size;
     onProgress(before, latest.size);
