@@ -3,10 +3,12 @@ import 'reflect-metadata';
 import { parseArgs } from './parse-args';
 import { UsageError, type CliCommand, type CliIo } from './cli-command';
 import { keysCommand } from './commands/keys.command';
+import { importCommand } from './commands/import.command';
 
 /** Every sub-command, one line each. */
 const COMMANDS: CliCommand[] = [
   keysCommand,
+  importCommand,
 ];
 
 const helpText = (): string =>
