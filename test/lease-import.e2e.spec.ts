@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ImportReport } from '../apps/ledger-cli/src/lease-import/import-report';
-import { generateIscLeaseFile } from '../apps/ledger-cli/src/lease-files/testing/lease-file-generator';
+import { generateIscLeaseFile, generateKeaLeaseFiles } from '../apps/ledger-cli/src/lease-files/testing/lease-file-generator';
 import type { LeaseSpec } from '../apps/ledger-cli/src/lease-files/testing/lease-file-writers';
 import { runCli } from './support/cli';
 import { consumer, enlist, newRequestId } from './support/fixtures';
@@ -116,6 +116,44 @@ describe('lease import: a DHCP server still holding a torn-down model’s leases
     const table = runCli(['import', file, '--url', ledger.url, '--source', 'dhcp-1'], { LEDGER_API_KEY: ledger.apiKey! });
     assert.equal(table.status, 0, table.stderr);
     assert.match(table.stdout, /orphaned +[\d,]+/);
+  });
+
+  it('does the same from a Kea memfile set of thousands of rows (.2, .1, then the file)', async () => {
+    const ledger = started();
+    const doomed = await acquire(ledger, 'node-k1', '5');
+    const kept = await acquire(ledger, 'node-k2', '6');
+    const ended: HeldLease[] = [
+      await hostLease(ledger, doomed, { ip: '10.70.0.10', mac: '52:54:00:70:00:10' }),
+      await container(ledger, doomed, 'juju-5-lxd-0', { ip: '10.70.1.11', mac: '00:16:3e:70:01:11' }),
+      await container(ledger, doomed, 'juju-5-lxd-1', { ip: '10.70.1.12', mac: '00:16:3e:70:01:12' }),
+    ];
+    const live = await container(ledger, kept, 'juju-6-lxd-0', { ip: '10.70.2.21', mac: '00:16:3e:70:02:21' });
+    assert.equal((await ledger.post('/v1/models/release', { controller: 'autopilot', model: 'openstack', force: true })).status, 200);
+    // Keep the live one: a fresh allocation in another model holds it.
+    const survivor = await acquire(ledger, 'node-k3', '7');
+    const liveAgain = await container(ledger, survivor, 'juju-7-lxd-0', { ip: '10.70.3.31', mac: '00:16:3e:70:03:31' });
+
+    const path = join(dir, 'kea-leases4.csv');
+    const generated = generateKeaLeaseFiles(path, {
+      leases: 3_000,
+      seed: 7,
+      split: true,
+      now: Math.floor(Date.now() / 1000) + 2 * 86_400,
+      malformedRatio: 0.01,
+      extra: [...ended.map((l, i) => active(l, `k-doomed-${i}`)), active(live, 'k-kept'), active(liveAgain, 'k-live')],
+    });
+    assert.equal(generated.files.length, 3);
+
+    const run = runCli(['import', path, '--url', ledger.url, '--source', 'kea-1', '--report', 'json'], { LEDGER_API_KEY: ledger.apiKey! });
+    assert.equal(run.status, 0, run.stderr);
+    const report: ImportReport = JSON.parse(run.stdout);
+    assert.equal(report.records, generated.expected.size);
+    assert.ok(report.records >= 3_000);
+    assert.equal(report.skipped.length, generated.malformed);
+    const orphaned = new Set(report.orphaned.map((o) => o.ip));
+    for (const lease of [...ended, live]) assert.ok(orphaned.has(lease.ip), `${lease.ip} of the released model must be named orphaned`);
+    assert.equal(orphaned.has(liveAgain.ip), false, 'a live owner\'s lease is not orphaned');
+    assert.equal(report.verdicts!.valid, 1, 'only the live owner\'s lease is valid');
   });
 
   it('fails with exit code 1 and says why when the key is refused', () => {
