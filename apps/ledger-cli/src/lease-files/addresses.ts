@@ -1,3 +1,5 @@
+import { parseIp as parseLedgerIp } from '@ledger/domain';
+
 /**
  * One spelling per address, so the same lease read from two files (or from the ledger)
  * compares equal: IPv4 as a plain dotted quad, IPv6 as RFC 5952 text, MACs as
@@ -8,72 +10,10 @@ export interface ParsedIp {
   family: 4 | 6;
 }
 
-const IPV4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;
-
-const ipv4Octets = (text: string): number[] | null => {
-  const match = IPV4.exec(text);
-  if (!match) return null;
-  const octets = match.slice(1).map(Number);
-  return octets.every((octet) => octet <= 255) ? octets : null;
-};
-
-/** Eight 16-bit groups, or null. Accepts `::` and a dotted-quad tail; refuses zone ids. */
-const ipv6Groups = (text: string): number[] | null => {
-  if (!/^[0-9A-Fa-f:.]+$/.test(text) || text.split('::').length > 2) return null;
-  let body = text;
-  const tail: number[] = [];
-  const lastColon = body.lastIndexOf(':');
-  if (body.includes('.')) {
-    const v4 = ipv4Octets(body.slice(lastColon + 1));
-    if (!v4) return null;
-    tail.push((v4[0] << 8) | v4[1], (v4[2] << 8) | v4[3]);
-    body = body.slice(0, lastColon + 1);
-    if (body.endsWith(':') && !body.endsWith('::')) body = body.slice(0, -1);
-  }
-  const parse = (part: string): number[] | null => {
-    if (part === '') return [];
-    const groups = part.split(':');
-    if (groups.some((group) => !/^[0-9A-Fa-f]{1,4}$/.test(group))) return null;
-    return groups.map((group) => parseInt(group, 16));
-  };
-  const wanted = 8 - tail.length;
-  if (body.includes('::')) {
-    const [head, rest] = body.split('::');
-    const left = parse(head);
-    const right = parse(rest);
-    if (!left || !right || left.length + right.length >= wanted) return null;
-    return [...left, ...new Array<number>(wanted - left.length - right.length).fill(0), ...right, ...tail];
-  }
-  const groups = parse(body);
-  return groups && groups.length === wanted ? [...groups, ...tail] : null;
-};
-
-/** RFC 5952: lowercase, no leading zeros, the longest run (two or more) of zero groups as `::`, the first on a tie. */
-const formatIpv6 = (groups: number[]): string => {
-  if (groups.slice(0, 5).every((g) => g === 0) && groups[5] === 0xffff) {
-    return `::ffff:${groups[6] >> 8}.${groups[6] & 255}.${groups[7] >> 8}.${groups[7] & 255}`;
-  }
-  let best = { start: -1, length: 1 };
-  for (let i = 0; i < 8; ) {
-    if (groups[i] !== 0) {
-      i++;
-      continue;
-    }
-    let j = i;
-    while (j < 8 && groups[j] === 0) j++;
-    if (j - i > best.length) best = { start: i, length: j - i };
-    i = j;
-  }
-  const hex = groups.map((g) => g.toString(16));
-  if (best.start < 0) return hex.join(':');
-  return `${hex.slice(0, best.start).join(':')}::${hex.slice(best.start + best.length).join(':')}`;
-};
-
+/** The ledger's own canonical spelling (libs/domain), so the CLI and the server never disagree on an address. */
 export const parseIp = (text: string): ParsedIp | null => {
-  const v4 = ipv4Octets(text);
-  if (v4) return { ip: v4.join('.'), family: 4 };
-  const v6 = ipv6Groups(text);
-  return v6 ? { ip: formatIpv6(v6), family: 6 } : null;
+  const parsed = parseLedgerIp(text);
+  return 'ip' in parsed ? { ip: parsed.ip, family: parsed.version } : null;
 };
 
 /**

@@ -6,7 +6,7 @@ import {
 import { CommandHandler, type EventStore } from '@ledger/event-store';
 import { EVENT_STORE, RANDOMNESS } from '../infrastructure/injection-tokens';
 import type { Randomness } from '../infrastructure/randomness';
-import { toNewEvents } from './envelopes';
+import { commandHandlingOptions } from './envelopes';
 import { LedgerRefusal } from './ledger-refusal';
 import { RefusalRecorder } from './refusal-recorder';
 import { LeaseOwnersService } from './lease-owners.service';
@@ -56,10 +56,7 @@ export class LeaseCommandService {
       const { state } = await this.handler.load(stream);
       if (state.active) wanted.push(state.active.owner);
       const command = build(await this.livenessOf(wanted, cache));
-      const handled = await this.handler.handle(stream, command, {
-        toNewEvents: (events) => toNewEvents(events, context, () => this.random.uuid(), options.causationId ?? null),
-        random: () => this.random.fraction(),
-      });
+      const handled = await this.handler.handle(stream, command, commandHandlingOptions(context, this.random, options.causationId ?? null));
       if (handled.outcome === 'accepted') return { reply: handled.reply, position: handled.position, state: handled.state };
       const refusal = handled.refusal as Refusal;
       if (typeof refusal.details?.missingLiveness === 'string') {

@@ -1,6 +1,7 @@
 export * from './lease-owner';
 export * from './lease-id';
 export * from './lease-events';
+export * from './dhcp-record';
 export * from './lease-commands';
 export * from './lease-state';
 export * from './evolve-lease';

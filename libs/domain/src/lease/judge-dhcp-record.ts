@@ -1,4 +1,4 @@
-import type { DhcpBindingState } from './lease-events';
+import type { DhcpRecord } from './dhcp-record';
 import { holderOf, type OwnerLivenessReport } from './lease-owner';
 import { livenessOf } from './liveness-check';
 import { isPastExpiry, type LeaseState } from './lease-state';
@@ -12,14 +12,11 @@ export interface DhcpRecordJudgement {
   deviceId?: string;
 }
 
-export interface DhcpRecord {
-  mac: string;
-  state: DhcpBindingState;
-  ends: string | null;
-}
+/** What judging needs of a record: the server's binding, not where it came from. */
+export type JudgedRecord = Pick<DhcpRecord, 'mac' | 'state' | 'ends'>;
 
 /** A binding the server still holds: active, and not past the end it announced. */
-export const heldByServer = (record: { state: DhcpBindingState; ends: string | null }, now: string): boolean =>
+export const heldByServer = (record: Pick<DhcpRecord, 'state' | 'ends'>, now: string): boolean =>
   record.state === 'active' && (record.ends === null || Date.parse(record.ends) > Date.parse(now));
 
 /**
@@ -29,7 +26,7 @@ export const heldByServer = (record: { state: DhcpBindingState; ends: string | n
  * server holds is `orphaned`: a leak to clean up at the server. A binding the server no
  * longer holds is `released`, or `unknown` if the ledger never leased the address.
  */
-export const judgeDhcpRecord = (record: DhcpRecord, state: LeaseState, liveness: OwnerLivenessReport, now: string): DhcpRecordJudgement => {
+export const judgeDhcpRecord = (record: JudgedRecord, state: LeaseState, liveness: OwnerLivenessReport, now: string): DhcpRecordJudgement => {
   const active = state.active;
   if (!heldByServer(record, now)) {
     return state.granted > 0 || active

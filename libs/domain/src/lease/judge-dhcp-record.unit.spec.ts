@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { foldEvents } from '../core';
-import { judgeDhcpRecord, type DhcpRecord } from './judge-dhcp-record';
+import { judgeDhcpRecord, type JudgedRecord as DhcpRecord } from './judge-dhcp-record';
 import { leaseDecider } from './lease-decider';
 import type { LeaseEvent } from './lease-events';
 import { at, deviceOf, deviceOwner, liveness, tokenOf } from './testing/lease-fixtures';

@@ -1,4 +1,5 @@
-import type { DhcpBindingState, LeaseKind } from './lease-events';
+import type { LeaseKind } from './lease-events';
+import type { DhcpRecord } from './dhcp-record';
 import type { LeaseId } from './lease-id';
 import type { LeaseOwner, OwnerLivenessReport } from './lease-owner';
 
@@ -42,16 +43,6 @@ export type ReleaseLease = {
 
 export type ExpireLease = { type: 'ExpireLease'; ip: string; leaseId: LeaseId; now: string };
 
-export type ObserveDhcpLease = {
-  type: 'ObserveDhcpLease';
-  ip: string;
-  source: string;
-  mac: string;
-  state: DhcpBindingState;
-  starts: string | null;
-  ends: string | null;
-  hostname: string | null;
-  now: string;
-};
+export type ObserveDhcpLease = DhcpRecord & { type: 'ObserveDhcpLease'; ip: string; now: string };
 
 export type LeaseCommand = GrantLease | RenewLease | ReleaseLease | ExpireLease | ObserveDhcpLease;

@@ -1,6 +1,7 @@
 import type { DomainEvent } from '../core';
 import type { LeaseId } from './lease-id';
 import type { LeaseOwner } from './lease-owner';
+import type { DhcpRecord } from './dhcp-record';
 
 export type LeaseKind = 'dhcp' | 'static';
 
@@ -23,19 +24,7 @@ export type LeaseReleased = DomainEvent<'LeaseReleased', { ip: string; leaseId: 
 export type LeaseExpired = DomainEvent<'LeaseExpired', { ip: string; leaseId: LeaseId }>;
 
 /** What a DHCP server said about this address, recorded only when it changed. */
-export type DhcpLeaseObserved = DomainEvent<
-  'DhcpLeaseObserved',
-  {
-    ip: string;
-    source: string;
-    mac: string;
-    state: DhcpBindingState;
-    starts: string | null;
-    ends: string | null;
-    hostname: string | null;
-    observedAt: string;
-  }
->;
+export type DhcpLeaseObserved = DomainEvent<'DhcpLeaseObserved', DhcpRecord & { ip: string; observedAt: string }>;
 
 export type LeaseEvent = LeaseGranted | LeaseRenewed | LeaseReleased | LeaseExpired | DhcpLeaseObserved;
 export type LeaseEventType = LeaseEvent['type'];

@@ -1,4 +1,5 @@
-import type { DhcpBindingState, LeaseKind } from './lease-events';
+import type { LeaseKind } from './lease-events';
+import type { DhcpRecord } from './dhcp-record';
 import type { LeaseId } from './lease-id';
 import type { LeaseOwner } from './lease-owner';
 
@@ -17,14 +18,7 @@ export interface EndedLease {
   how: 'released' | 'expired';
 }
 
-export interface DhcpObservation {
-  source: string;
-  mac: string;
-  state: DhcpBindingState;
-  starts: string | null;
-  ends: string | null;
-  hostname: string | null;
-}
+export type DhcpObservation = DhcpRecord;
 
 /** One address: at most one active lease, ever. */
 export interface LeaseState {

@@ -1,4 +1,4 @@
-import type { DhcpBindingState, LeaseKind, LeaseOwner, LeaseReleaseReason } from '@ledger/domain';
+import type { DhcpRecord, LeaseKind, LeaseOwner, LeaseReleaseReason } from '@ledger/domain';
 
 /**
  * A lease as folded from its address's stream. Its status (valid, orphaned, released,
@@ -25,16 +25,7 @@ export interface LeaseView {
   lastPosition: number;
 }
 
-export interface DhcpObservationView {
-  source: string;
-  mac: string;
-  state: DhcpBindingState;
-  starts: string | null;
-  ends: string | null;
-  hostname: string | null;
-  observedAt: string;
-  position: number;
-}
+export type DhcpObservationView = DhcpRecord & { observedAt: string; position: number };
 
 /** Everything about one address: its leases, oldest first, and what DHCP servers last said. */
 export interface IpLeasesView {
