@@ -2,11 +2,14 @@
 import 'reflect-metadata';
 import { parseArgs } from './parse-args';
 import { UsageError, type CliCommand, type CliIo } from './cli-command';
+import { exitAfterFlush, exitQuietlyOnClosedPipe } from './process-exit';
 import { keysCommand } from './commands/keys.command';
+import { importCommand } from './commands/import.command';
 
 /** Every sub-command, one line each. */
 const COMMANDS: CliCommand[] = [
   keysCommand,
+  importCommand,
 ];
 
 const helpText = (): string =>
@@ -43,5 +46,6 @@ if (require.main === module) {
     interactive: process.stderr.isTTY === true,
     env: process.env,
   };
-  runCli(process.argv.slice(2), io).then((code) => process.exit(code));
+  exitQuietlyOnClosedPipe();
+  runCli(process.argv.slice(2), io).then(exitAfterFlush);
 }

@@ -1,3 +1,4 @@
 export * from './ledger-view';
 export * from './runtime';
 export * from './reconcile';
+export * from './lease-cascade';
