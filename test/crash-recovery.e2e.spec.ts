@@ -99,6 +99,10 @@ describe('crash recovery under load', () => {
       await sleep(LOAD_MS.max);
       await gate.pause();
       await verify('at the end', true);
+      // Invariant 5 across crashes: the lease cascade (restarted with the server each time) releases every lease of an ended owner.
+      const orphans = async () => (await ledger.get('/v1/leases?status=orphaned')).body.leases as { ip: string }[];
+      for (let waited = 0; (await orphans()).length > 0 && waited < 10_000; waited += 100) await sleep(100);
+      assert.deepEqual(await orphans(), [], `no lease is left orphaned (seed ${seed})`);
       await ledger.stop();
       const events = await readWholeLog(eventsFile);
       const checkpoints = CheckpointStore.open(join(ledger.dataDir, 'read-models.sqlite'));
@@ -115,7 +119,7 @@ describe('crash recovery under load', () => {
       gate.resume();
       await Promise.all(clients);
       console.log(
-        `crash-recovery seed ${seed}: ${KILLS} kills, ${world.acknowledged} acknowledged commands checked, ${world.unanswered} left unanswered by a crash, ${events.length} events, ${Object.keys(foldFromZero(events).allocations).length} allocations`,
+        `crash-recovery seed ${seed}: ${KILLS} kills, ${world.acknowledged} acknowledged commands checked, ${world.unanswered} left unanswered by a crash, ${events.length} events, ${Object.keys(foldFromZero(events).allocations).length} allocations, ${events.filter((event) => event.type === 'LeaseGranted').length} leases granted, ${events.filter((event) => event.type === 'LeaseReleased' && (event.data as { reason?: string }).reason === 'owner_ended').length} released by the cascade`,
       );
       assert.ok(world.acknowledged > KILLS * 5, `the load did real work: ${world.acknowledged} acknowledged commands`);
       assert.ok(world.unanswered > 0, 'some kills landed while requests were in flight');

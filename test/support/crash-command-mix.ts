@@ -299,6 +299,26 @@ const releaseModel = (context: MixContext): Promise<void> => {
   });
 };
 
+/** A lease owned by a held allocation: when the allocation ends, the lease cascade must release it, crashes or not. */
+const grantLease = (context: MixContext): Promise<void> => {
+  const { world, random } = context;
+  if (world.held.size === 0) return Promise.resolve();
+  const { token } = random.pick([...world.held.values()]);
+  const ip = `10.77.${context.client}.${random.int(1, 250)}`;
+  const mac = `02:00:00:${[context.client, random.int(0, 255), random.int(0, 255)].map((octet) => octet.toString(16).padStart(2, '0')).join(':')}`;
+  return attempt(context, {
+    what: `lease ${ip} to ${token}`,
+    method: 'POST',
+    path: '/v1/leases',
+    body: { ip, mac, owner: { token }, kind: random.pick(['dhcp', 'static']) },
+    interpret: (result) => {
+      forgetIfStale(world, token, result);
+      if (!ok(result) || result.body.position === null) return [];
+      return [{ what: `lease ${ip} to ${token}`, stream: Streams.ip(ip), type: ['LeaseGranted', 'LeaseRenewed'], where: (data) => data.ip === ip, position: result.body.position }];
+    },
+  });
+};
+
 /** A request the server died under, sent again unchanged (same requestId): decided at most once. */
 const retryInDoubt = (context: MixContext): Promise<void> => {
   const { inDoubt } = context.world;
@@ -335,6 +355,7 @@ export const COMMAND_MIX: readonly MixCommand[] = [
   { name: 'cancel reservation', weight: (world) => (world.reservations.size > 0 ? 0.5 : 0), run: cancelReservation },
   { name: 'observe', weight: () => 0.8, run: observe },
   { name: 'release model', weight: () => 0.15, run: releaseModel },
+  { name: 'grant lease', weight: (world) => (world.held.size > 0 ? 0.8 : 0), run: grantLease },
   { name: 'retry in doubt', weight: (world) => (world.inDoubt.length > 0 ? 2 : 0), run: retryInDoubt },
   { name: 'retry acquire', weight: (world) => (world.acknowledgedAcquires.length > 0 ? 0.7 : 0), run: retryAcknowledgedAcquire },
 ];
