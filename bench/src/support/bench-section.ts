@@ -31,10 +31,3 @@ export interface BenchSection {
   /** One run; called `runs` times. */
   run(options: BenchOptions): Promise<Measurement[]>;
 }
-
-/** Runs `work` until `ms` have passed; returns how many units it did and the seconds it took. */
-export const timed = async (ms: number, work: (deadline: number) => Promise<number> | number): Promise<{ count: number; seconds: number }> => {
-  const started = process.hrtime.bigint();
-  const count = await work(Date.now() + ms);
-  return { count, seconds: Number(process.hrtime.bigint() - started) / 1e9 };
-};
