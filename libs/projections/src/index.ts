@@ -1,3 +1,5 @@
 export * from './ledger-view';
 export * from './runtime';
 export * from './reconcile';
+export * from './time-travel';
+export * from './audit';

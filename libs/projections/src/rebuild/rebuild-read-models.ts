@@ -1,0 +1,89 @@
+import type Database from 'better-sqlite3';
+import type { EventStore, RecordedEvent } from '@ledger/event-store';
+import { ledgerProjection } from '../ledger-view/ledger-projection';
+import type { LedgerViewState } from '../ledger-view/views';
+import { AuditIndexProjector } from '../audit/audit-index-projector';
+import { CheckpointStore } from '../runtime/checkpoint-store';
+import { ReadModelTables } from '../runtime/read-model-tables';
+import { StateFold } from '../runtime/state-fold';
+import { SnapshotWriter } from '../runtime/snapshots/snapshot-writer';
+import { snapshotsOf, snapshotTablesOf } from '../runtime/snapshots/snapshot-tables';
+
+export interface FoldProgress {
+  position: number;
+  events: number;
+  /** The position the fold runs to. */
+  until: number;
+}
+
+export interface RebuildReadModelsOptions {
+  store: EventStore;
+  /** The read-model database to build into (the live file, or a scratch one). */
+  db: Database.Database;
+  /** Snapshot spacing for time travel (LEDGER_SNAPSHOT_EVERY); 0: none. */
+  snapshotEvery: number;
+  /** Fold up to this position (default: the head when the rebuild starts). */
+  until?: number;
+  pageSize?: number;
+  /** Called after each page (progress bars). */
+  onProgress?: (progress: FoldProgress) => void;
+  /** Called after each page, with the page, for callers that look at the fold as it goes (verify). */
+  onPage?: (page: readonly RecordedEvent[], view: LedgerViewState) => void;
+  clock?: () => Date;
+}
+
+export interface RebuiltReadModels {
+  events: number;
+  position: number;
+  seconds: number;
+  view: LedgerViewState;
+}
+
+/** Something that can hand out pages synchronously (the read-only embedded store) is read without a promise per page. */
+const pageReader = (store: EventStore, pageSize: number) => {
+  const sync = (store as { readAfter?: (after: number, max: number) => RecordedEvent[] }).readAfter;
+  if (typeof sync === 'function') return async (after: number) => sync.call(store, after, pageSize);
+  return (after: number) => store.readAll({ fromPosition: after, maxCount: pageSize });
+};
+
+/**
+ * Rebuilds every read model from position 0 in one pass over the log (each event read
+ * and parsed once, then folded into the ledger view, its snapshots and the audit index),
+ * into new generations, and promotes them all at the end. Until then, readers of `db`
+ * keep seeing the old ones. The audit index is bulk-loaded and indexed once complete.
+ */
+export const rebuildReadModels = async (options: RebuildReadModelsOptions): Promise<RebuiltReadModels> => {
+  const started = process.hrtime.bigint();
+  const { db, store, snapshotEvery } = options;
+  const until = options.until ?? (await store.headPosition());
+  const tables = new ReadModelTables(db);
+  const snapshotGeneration = snapshotEvery > 0 ? tables.allocate(snapshotsOf(ledgerProjection.name)) : 0;
+  const snapshots = snapshotGeneration > 0 ? new SnapshotWriter(db, ledgerProjection.name, { every: snapshotEvery, clock: options.clock }, snapshotGeneration) : null;
+  const view = new StateFold(ledgerProjection, ledgerProjection.initialState(), { snapshots, clock: options.clock });
+  const audit = AuditIndexProjector.fresh(db, { deferIndexes: true });
+  const read = pageReader(store, options.pageSize ?? 2_000);
+
+  let events = 0;
+  let position = 0;
+  while (position < until) {
+    let page = await read(position);
+    if (page.length === 0) break;
+    if (page[page.length - 1].position > until) page = page.filter((event) => event.position <= until);
+    if (page.length === 0) break;
+    view.applyPage(page);
+    audit.applyPage(page);
+    position = page[page.length - 1].position;
+    events += page.length;
+    options.onPage?.(page, view.state);
+    options.onProgress?.({ position, events, until });
+  }
+
+  audit.buildIndexes();
+  db.transaction(() => {
+    if (snapshotGeneration > 0) tables.promote(snapshotsOf(ledgerProjection.name), snapshotGeneration, snapshotTablesOf(ledgerProjection.name));
+    view.saveCheckpointsTo(CheckpointStore.on(db));
+    view.flush();
+    audit.promote();
+  }).immediate();
+  return { events, position, seconds: Number(process.hrtime.bigint() - started) / 1e9, view: view.state };
+};
