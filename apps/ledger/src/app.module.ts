@@ -32,6 +32,12 @@ import { ObservePowerHandler } from './observations/observe-power.handler';
 import { MaintenanceController } from './maintenance/maintenance.controller';
 import { SetMaintenanceHandler } from './maintenance/maintenance.handlers';
 import { DeployTimeoutMonitor } from './node-health/deploy-timeout.monitor';
+import { ReadModelDatabase } from './read-side/read-model-database';
+import { AuditIndexService } from './read-side/audit-index.service';
+import { TimeTravelService } from './read-side/time-travel.service';
+import { AuditController } from './audit/audit.controller';
+import { StateController } from './state/state.controller';
+import { ProjectionsAdminController } from './admin/projections.controller';
 
 export interface LedgerModuleOptions {
   config: LedgerConfig;
@@ -56,7 +62,7 @@ export class LedgerModule {
           },
         }),
       ],
-      controllers: [NodesController, ReservationsController, AllocationsController, ObservationsController, ReconcileController, HealthController, MaintenanceController],
+      controllers: [NodesController, ReservationsController, AllocationsController, ObservationsController, ReconcileController, HealthController, MaintenanceController, AuditController, StateController, ProjectionsAdminController],
       providers: [
         { provide: LEDGER_CONFIG, useValue: config },
         { provide: EVENT_STORE, useValue: store },
@@ -70,6 +76,9 @@ export class LedgerModule {
         NodeCommandService,
         AcquireService,
         LedgerViewService,
+        ReadModelDatabase,
+        AuditIndexService,
+        TimeTravelService,
         EnlistNodeHandler,
         ReserveNodeHandler,
         CancelReservationHandler,

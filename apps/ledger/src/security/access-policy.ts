@@ -48,6 +48,12 @@ export const ACCESS_POLICY: readonly AccessRule[] = [
   { method: 'POST', path: '/v1/observations/nodes', roles: ['provider', 'operator'] },
   { method: 'POST', path: '/v1/observations/power', roles: ['provider', 'operator'] },
   { method: 'POST', path: '/v1/reconcile', roles: ['consumer', 'operator', 'auditor'], consumerScope: 'body-consumer' },
+
+  { method: 'GET', path: '/v1/audit/events', roles: ['operator', 'auditor'] },
+  { method: 'GET', path: '/v1/audit/nodes/:nodeId/timeline', roles: ['operator', 'auditor'] },
+  { method: 'GET', path: '/v1/state', roles: ['operator', 'auditor'] },
+  { method: 'GET', path: '/v1/admin/projections', roles: ['operator'] },
+  { method: 'POST', path: '/v1/admin/projections/:name/rebuild', roles: ['operator'] },
 ];
 
 export const ruleFor = (method: string, path: string): AccessRule | undefined =>
