@@ -3,10 +3,20 @@ import 'reflect-metadata';
 import { parseArgs } from './parse-args';
 import { UsageError, type CliCommand, type CliIo } from './cli-command';
 import { keysCommand } from './commands/keys.command';
+import { replayCommand } from './commands/replay.command';
+import { rebuildCommand } from './commands/rebuild.command';
+import { verifyCommand } from './commands/verify.command';
+import { exportCommand } from './commands/export.command';
+import { generateCommand } from './commands/generate.command';
 
 /** Every sub-command, one line each. */
 const COMMANDS: CliCommand[] = [
   keysCommand,
+  replayCommand,
+  rebuildCommand,
+  verifyCommand,
+  exportCommand,
+  generateCommand,
 ];
 
 const helpText = (): string =>
@@ -42,6 +52,8 @@ if (require.main === module) {
     err: (text) => process.stderr.write(`${text}\n`),
     interactive: process.stderr.isTTY === true,
     env: process.env,
+    errRaw: (text) => process.stderr.write(text),
+    stdout: process.stdout,
   };
   runCli(process.argv.slice(2), io).then((code) => process.exit(code));
 }

@@ -3,3 +3,4 @@ export * from './runtime';
 export * from './reconcile';
 export * from './time-travel';
 export * from './audit';
+export * from './rebuild';

@@ -4,6 +4,7 @@ import { ReadModelTables } from '../runtime/read-model-tables';
 import { lastPositionWhere } from '../time-travel/point-in-log';
 import { AUDIT_INDEX, auditTableNames } from './audit-index-tables';
 import { summarise } from './event-summaries';
+import { deriveAuditFields } from './audit-fields';
 
 export interface AuditFilter {
   nodeId?: string;
@@ -162,16 +163,24 @@ export class AuditIndexReader {
   }
 }
 
-const toEntry = (row: Row): TimelineEntry => {
-  const event = JSON.parse(row.event) as RecordedEvent;
+/** A timeline entry for an event read straight from the log (no index at hand). */
+export const timelineEntryOf = (event: RecordedEvent): TimelineEntry => {
+  const metadata = event.metadata as { actor?: unknown; correlationId?: unknown } | null;
   return {
-    position: row.position,
-    at: row.recorded_at,
-    type: row.type,
-    stream: row.stream,
-    actor: row.actor,
-    token: row.token,
+    position: event.position,
+    at: event.recordedAt,
+    type: event.type,
+    stream: event.stream,
+    actor: typeof metadata?.actor === 'string' ? metadata.actor : null,
+    token: deriveAuditFields(event).token,
     summary: summarise(event),
-    correlationId: row.correlation_id,
+    correlationId: typeof metadata?.correlationId === 'string' ? metadata.correlationId : null,
   };
 };
+
+const toEntry = (row: Row): TimelineEntry => ({
+  ...timelineEntryOf(JSON.parse(row.event) as RecordedEvent),
+  actor: row.actor,
+  token: row.token,
+  correlationId: row.correlation_id,
+});

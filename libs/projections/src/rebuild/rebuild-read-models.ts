@@ -27,8 +27,9 @@ export interface RebuildReadModelsOptions {
   pageSize?: number;
   /** Called after each page (progress bars). */
   onProgress?: (progress: FoldProgress) => void;
-  /** Called after each page, with the page, for callers that look at the fold as it goes (verify). */
-  onPage?: (page: readonly RecordedEvent[], view: LedgerViewState) => void;
+  /** Positions at which to stop and call `onStop` with the view folded exactly that far (verify compares there). */
+  stops?: readonly number[];
+  onStop?: (position: number, view: LedgerViewState) => void;
   clock?: () => Date;
 }
 
@@ -44,6 +45,21 @@ const pageReader = (store: EventStore, pageSize: number) => {
   const sync = (store as { readAfter?: (after: number, max: number) => RecordedEvent[] }).readAfter;
   if (typeof sync === 'function') return async (after: number) => sync.call(store, after, pageSize);
   return (after: number) => store.readAll({ fromPosition: after, maxCount: pageSize });
+};
+
+/** A page cut after each stop it passes, so the fold can be looked at exactly there. */
+const splitAt = (page: readonly RecordedEvent[], stops: readonly number[]): RecordedEvent[][] => {
+  const parts: RecordedEvent[][] = [];
+  let start = 0;
+  for (const stop of stops) {
+    if (stop >= page[page.length - 1].position) break;
+    let end = start;
+    while (end < page.length && page[end].position <= stop) end++;
+    if (end > start) parts.push(page.slice(start, end));
+    start = end;
+  }
+  if (start < page.length) parts.push(page.slice(start));
+  return parts;
 };
 
 /**
@@ -63,6 +79,7 @@ export const rebuildReadModels = async (options: RebuildReadModelsOptions): Prom
   const audit = AuditIndexProjector.fresh(db, { deferIndexes: true });
   const read = pageReader(store, options.pageSize ?? 2_000);
 
+  const stops = [...(options.stops ?? [])].filter((stop) => stop <= until).sort((a, b) => a - b);
   let events = 0;
   let position = 0;
   while (position < until) {
@@ -70,14 +87,18 @@ export const rebuildReadModels = async (options: RebuildReadModelsOptions): Prom
     if (page.length === 0) break;
     if (page[page.length - 1].position > until) page = page.filter((event) => event.position <= until);
     if (page.length === 0) break;
-    view.applyPage(page);
+    for (const part of splitAt(page, stops)) {
+      // A stop before this part's first event sees the view as it is now: folded exactly that far.
+      while (stops.length > 0 && stops[0] < part[0].position) options.onStop?.(stops.shift()!, view.state);
+      view.applyPage(part);
+    }
     audit.applyPage(page);
     position = page[page.length - 1].position;
     events += page.length;
-    options.onPage?.(page, view.state);
     options.onProgress?.({ position, events, until });
   }
 
+  while (stops.length > 0) options.onStop?.(stops.shift()!, view.state);
   audit.buildIndexes();
   db.transaction(() => {
     if (snapshotGeneration > 0) tables.promote(snapshotsOf(ledgerProjection.name), snapshotGeneration, snapshotTablesOf(ledgerProjection.name));
