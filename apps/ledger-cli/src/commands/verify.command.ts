@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import { openReadModelDatabase, verifyReadModels } from '@ledger/projections';
 import { stringFlag } from '../parse-args';
 import { UsageError, type CliCommand } from '../cli-command';
-import { ledgerFiles, openLog, snapshotEvery } from '../data-dir';
+import { ledgerFiles, openLog } from '../data-dir';
 import { ProgressBar } from '../progress-bar';
 
-const USAGE = `usage: ledger-cli verify [--data-dir D] [--read-model-dir R] [--snapshot-every N] [--snapshots K|all] [--keep-scratch]
+const USAGE = `usage: ledger-cli verify [--data-dir D] [--read-model-dir R] [--snapshots K|all] [--keep-scratch]
 Invariant 8 on this ledger's files: rebuilds every read model from position 0 of the log
 into a scratch database (in the temp directory) and compares it with the live read
 models at the positions they reflect: the ledger view at its checkpoint, the audit
@@ -18,7 +18,7 @@ models are opened read-only.
 options:
   --snapshots K      how many live snapshots to check (default 4, spread over the log; all: every one)
   --keep-scratch     leave the scratch database for inspection
-  --data-dir, --read-model-dir, --snapshot-every: as for rebuild`;
+  --data-dir, --read-model-dir: as for rebuild`;
 
 export const verifyCommand: CliCommand = {
   name: 'verify',
@@ -42,7 +42,6 @@ export const verifyCommand: CliCommand = {
         store: log,
         live,
         scratch,
-        snapshotEvery: snapshotEvery(args, io),
         snapshotSamples: samplesFlag === 'all' ? Infinity : Number(samplesFlag),
         onProgress: ({ position, until }) => bar.update(position, until),
       });

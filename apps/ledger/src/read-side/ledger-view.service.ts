@@ -32,6 +32,8 @@ export class LedgerViewService implements OnModuleInit, BeforeApplicationShutdow
   async onModuleInit(): Promise<void> {
     this.runner.start();
     const caughtUp = await this.runner.catchUp();
+    // A long catch-up is not redone after a crash, and tools (verify) find the view on disk at once.
+    this.runner.checkpoint();
     this.logger.info({ position: this.runner.position, caughtUp }, 'read models caught up');
   }
 
