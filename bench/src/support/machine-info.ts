@@ -1,0 +1,39 @@
+import Database from 'better-sqlite3';
+import { cpus, loadavg, release, totalmem, type } from 'node:os';
+
+export interface MachineInfo {
+  cpuModel: string;
+  cores: number;
+  memoryGb: number;
+  os: string;
+  node: string;
+  sqlite: string;
+  betterSqlite3: string;
+  /** 1-minute load average when the bench started: a busy machine means noisy figures. */
+  loadAverageAtStart: number;
+}
+
+const betterSqlite3Version = (): string => {
+  try {
+    return (require('better-sqlite3/package.json') as { version: string }).version;
+  } catch {
+    return 'unknown';
+  }
+};
+
+export const machineInfo = (): MachineInfo => {
+  const db = new Database(':memory:');
+  const sqlite = (db.prepare('SELECT sqlite_version() AS version').get() as { version: string }).version;
+  db.close();
+  const cores = cpus();
+  return {
+    cpuModel: cores[0]?.model.trim() ?? 'unknown',
+    cores: cores.length,
+    memoryGb: Math.round((totalmem() / 2 ** 30) * 10) / 10,
+    os: `${type()} ${release()}`,
+    node: process.version,
+    sqlite,
+    betterSqlite3: betterSqlite3Version(),
+    loadAverageAtStart: Math.round(loadavg()[0] * 100) / 100,
+  };
+};
