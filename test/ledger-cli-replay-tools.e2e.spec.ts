@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
+import { ledgerProjection } from '@ledger/projections';
 import { LedgerProcess } from './support/ledger-process';
 import { runCli } from './support/cli';
 import { enlist } from './support/fixtures';
@@ -76,11 +77,11 @@ describe(`ledger-cli on a ${EVENTS}-event log`, () => {
 
     // Tamper with the live read models: verify fails, and says where.
     const db = new Database(join(dataDir, 'read-models.sqlite'));
-    const checkpoint = db.prepare("SELECT state FROM checkpoints WHERE name = 'ledger-view.v2'").get() as { state: string };
+    const checkpoint = db.prepare('SELECT state FROM checkpoints WHERE name = ?').get(ledgerProjection.name) as { state: string };
     const state = JSON.parse(checkpoint.state);
     const epoch = state.nodes['node-00001'].epoch;
     state.nodes['node-00001'].epoch = 999;
-    db.prepare("UPDATE checkpoints SET state = ? WHERE name = 'ledger-view.v2'").run(JSON.stringify(state));
+    db.prepare('UPDATE checkpoints SET state = ? WHERE name = ?').run(JSON.stringify(state), ledgerProjection.name);
     const audit = (db.prepare("SELECT generation FROM read_model_tables WHERE name = 'audit-index.v1' AND current = 1").get() as { generation: number }).generation;
     db.prepare(`UPDATE "audit_index_v1_events_g${audit}" SET node_id = 'node-99999' WHERE position = 42`).run();
     db.close();

@@ -2,7 +2,9 @@
 import 'reflect-metadata';
 import { parseArgs } from './parse-args';
 import { UsageError, type CliCommand, type CliIo } from './cli-command';
+import { exitAfterFlush, exitQuietlyOnClosedPipe } from './process-exit';
 import { keysCommand } from './commands/keys.command';
+import { importCommand } from './commands/import.command';
 import { replayCommand } from './commands/replay.command';
 import { rebuildCommand } from './commands/rebuild.command';
 import { verifyCommand } from './commands/verify.command';
@@ -12,6 +14,7 @@ import { generateCommand } from './commands/generate.command';
 /** Every sub-command, one line each. */
 const COMMANDS: CliCommand[] = [
   keysCommand,
+  importCommand,
   replayCommand,
   rebuildCommand,
   verifyCommand,
@@ -55,5 +58,6 @@ if (require.main === module) {
     errRaw: (text) => process.stderr.write(text),
     stdout: process.stdout,
   };
-  runCli(process.argv.slice(2), io).then((code) => process.exit(code));
+  exitQuietlyOnClosedPipe();
+  runCli(process.argv.slice(2), io).then(exitAfterFlush);
 }

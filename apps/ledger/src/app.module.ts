@@ -32,6 +32,15 @@ import { ObservePowerHandler } from './observations/observe-power.handler';
 import { MaintenanceController } from './maintenance/maintenance.controller';
 import { SetMaintenanceHandler } from './maintenance/maintenance.handlers';
 import { DeployTimeoutMonitor } from './node-health/deploy-timeout.monitor';
+import { LeaseOwnersService } from './command-side/lease-owners.service';
+import { LeaseCommandService } from './command-side/lease-command.service';
+import { DevicesController } from './devices/devices.controller';
+import { RegisterDeviceHandler, RemoveDeviceHandler } from './devices/device-commands.handlers';
+import { LeasesController } from './leases/leases.controller';
+import { GrantLeaseHandler, ReleaseLeaseHandler, RenewLeaseHandler } from './leases/lease-commands.handlers';
+import { LeaseObservationsController } from './observations/lease-observations.controller';
+import { ObserveDhcpLeasesHandler } from './observations/observe-dhcp-leases.handler';
+import { LeaseCascadeService } from './lease-cascade/lease-cascade.service';
 import { ReadModelDatabase } from './read-side/read-model-database';
 import { AuditIndexService } from './read-side/audit-index.service';
 import { TimeTravelService } from './read-side/time-travel.service';
@@ -62,7 +71,7 @@ export class LedgerModule {
           },
         }),
       ],
-      controllers: [NodesController, ReservationsController, AllocationsController, ObservationsController, ReconcileController, HealthController, MaintenanceController, AuditController, StateController, ProjectionsAdminController],
+      controllers: [NodesController, ReservationsController, AllocationsController, ObservationsController, ReconcileController, HealthController, MaintenanceController, DevicesController, LeasesController, LeaseObservationsController, AuditController, StateController, ProjectionsAdminController],
       providers: [
         { provide: LEDGER_CONFIG, useValue: config },
         { provide: EVENT_STORE, useValue: store },
@@ -89,6 +98,15 @@ export class LedgerModule {
         ObservePowerHandler,
         SetMaintenanceHandler,
         DeployTimeoutMonitor,
+        LeaseOwnersService,
+        LeaseCommandService,
+        RegisterDeviceHandler,
+        RemoveDeviceHandler,
+        GrantLeaseHandler,
+        RenewLeaseHandler,
+        ReleaseLeaseHandler,
+        ObserveDhcpLeasesHandler,
+        LeaseCascadeService,
       ],
     };
   }

@@ -3,3 +3,6 @@ export * from './consumer';
 export * from './provisioning-token';
 export * from './streams';
 export * from './node';
+export * from './ip-address';
+export * from './mac-address';
+export * from './lease';

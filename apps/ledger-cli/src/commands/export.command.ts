@@ -53,10 +53,6 @@ export const exportCommand: CliCommand = {
       await sink.close();
       io.err(`exported ${written} events (positions ${first} to ${last})`);
       return 0;
-    } catch (error) {
-      // The reader went away (| head): not a failure of the export.
-      if ((error as { code?: string }).code === 'EPIPE') return 0;
-      throw error;
     } finally {
       await log.close();
     }

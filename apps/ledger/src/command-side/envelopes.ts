@@ -1,5 +1,6 @@
 import type { NewEvent } from '@ledger/event-store';
 import type { RequestContext } from './request-context';
+import type { Randomness } from '../infrastructure/randomness';
 
 export const SCHEMA_VERSION = 1;
 
@@ -17,3 +18,9 @@ export const toNewEvents = (events: ReadonlyArray<{ type: string; data: unknown 
       schemaVersion: SCHEMA_VERSION,
     },
   }));
+
+/** How every command service stamps its events and jitters its retries: one place. */
+export const commandHandlingOptions = (context: RequestContext, random: Randomness, causationId: string | null = null) => ({
+  toNewEvents: (events: ReadonlyArray<{ type: string; data: unknown }>) => toNewEvents(events, context, () => random.uuid(), causationId),
+  random: () => random.fraction(),
+});

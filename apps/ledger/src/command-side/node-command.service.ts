@@ -3,7 +3,7 @@ import { nodeDecider, Streams, type NodeCommand, type NodeEvent, type NodeReply,
 import { CommandHandler, type EventStore } from '@ledger/event-store';
 import { EVENT_STORE, RANDOMNESS } from '../infrastructure/injection-tokens';
 import type { Randomness } from '../infrastructure/randomness';
-import { toNewEvents } from './envelopes';
+import { commandHandlingOptions } from './envelopes';
 import { LedgerRefusal } from './ledger-refusal';
 import { RefusalRecorder } from './refusal-recorder';
 import type { RequestContext } from './request-context';
@@ -32,10 +32,7 @@ export class NodeCommandService {
 
   /** Decides and appends; refusals come back as values (and are not yet recorded). */
   async attempt(command: NodeCommand, context: RequestContext): Promise<NodeCommandOutcome> {
-    const handled = await this.handler.handle(Streams.node(command.nodeId), command, {
-      toNewEvents: (events) => toNewEvents(events, context, () => this.random.uuid()),
-      random: () => this.random.fraction(),
-    });
+    const handled = await this.handler.handle(Streams.node(command.nodeId), command, commandHandlingOptions(context, this.random));
     if (handled.outcome === 'refused') return { refused: handled.refusal as Refusal, state: handled.state };
     return { accepted: { reply: handled.reply, position: handled.position, state: handled.state } };
   }

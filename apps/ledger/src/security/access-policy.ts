@@ -4,9 +4,10 @@ import type { Role } from '@ledger/access';
  * How a consumer key's scope is checked on a route:
  * - 'body-consumer': the body's `consumer` must be in scope;
  * - 'token': the allocation named by the `:token` path parameter must be in scope;
+ * - 'device': the allocation of the device named by the `:deviceId` path parameter must be in scope;
  * - 'none': no scope to check.
  */
-export type ScopeCheck = 'body-consumer' | 'token' | 'none';
+export type ScopeCheck = 'body-consumer' | 'token' | 'device' | 'none';
 
 export interface AccessRule {
   method: string;
@@ -49,6 +50,18 @@ export const ACCESS_POLICY: readonly AccessRule[] = [
   { method: 'POST', path: '/v1/observations/power', roles: ['provider', 'operator'] },
   { method: 'POST', path: '/v1/reconcile', roles: ['consumer', 'operator', 'auditor'], consumerScope: 'body-consumer' },
 
+  // Seed 2: a consumer registers its containers under its own allocations; addresses are the
+  // provider's (MAAS, the DHCP server) to grant. Lease listings name other owners' tokens, so
+  // consumers ask about their own addresses through reconcile instead.
+  { method: 'POST', path: '/v1/allocations/:token/devices', roles: ['consumer', 'provider', 'operator'], consumerScope: 'token' },
+  { method: 'POST', path: '/v1/devices/:deviceId/remove', roles: ['consumer', 'provider', 'operator'], consumerScope: 'device' },
+  { method: 'GET', path: '/v1/devices/:deviceId', roles: ANYONE, consumerScope: 'device' },
+  { method: 'POST', path: '/v1/leases', roles: ['provider', 'operator'] },
+  { method: 'POST', path: '/v1/leases/:ip/renew', roles: ['provider', 'operator'] },
+  { method: 'POST', path: '/v1/leases/:ip/release', roles: ['provider', 'operator'] },
+  { method: 'GET', path: '/v1/leases', roles: ['provider', 'operator', 'auditor'] },
+  { method: 'GET', path: '/v1/leases/:ip', roles: ['provider', 'operator', 'auditor'] },
+  { method: 'POST', path: '/v1/observations/leases', roles: ['provider', 'operator'] },
   { method: 'GET', path: '/v1/audit/events', roles: ['operator', 'auditor'] },
   { method: 'GET', path: '/v1/audit/nodes/:nodeId/timeline', roles: ['operator', 'auditor'] },
   { method: 'GET', path: '/v1/state', roles: ['operator', 'auditor'] },

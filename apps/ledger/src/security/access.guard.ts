@@ -1,6 +1,6 @@
 import { CanActivate, ExecutionContext, ForbiddenException, HttpException, HttpStatus, Inject, Injectable, UnauthorizedException } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { parseToken, type Consumer } from '@ledger/domain';
+import { parseDeviceId, parseToken, type Consumer } from '@ledger/domain';
 import { LEDGER_CONFIG } from '../infrastructure/injection-tokens';
 import type { LedgerConfig } from '../config/ledger-config';
 import { LedgerViewService } from '../read-side/ledger-view.service';
@@ -74,8 +74,8 @@ export class AccessGuard implements CanActivate {
         await this.deny(request, principal, `key ${principal.name} may not act for ${consumer.controller}/${String(consumer.model)}`, null);
       }
     }
-    if (rule.consumerScope === 'token') {
-      const token = String(request.params.token ?? '');
+    if (rule.consumerScope === 'token' || rule.consumerScope === 'device') {
+      const token = rule.consumerScope === 'token' ? String(request.params.token ?? '') : await this.tokenOfDevice(String(request.params.deviceId ?? ''));
       const owner = await this.ownerOf(token);
       if (owner && !inScope(principal, owner.consumer)) {
         await this.deny(request, principal, `key ${principal.name} may not act on or read another controller's allocation`, owner.nodeId);
@@ -91,6 +91,13 @@ export class AccessGuard implements CanActivate {
     if (known) return { consumer: known.consumer, nodeId: known.nodeId };
     const state = await this.nodes.load(parsed.nodeId);
     return state.allocation?.token === token ? { consumer: state.allocation.consumer, nodeId: parsed.nodeId } : null;
+  }
+
+  /** A device's parent allocation never changes: the read model's answer is final; a just-registered one is read from its node stream. */
+  private async tokenOfDevice(deviceId: string): Promise<string> {
+    const parsed = parseDeviceId(deviceId);
+    if (!parsed) return '';
+    return this.views.view.devices[deviceId]?.token ?? (await this.nodes.load(parsed.nodeId)).devices[deviceId]?.token ?? '';
   }
 
   private async deny(request: LedgerRequest, principal: Principal, message: string, nodeId: string | null): Promise<never> {

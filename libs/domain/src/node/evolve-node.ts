@@ -1,6 +1,7 @@
 import type { AllocationEnding, DeploymentFailed, DeploymentStarted, NodeDeployed, NodeEvent } from './node-events';
 import type { AllocationStatus, NodeState, RememberedRequest } from './node-state';
 import { evolveHealth } from './evolve-health';
+import { evolveDevice } from './evolve-device';
 
 const remember = (state: NodeState, requestId: string, entry: RememberedRequest): NodeState['requests'] => ({
   ...state.requests,
@@ -80,5 +81,8 @@ function evolveAllocations(state: NodeState, event: NodeEvent): NodeState {
     case 'MaintenanceEnded':
     case 'PendingCleanupDone':
       return state; // health only: evolveHealth
+    case 'DeviceRegistered':
+    case 'DeviceRemoved':
+      return evolveDevice(state, event);
   }
 }

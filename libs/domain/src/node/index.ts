@@ -10,3 +10,7 @@ export * from './health-commands';
 export * from './health-state';
 export * from './decide-deploy-timeout';
 export * from './decide-power-observation';
+export * from './device-id';
+export * from './device-events';
+export * from './device-commands';
+export * from './device-state';

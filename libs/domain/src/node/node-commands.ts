@@ -1,6 +1,7 @@
 import type { Consumer } from '../consumer';
 import type { NodeProfile, RequestStamp } from './node-events';
 import type { NodeHealthCommand } from './health-commands';
+import type { DeviceCommand } from './device-commands';
 
 /**
  * Commands on one node. Time (`now`) and randomness (`tokenEntropy`) arrive in the
@@ -67,6 +68,7 @@ export type NodeCommand =
   | MarkDeploymentFailed
   | ReleaseAllocation
   | ObserveProviderStatus
-  | NodeHealthCommand;
+  | NodeHealthCommand
+  | DeviceCommand;
 
 export type NodeCommandType = NodeCommand['type'];

@@ -12,6 +12,8 @@ import { decideRelease } from './decide-release';
 import { decideObservation } from './decide-observation';
 import { decideHealth } from './decide-health';
 import { withHealthFollowUps } from './health-follow-ups';
+import { decideRegisterDevice, decideRemoveDevice } from './decide-device';
+import { endDevicesWithTheirAllocation } from './devices-end-with-allocation';
 
 const requestOf = (command: NodeCommand) => ('request' in command ? command.request : null);
 
@@ -44,6 +46,10 @@ const decideOnEnlisted = (command: Exclude<NodeCommand, { type: 'EnlistNode' }>,
     case 'StartMaintenance':
     case 'EndMaintenance':
       return decideHealth(command, state);
+    case 'RegisterDevice':
+      return decideRegisterDevice(command, state);
+    case 'RemoveDevice':
+      return decideRemoveDevice(command, state);
     case 'StartDeployment':
     case 'MarkDeployed':
     case 'MarkDeploymentFailed':
@@ -58,7 +64,7 @@ const decideOnEnlisted = (command: Exclude<NodeCommand, { type: 'EnlistNode' }>,
 export const decideNode = (command: NodeCommand, state: NodeState): Decision<NodeEvent, NodeReply> => {
   if (command.type === 'EnlistNode') return decideEnlist(command, state);
   if (!isEnlisted(state)) return refuse('not_found', `node ${command.nodeId} is not enlisted`);
-  return replayIfRepeated(command, state) ?? withHealthFollowUps(decideOnEnlisted(command, state), state, command.now);
+  return replayIfRepeated(command, state) ?? withHealthFollowUps(endDevicesWithTheirAllocation(decideOnEnlisted(command, state), state), state, command.now);
 };
 
 export const nodeDecider: Decider<NodeCommand, NodeEvent, NodeState, NodeReply> = {

@@ -2,6 +2,7 @@ import type { Consumer } from '../consumer';
 import type { DomainEvent } from '../core';
 import type { ProvisioningToken } from '../provisioning-token';
 import type { NodeHealthEvent } from './health-events';
+import type { DeviceEvent } from './device-events';
 
 /** The idempotency key of the command that caused an event, and a digest of its body. */
 export interface RequestStamp {
@@ -90,7 +91,8 @@ export type NodeEvent =
   | DeploymentReportRepeated
   | AllocationReleased
   | AllocationRevoked
-  | NodeHealthEvent;
+  | NodeHealthEvent
+  | DeviceEvent;
 
 export type NodeEventType = NodeEvent['type'];
 

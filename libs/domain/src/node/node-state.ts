@@ -2,6 +2,7 @@ import type { Consumer } from '../consumer';
 import type { ProvisioningToken } from '../provisioning-token';
 import type { AllocationEnding, NodeProfile } from './node-events';
 import { initialNodeHealth, type NodeHealth } from './health-state';
+import type { NodeDevices } from './device-state';
 
 export type AllocationStatus = 'allocated' | 'deploying' | 'deployed' | 'failed_deployment';
 
@@ -32,6 +33,7 @@ export interface NodeReply {
   expiresAt?: string;
   /** Release of a faulted node: the provider-side work left pending. */
   pendingCleanup?: string[];
+  deviceId?: string;
 }
 
 export interface RememberedRequest {
@@ -51,6 +53,8 @@ export interface NodeState {
   requests: Record<string, RememberedRequest>;
   /** Faults, maintenance and pending cleanup: see health-state.ts. */
   health: NodeHealth;
+  /** Devices registered under this node's allocations, removed ones included. */
+  devices: NodeDevices;
 }
 
 export const initialNodeState = (): NodeState => ({
@@ -62,6 +66,7 @@ export const initialNodeState = (): NodeState => ({
   reservation: null,
   requests: {},
   health: initialNodeHealth(),
+  devices: {},
 });
 
 export const isEnlisted = (state: NodeState): boolean => state.profile !== null;

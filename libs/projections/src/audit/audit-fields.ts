@@ -16,7 +16,7 @@ const looksLikeIp = (subject: string): boolean => subject.includes(':') || /^\d{
 
 /**
  * The audit fields of any event, without knowing its type, from the conventions every
- * event follows: data fields named nodeId, token (or owner.token), ip, consumer.controller
+ * event follows: data fields named nodeId (or owner.nodeId), token (or owner.token), ip, consumer.controller
  * and consumer.model; the stream it is on (node-*, ip-*, refusals-*); and the node a
  * provisioning token names. New event types are indexed as soon as they follow them.
  */
@@ -24,7 +24,7 @@ export const deriveAuditFields = (event: RecordedEvent): AuditFields => {
   const data = event.data;
   const token = text(field(data, 'token')) ?? text(field(field(data, 'owner'), 'token'));
   let ip = text(field(data, 'ip')) ?? ipOfStream(event.stream);
-  let nodeId = text(field(data, 'nodeId')) ?? nodeIdOfStream(event.stream);
+  let nodeId = text(field(data, 'nodeId')) ?? text(field(field(data, 'owner'), 'nodeId')) ?? nodeIdOfStream(event.stream);
   const subject = refusalSubjectOfStream(event.stream);
   if (subject !== null && subject !== 'ledger' && nodeId === null && ip === null) {
     if (looksLikeIp(subject)) ip = subject;

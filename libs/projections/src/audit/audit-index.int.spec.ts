@@ -24,7 +24,7 @@ const story = (): RecordedEvent[] => {
     at(1, 'node-node-7', 'NodeAcquired', { nodeId: 'node-7', token: alice, epoch: 1, consumer: { controller: 'fair-clouds', model: 'mobile-app', machine: '87' } }, 'juju:alice'),
     at(2, 'ip-10.0.0.5', 'LeaseGranted', { ip: '10.0.0.5', owner: { token: alice } }, 'dhcp'),
     at(3, 'node-node-7', 'DeploymentFailed', { nodeId: 'node-7', token: alice, epoch: 1, reason: 'curtin', source: 'maas' }, 'maas'),
-    at(4, 'ip-10.0.0.5', 'LeaseRenewed', { ip: '10.0.0.5' }, 'dhcp'),
+    at(4, 'ip-10.0.0.5', 'PoolAudited', { ip: '10.0.0.5' }, 'dhcp'),
     at(5, 'node-node-7', 'AllocationRevoked', { nodeId: 'node-7', token: alice, epoch: 1, providerStatus: 'ready', source: 'maas' }, 'operator:charlie'),
     at(6, 'ip-10.0.0.5', 'LeaseGranted', { ip: '10.0.0.5', owner: { token: mintToken('node-8', 1, 'otherentropy0000') } }, 'dhcp'),
     at(7, 'ip-10.0.0.5', 'LeaseRenewed', { ip: '10.0.0.5' }, 'dhcp'),
@@ -77,7 +77,7 @@ describe('the audit index', () => {
     assert.equal(refusal.token, alice);
     assert.match(refusal.summary, /REFUSED ReleaseAllocation .*stale_token.*forget this machine/);
     assert.match(timeline.entries.find((entry) => entry.type === 'AllocationRevoked')!.summary, /released out of band/);
-    assert.equal(timeline.entries.find((entry) => entry.position === 5)!.summary, 'LeaseRenewed: ip=10.0.0.5', 'an event type with no summary line is described by its fields');
+    assert.equal(timeline.entries.find((entry) => entry.position === 5)!.summary, 'PoolAudited: ip=10.0.0.5', 'an event type with no summary line is described by its fields');
     assert.deepEqual(reader.timeline('node-7', { limit: 100, until: 5 })!.entries.map((entry) => entry.position), [1, 2, 3, 4, 5]);
     const paged = reader.timeline('node-7', { limit: 3 })!;
     assert.deepEqual([paged.entries.map((entry) => entry.position), paged.nextAfter], [[1, 2, 3], 3]);

@@ -34,6 +34,14 @@ export const EVENT_SUMMARIES: Record<string, EventSummary> = {
   MaintenanceStarted: (d) => `maintenance started by ${d.by}: ${d.reason}`,
   MaintenanceEnded: (d) => `maintenance ended by ${d.by}${d.reason ? `: ${d.reason}` : ''}`,
   PendingCleanupDone: (d) => `pending provider cleanup done: ${(d.steps ?? []).join(', ')}`,
+  DeviceRegistered: (d) => `container/VM ${d.hostname} (${d.mac}) registered as ${d.deviceId} under the allocation of epoch ${d.epoch}`,
+  DeviceRemoved: (d) => `device ${d.deviceId} removed ${d.reason === 'allocation_ended' ? 'because its allocation ended' : 'by its holder'}`,
+  LeaseGranted: (d) =>
+    `${d.leaseKind} lease of ${d.ip} for ${d.mac} granted to ${d.owner?.kind === 'device' ? `device ${d.owner.deviceId}` : `the allocation ${short(d.owner?.token)}`}${d.expiresAt ? ` until ${d.expiresAt}` : ''}`,
+  LeaseRenewed: (d) => `lease of ${d.ip} renewed${d.expiresAt ? ` until ${d.expiresAt}` : ''}`,
+  LeaseReleased: (d) => `lease of ${d.ip} released: ${String(d.reason).replace(/_/g, ' ')}${d.cause ? ` (caused by event ${d.cause})` : ''}`,
+  LeaseExpired: (d) => `lease of ${d.ip} expired`,
+  DhcpLeaseObserved: (d) => `DHCP server ${d.source} says ${d.ip} is ${d.state} for ${d.mac}${d.ends ? ` until ${d.ends}` : ''}`,
   AcquireRouted: (d) => `acquire request ${d.requestId} routed to node ${d.nodeId}`,
   CommandRefused: (d) =>
     `REFUSED ${d.command}${d.token ? ` with token ${short(d.token)}` : ''}${d.consumer ? ` for ${consumerOf(d.consumer)}` : ''}: ${d.code}: ${d.reason}` +

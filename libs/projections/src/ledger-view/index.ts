@@ -5,3 +5,7 @@ export * from './allocation-queries';
 export * from './ledger-projection';
 export * from './node-health-view';
 export * from './node-health-queries';
+export * from './device-views';
+export * from './lease-views';
+export * from './lease-queries';
+export * from './device-queries';

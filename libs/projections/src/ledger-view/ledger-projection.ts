@@ -4,7 +4,7 @@ import { emptyLedgerView, type LedgerViewState } from './views';
 
 /** Nodes, allocations (and later devices and leases) as one projection over the log. */
 export const ledgerProjection: Projection<LedgerViewState> = {
-  name: 'ledger-view.v2',
+  name: 'ledger-view.v3',
   initialState: emptyLedgerView,
   apply: applyEvent,
 };

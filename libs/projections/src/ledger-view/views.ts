@@ -1,5 +1,7 @@
 import type { AllocationEnding, AllocationStatus, Consumer } from '@ledger/domain';
 import type { NodeHealthView } from './node-health-view';
+import type { DeviceView } from './device-views';
+import type { IpLeasesView } from './lease-views';
 
 export interface ReservationView {
   reservationId: string;
@@ -57,6 +59,9 @@ export interface LedgerViewState {
   position: number;
   nodes: Record<string, NodeView>;
   allocations: Record<string, AllocationView>;
+  devices: Record<string, DeviceView>;
+  /** Keyed by canonical IP address. */
+  leases: Record<string, IpLeasesView>;
 }
 
-export const emptyLedgerView = (): LedgerViewState => ({ position: 0, nodes: {}, allocations: {} });
+export const emptyLedgerView = (): LedgerViewState => ({ position: 0, nodes: {}, allocations: {}, devices: {}, leases: {} });

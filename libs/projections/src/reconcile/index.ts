@@ -1,1 +1,2 @@
 export * from './reconcile-instances';
+export * from './reconcile-ips';

@@ -5,16 +5,18 @@ import type { EventStore, ExpectedRevision, NewEvent } from '@ledger/event-store
 import { historyArb, runHistory, type Step } from '../../../../domain/src/node/invariants/command-history';
 import { healthHistoryArb, runHealthHistory, type HealthHistory } from '../../../../domain/src/node/invariants/node-health-history';
 import { enlisted } from '../../../../domain/src/testing/node-health-fixtures';
+import { leaseActionsArb, leaseWorldLog, type LeaseAction } from './lease-world-history';
 
 export interface GeneratedHistories {
   nodes: Step[];
   health: HealthHistory;
+  leases: LeaseAction[];
   /** How the two histories interleave: true takes the next node-history command. */
   order: boolean[];
 }
 
 export const generatedHistoriesArb = (maxLength = 40): fc.Arbitrary<GeneratedHistories> =>
-  fc.record({ nodes: historyArb(maxLength), health: healthHistoryArb, order: fc.array(fc.boolean(), { maxLength: 200 }) });
+  fc.record({ nodes: historyArb(maxLength), health: healthHistoryArb, leases: leaseActionsArb, order: fc.array(fc.boolean(), { maxLength: 200 }) });
 
 interface Decided {
   command: NodeCommand;
@@ -31,14 +33,14 @@ const envelope = (event: { type: string; data: unknown }, actor: string): NewEve
 });
 
 /** The appends the ledger makes for one decided command: its events, or the refusal it records (as RefusalRecorder does). */
-const appendsFor = ({ command, before, decision }: Decided): { stream: string; events: NewEvent[]; expected: 'node' | ExpectedRevision }[] => {
+const appendsFor = ({ command, before, decision }: Decided): { stream: string; events: NewEvent[]; expected: 'tracked' | ExpectedRevision }[] => {
   const actor = 'consumer' in command ? `juju:${command.consumer.controller}/${command.consumer.model}` : 'maas';
   if (decision.outcome === 'accepted') {
     if (decision.events.length === 0) return [];
     const route = command.type === 'AcquireNode'
       ? [{ stream: Streams.request(command.request.requestId), events: [envelope({ type: 'AcquireRouted', data: { requestId: command.request.requestId, fingerprint: command.request.fingerprint, nodeId: command.nodeId } }, actor)], expected: 'any' as const }]
       : [];
-    return [...route, { stream: Streams.node(command.nodeId), events: decision.events.map((event) => envelope(event, actor)), expected: 'node' }];
+    return [...route, { stream: Streams.node(command.nodeId), events: decision.events.map((event) => envelope(event, actor)), expected: 'tracked' }];
   }
   if (before.profile === null || decision.refusal.code === 'not_found') return [];
   const data = {
@@ -67,17 +69,19 @@ export const appendsOf = (histories: GeneratedHistories) => {
   }
   merged.push(...nodeSide.slice(i), ...healthSide.slice(j));
   // The health history starts from an enlisted node: enlist it first, as the ledger would have.
-  const enlist = [{ stream: Streams.node((enlisted().data as { nodeId: string }).nodeId), events: [envelope(enlisted(), 'operator:charlie')], expected: 'node' as const }];
-  return [...enlist, ...merged.flatMap(appendsFor)];
+  const enlist = [{ stream: Streams.node((enlisted().data as { nodeId: string }).nodeId), events: [envelope(enlisted(), 'operator:charlie')], expected: 'tracked' as const }];
+  // Devices and leases come after, on nodes and addresses of their own: the streams never mix.
+  const leaseSide = leaseWorldLog(histories.leases).map((event) => ({ stream: event.stream, events: [envelope(event, event.metadata.actor)], expected: 'tracked' as const }));
+  return [...enlist, ...merged.flatMap(appendsFor), ...leaseSide];
 };
 
-/** Appends generated appends to a real store one by one, with the expected revision on node streams (across calls). */
+/** Appends generated appends to a real store one by one, with the exact expected revision on tracked streams (across calls). */
 export const appenderTo = (store: EventStore) => {
   const revisions = new Map<string, number>();
   return async (appends: ReturnType<typeof appendsOf>): Promise<void> => {
     for (const append of appends) {
       const revision = revisions.get(append.stream) ?? -1;
-      const expected = append.expected === 'node' ? (revision < 0 ? 'no_stream' : revision) : append.expected;
+      const expected = append.expected === 'tracked' ? (revision < 0 ? 'no_stream' : revision) : append.expected;
       const result = await store.appendToStream(append.stream, append.events, expected);
       revisions.set(append.stream, result.nextExpectedRevision);
     }

@@ -1,0 +1,144 @@
+import { basename } from 'node:path';
+import { UsageError, type CliCommand, type CliIo, type ParsedArgs } from '../cli-command';
+import { LEASE_FILE_FORMATS, type LeaseFileFormat } from '../lease-files/lease-file-format';
+import { buildImportReport, formatImportTable } from '../lease-import/import-report';
+import { LedgerHttpError, LeaseObservationsClient } from '../lease-import/lease-observations-client';
+import { ImportInterrupted, postInBatches, type PostOutcome } from '../lease-import/post-in-batches';
+import { ProgressBar } from '../lease-import/progress-bar';
+import { LeaseFileMissing, readLeaseFiles, resolveLeaseFiles, type LeaseFileSource } from '../lease-import/read-lease-files';
+
+const DEFAULT_URL = 'http://127.0.0.1:3000';
+/** The endpoint takes at most this many records per request. */
+const MAX_BATCH = 5000;
+
+const USAGE = `usage: ledger-cli import <file> [options]
+
+Reads a DHCP server's lease file and posts the current lease of every address in it to
+the ledger (POST /v1/observations/leases), which answers valid, orphaned, released or
+unknown for each. Safe to re-run: records the ledger already has append nothing.
+
+  <file>                 an ISC dhcpd.leases file or a Kea memfile CSV. For Kea give the
+                         file Kea writes (kea-leases4.csv): <file>.2 and <file>.1 (or
+                         <file>.completed) are read before it, in Kea's own order
+  --format isc|kea|auto  the file's format (default auto: told from its first line)
+  --source NAME          the DHCP server the leases come from (default <format>:<file name>)
+  --url URL              the ledger (default $LEDGER_URL, else ${DEFAULT_URL})
+  --batch N              records per request, 1-${MAX_BATCH} (default 1000)
+  --dry-run              read and report; post nothing
+  --report table|json    the report (default table); json lists every skipped line and
+                         every orphaned lease
+
+environment: LEDGER_URL (default for --url), LEDGER_API_KEY (sent as a bearer token)
+exit codes: 0 done (skipped lines are reported, not fatal), 1 failed (the ledger is
+unreachable or answered other than 2xx), 2 usage`;
+
+export interface ImportOptions {
+  file: string;
+  format: LeaseFileFormat | 'auto';
+  source: string | undefined;
+  url: string;
+  batch: number;
+  dryRun: boolean;
+  report: 'table' | 'json';
+}
+
+const FLAGS = new Set(['format', 'source', 'url', 'batch', 'dry-run', 'report']);
+
+const oneOf = <T extends string>(args: ParsedArgs, name: string, allowed: readonly T[], fallback: T): T => {
+  const value = args.flags[name];
+  if (value === undefined) return fallback;
+  if (value === true || !allowed.includes(value as T)) throw new UsageError(`--${name} must be one of ${allowed.join(', ')}`);
+  return value as T;
+};
+
+export const parseImportOptions = (args: ParsedArgs, env: NodeJS.ProcessEnv): ImportOptions => {
+  const unknown = Object.keys(args.flags).filter((flag) => !FLAGS.has(flag));
+  if (unknown.length > 0) throw new UsageError(`unknown option${unknown.length > 1 ? 's' : ''} ${unknown.map((f) => `--${f}`).join(', ')}`);
+  const positional = [...args.positional];
+  // `--dry-run file` reads as a flag with a value: a bare flag takes no value, so the word is the file.
+  let dryRun = args.flags['dry-run'];
+  if (typeof dryRun === 'string' && dryRun !== 'true' && dryRun !== 'false') {
+    positional.unshift(dryRun);
+    dryRun = true;
+  }
+  if (positional.length !== 1) throw new UsageError(positional.length === 0 ? 'which lease file?' : `one lease file at a time, got ${positional.length}`);
+  const batchText = args.flags.batch ?? '1000';
+  const batch = Number(batchText);
+  if (batchText === true || !Number.isInteger(batch) || batch < 1 || batch > MAX_BATCH) throw new UsageError(`--batch must be a whole number from 1 to ${MAX_BATCH}`);
+  const url = args.flags.url ?? env.LEDGER_URL ?? DEFAULT_URL;
+  if (url === true || !/^https?:\/\/[^/]/.test(url) || !URL.canParse(url)) throw new UsageError(`--url must be an http(s) URL, got "${url}"`);
+  const source = args.flags.source;
+  if (source === true || (source !== undefined && (source.trim() === '' || source.length > 128))) throw new UsageError('--source must be a name of 1-128 characters');
+  return {
+    file: positional[0],
+    format: oneOf(args, 'format', [...LEASE_FILE_FORMATS, 'auto'] as const, 'auto'),
+    source,
+    url,
+    batch,
+    dryRun: dryRun === true || dryRun === 'true',
+    report: oneOf(args, 'report', ['table', 'json'] as const, 'table'),
+  };
+};
+
+/** A source name the ledger takes as an id: the format and the file's name, in safe characters. */
+export const defaultSourceName = (format: LeaseFileFormat, file: string): string => `${format}:${basename(file)}`.replace(/[^A-Za-z0-9._:@-]/g, '-').slice(0, 128);
+
+export interface ImportDependencies {
+  fetch?: typeof fetch;
+  now?: () => number;
+  /** Where the progress bar draws (stderr). */
+  writeProgress?: (text: string) => void;
+  retryDelaysMs?: number[];
+}
+
+const run = async (args: ParsedArgs, io: CliIo, deps: ImportDependencies): Promise<number> => {
+  const options = parseImportOptions(args, io.env);
+  const now = deps.now ?? Date.now;
+  const started = now();
+  let files: LeaseFileSource;
+  try {
+    files = resolveLeaseFiles(options.file, options.format);
+  } catch (error) {
+    if (error instanceof LeaseFileMissing) throw new UsageError(error.message);
+    throw error;
+  }
+  const source = options.source ?? defaultSourceName(files.format, options.file);
+  const bar = (label: string, total: number, unit: 'bytes' | 'records') =>
+    io.interactive ? new ProgressBar({ label, total, unit, now, write: deps.writeProgress ?? ((text) => process.stderr.write(text)) }) : null;
+
+  const reading$ = bar('reading', files.totalBytes, 'bytes');
+  const reading = await readLeaseFiles(files, (bytes, addresses) => reading$?.update(bytes, addresses));
+  reading$?.clear();
+
+  let outcome: PostOutcome | null = null;
+  if (!options.dryRun) {
+    const client = new LeaseObservationsClient({ url: options.url, source, apiKey: io.env.LEDGER_API_KEY || undefined, fetch: deps.fetch, retryDelaysMs: deps.retryDelaysMs });
+    const posting$ = bar('posting', reading.records.length, 'records');
+    try {
+      outcome = await postInBatches(reading.records, options.batch, client, (handled) => posting$?.update(handled, handled));
+    } catch (error) {
+      posting$?.clear();
+      if (!(error instanceof ImportInterrupted)) throw error;
+      const done = error.outcome.posted;
+      io.err(`import failed after ${done.toLocaleString('en-US')} of ${reading.records.length.toLocaleString('en-US')} records were posted: ${error.message}`);
+      const status = error.cause instanceof LedgerHttpError ? error.cause.status : 0;
+      if (status === 401 || status === 403) io.err('set LEDGER_API_KEY to a provider or operator key (ledger-cli keys add --name dhcp --role provider)');
+      io.err('nothing is lost by trying again: the ledger appends nothing for records it already has');
+      return 1;
+    }
+    posting$?.clear();
+  }
+  const report = buildImportReport({ file: options.file, source, url: options.dryRun ? null : options.url, dryRun: options.dryRun, elapsedMs: now() - started }, files, reading, outcome);
+  io.out(options.report === 'json' ? JSON.stringify(report, null, 2) : formatImportTable(report));
+  return 0;
+};
+
+/** `ledger-cli import`: a DHCP server's lease file into the ledger's lease observations. */
+export const createImportCommand = (deps: ImportDependencies = {}): CliCommand => ({
+  name: 'import',
+  summary: 'import a dhcpd.leases or Kea lease file; report the orphaned leases',
+  usage: USAGE,
+  run: (args, io) => run(args, io, deps),
+});
+
+export const importCommand = createImportCommand();

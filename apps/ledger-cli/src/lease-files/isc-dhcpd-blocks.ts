@@ -1,0 +1,140 @@
+import { lexIscLine, type IscToken } from './isc-dhcpd-lexer';
+
+/** `words... ;` */
+export interface IscStatement {
+  words: IscToken[];
+  line: number;
+}
+
+/** `header... { statements and nested blocks }` */
+export interface IscBlock {
+  header: IscToken[];
+  line: number;
+  statements: IscStatement[];
+  blocks: IscBlock[];
+}
+
+export interface IscStructureSink {
+  /** A complete, well-formed top-level block. */
+  block(block: IscBlock): void;
+  /** A top-level `words... ;` statement (server-duid, authoring-byte-order...). */
+  statement(statement: IscStatement): void;
+  problem(line: number, reason: string): void;
+}
+
+/** Keywords that open a top-level declaration in a lease file. */
+export const TOP_LEVEL_KEYWORDS = new Set([
+  'lease', 'ia-na', 'ia-ta', 'ia-pd', 'failover', 'host', 'group', 'subgroup', 'class', 'subclass', 'server-duid', 'authoring-byte-order',
+]);
+/** The ones that never appear inside another declaration: seeing one at the start of a line inside a block means that block was cut short. */
+const LEASE_KEYWORDS = new Set(['lease', 'ia-na', 'ia-ta', 'ia-pd']);
+
+export const wordsText = (tokens: IscToken[]): string =>
+  tokens.map((t) => (t.kind === 'string' ? JSON.stringify(t.text) : t.text)).join(' ');
+
+const describeBlock = (block: IscBlock): string => `'${wordsText(block.header.slice(0, 2))}' block at line ${block.line}`;
+
+/**
+ * Turns the token stream of a lease file into top-level statements and blocks, one line
+ * at a time. A block that cannot be read (a broken string, a statement without its `;`,
+ * a block that a crash cut short) is reported with its line and dropped, and reading
+ * carries on with the next declaration: one bad block never costs the rest of the file.
+ */
+export class IscBlockReader {
+  private stack: IscBlock[] = [];
+  private pending: IscToken[] = [];
+  private broken: { line: number; reason: string } | null = null;
+  private lineNumber = 0;
+
+  constructor(private readonly sink: IscStructureSink) {}
+
+  get currentLine(): number {
+    return this.lineNumber;
+  }
+
+  pushLine(text: string): void {
+    const line = ++this.lineNumber;
+    const { tokens, fault } = lexIscLine(text, line);
+    for (const token of tokens) this.token(token);
+    if (fault) {
+      if (this.stack.length > 0) this.breakBlock(line, fault);
+      else {
+        this.sink.problem(line, `${fault}; the line is skipped`);
+        this.pending = [];
+      }
+    }
+  }
+
+  end(): void {
+    if (this.stack.length > 0) {
+      this.sink.problem(this.stack[0].line, `${describeBlock(this.stack[0])} is not closed at the end of the file (a truncated write?); skipped`);
+    } else if (this.pending.length > 0) {
+      this.sink.problem(this.pending[0].line, `'${wordsText(this.pending)}' has no ';' at the end of the file; skipped`);
+    }
+    this.stack = [];
+    this.pending = [];
+    this.broken = null;
+  }
+
+  private token(token: IscToken): void {
+    if (token.firstOnLine && token.kind === 'word') this.resyncAt(token);
+    switch (token.kind) {
+      case ';':
+        return this.endStatement(token);
+      case '{':
+        return this.openBlock(token);
+      case '}':
+        return this.closeBlock(token);
+      default:
+        this.pending.push(token);
+    }
+  }
+
+  /** A line starting a new declaration while the previous one is unfinished: report the unfinished one and start afresh. */
+  private resyncAt(token: IscToken): void {
+    if (this.stack.length > 0 && LEASE_KEYWORDS.has(token.text)) {
+      const open = this.stack[0];
+      this.sink.problem(this.broken?.line ?? open.line, `${describeBlock(open)} is not closed before line ${token.line}${this.broken ? ` (${this.broken.reason})` : ''}; skipped`);
+      this.stack = [];
+      this.pending = [];
+      this.broken = null;
+    } else if (this.stack.length === 0 && this.pending.length > 0 && TOP_LEVEL_KEYWORDS.has(token.text)) {
+      this.sink.problem(this.pending[0].line, `'${wordsText(this.pending)}' is not a complete statement (no ';' before line ${token.line}); skipped`);
+      this.pending = [];
+    }
+  }
+
+  private endStatement(token: IscToken): void {
+    const statement = { words: this.pending, line: this.pending[0]?.line ?? token.line };
+    this.pending = [];
+    if (this.stack.length === 0) this.sink.statement(statement);
+    else this.stack[this.stack.length - 1].statements.push(statement);
+  }
+
+  private openBlock(token: IscToken): void {
+    const block: IscBlock = { header: this.pending, line: this.pending[0]?.line ?? token.line, statements: [], blocks: [] };
+    this.pending = [];
+    if (this.stack.length > 0) this.stack[this.stack.length - 1].blocks.push(block);
+    this.stack.push(block);
+  }
+
+  private closeBlock(token: IscToken): void {
+    if (this.stack.length === 0) {
+      this.sink.problem(token.line, `'}' without an open block; ignored`);
+      this.pending = [];
+      return;
+    }
+    if (this.pending.length > 0) this.breakBlock(this.pending[0].line, `'${wordsText(this.pending)}' has no ';'`);
+    this.pending = [];
+    const closed = this.stack.pop()!;
+    if (this.stack.length > 0) return;
+    const broken = this.broken;
+    this.broken = null;
+    if (broken) this.sink.problem(broken.line, `${describeBlock(closed)} skipped: ${broken.reason}`);
+    else this.sink.block(closed);
+  }
+
+  private breakBlock(line: number, reason: string): void {
+    this.broken ??= { line, reason };
+  }
+}

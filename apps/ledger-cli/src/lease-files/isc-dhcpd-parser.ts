@@ -1,0 +1,183 @@
+import { bytesFromHexList, duidType, macFromDuid, normalizeMac, parseIp, unusableMacReason } from './addresses';
+import { IscBlockReader, wordsText, type IscBlock, type IscStatement } from './isc-dhcpd-blocks';
+import type { IscToken } from './isc-dhcpd-lexer';
+import { bindingState, parseIscDate } from './isc-dhcpd-values';
+import { LatestLeases, type LeaseFileReading } from './latest-leases';
+import type { LeaseRecord, LeaseSink, LeaseState } from './lease-record';
+
+/** Top-level declarations a lease file may hold that are not leases (OMAPI objects, failover state). */
+const NOT_LEASES = new Set(['failover', 'host', 'group', 'subgroup', 'class', 'subclass']);
+const QUIET_STATEMENTS = new Set(['server-duid', 'authoring-byte-order']);
+
+interface LeaseFields {
+  state?: LeaseState;
+  mac?: string;
+  /** Why a hardware statement gave no usable MAC. */
+  unusableMac?: string;
+  starts?: string;
+  ends?: string | null;
+  hostname?: string;
+}
+
+interface FieldError {
+  line: number;
+  reason: string;
+}
+
+/** The fields of one lease (or iaaddr) body that the ledger needs; everything else (uid, set, on, cltt...) is ignored. */
+const readFields = (statements: IscStatement[], errors: FieldError[]): LeaseFields => {
+  const fields: LeaseFields = {};
+  let sawBindingState = false;
+  for (const { words, line } of statements) {
+    const [keyword, ...rest] = words.map((w) => w.text);
+    const fail = (reason: string) => errors.push({ line, reason });
+    switch (keyword) {
+      case 'starts':
+      case 'ends': {
+        const date = parseIscDate(words.slice(1));
+        if (!date.ok) fail(`${keyword}: ${date.reason}`);
+        else if (keyword === 'starts') fields.starts = date.value ?? undefined;
+        else fields.ends = date.value;
+        break;
+      }
+      case 'binding': {
+        sawBindingState = true;
+        const state = rest[0] === 'state' && rest.length === 2 ? bindingState(rest[1]) : undefined;
+        if (!state) fail(`'${wordsText(words)}' is not a known binding state`);
+        else fields.state = state;
+        break;
+      }
+      case 'abandoned': // dhcpd 2 wrote this instead of a binding state
+        sawBindingState = true;
+        fields.state = 'abandoned';
+        break;
+      case 'hardware': {
+        const mac = rest.length === 2 ? normalizeMac(rest[1]) : null;
+        if (!mac) fail(`'${wordsText(words)}' is not 'hardware <type> <six octets>'`);
+        else if (unusableMacReason(mac)) fields.unusableMac = unusableMacReason(mac)!;
+        else fields.mac = mac;
+        break;
+      }
+      case 'client-hostname':
+        if (words.length === 2 && words[1].text !== '') fields.hostname = words[1].text;
+        break;
+      default: // next/rewind binding state, uid, cltt, tstp, set, option, billing...: not the ledger's business
+    }
+  }
+  // Line 0: the block's own line is the one to look at.
+  if (!sawBindingState) errors.push({ line: 0, reason: `no 'binding state'` });
+  return fields;
+};
+
+/**
+ * ISC dhcpd's lease database (dhcpd.leases(5)), streamed one line at a time. Every
+ * `lease <ip> { ... }` block (and every `iaaddr` of a DHCPv6 `ia-na`/`ia-ta`) becomes a
+ * record; a block that cannot be read is reported with its line and why, and skipped.
+ */
+export class IscLeaseParser {
+  private readonly blocks: IscBlockReader;
+
+  constructor(private readonly sink: LeaseSink) {
+    this.blocks = new IscBlockReader({
+      block: (block) => this.declaration(block),
+      statement: (statement) => this.topLevelStatement(statement),
+      problem: (line, reason) => this.sink.problem({ line, reason }),
+    });
+  }
+
+  pushLine(line: string): void {
+    this.blocks.pushLine(line);
+  }
+
+  end(): void {
+    this.blocks.end();
+  }
+
+  private topLevelStatement({ words, line }: IscStatement): void {
+    if (words.length === 0 || QUIET_STATEMENTS.has(words[0].text)) return;
+    this.sink.problem({ line, reason: `unrecognised statement '${wordsText(words)}'; ignored` });
+  }
+
+  private declaration(block: IscBlock): void {
+    const keyword = block.header[0]?.text;
+    if (keyword === 'lease') this.lease(block);
+    else if (keyword === 'ia-na' || keyword === 'ia-ta') this.identityAssociation(block);
+    else if (keyword === 'ia-pd') block.blocks.forEach(() => this.sink.ignore('DHCPv6 prefix delegation (ia-pd)'));
+    else if (!NOT_LEASES.has(keyword ?? '')) {
+      this.sink.problem({ line: block.line, reason: `unrecognised declaration '${wordsText(block.header)}' skipped` });
+    }
+  }
+
+  private lease(block: IscBlock): void {
+    const [, address, ...extra] = block.header;
+    const ip = address && extra.length === 0 ? parseIp(address.text) : null;
+    if (!ip || ip.family !== 4) {
+      this.sink.problem({ line: block.line, reason: `'${wordsText(block.header)}' does not name an IPv4 address; block skipped` });
+      return;
+    }
+    this.emit(`lease ${ip.ip}`, ip.ip, block);
+  }
+
+  private identityAssociation(block: IscBlock): void {
+    const [keyword, id] = block.header;
+    const duid = block.header.length === 2 ? iaidDuidBytes(id)?.subarray(4) : undefined;
+    if (!duid) {
+      this.sink.problem({ line: block.line, reason: `'${wordsText(block.header)}' does not carry an IAID and DUID; block skipped` });
+      return;
+    }
+    const found = macFromDuid(duid);
+    const mac = found && !unusableMacReason(found) ? found : null;
+    const noMac = `no MAC address: the client's DUID (type ${duidType(duid) ?? 'unknown'}) carries no Ethernet address`;
+    for (const child of block.blocks) {
+      if (child.header[0]?.text !== 'iaaddr') continue;
+      const ip = child.header.length === 2 ? parseIp(child.header[1].text) : null;
+      if (!ip || ip.family !== 6) {
+        this.sink.problem({ line: child.line, reason: `'${wordsText(child.header)}' in the ${keyword.text} block at line ${block.line} does not name an IPv6 address; skipped` });
+        continue;
+      }
+      this.emit(`iaaddr ${ip.ip}`, ip.ip, child, mac ? { mac } : { missing: noMac });
+    }
+  }
+
+  /** One lease body to one record; `fromDuid` is where DHCPv6 leases get their MAC (they have no hardware statement). */
+  private emit(what: string, ip: string, block: IscBlock, fromDuid?: { mac: string } | { missing: string }): void {
+    const errors: FieldError[] = [];
+    const fields = readFields(block.statements, errors);
+    if (errors.length > 0) {
+      const [first, ...more] = errors;
+      const line = first.line || block.line;
+      const also = more.map((e) => `; also line ${e.line}: ${e.reason}`).join('');
+      this.sink.problem({ line, reason: `${what} (block at line ${block.line}) skipped: ${first.reason}${also}` });
+      return;
+    }
+    const mac = fromDuid && 'mac' in fromDuid ? fromDuid.mac : fields.mac;
+    if (!mac) {
+      const why = fromDuid && 'missing' in fromDuid ? fromDuid.missing : fields.unusableMac ? `no usable MAC (${fields.unusableMac})` : `no 'hardware' statement`;
+      // An unused free lease without a MAC is normal; an active one the ledger cannot match is worth a line in the report.
+      if (fields.state === 'active') this.sink.problem({ line: block.line, reason: `${what} is active but has ${why}; skipped` });
+      else this.sink.ignore(`${fields.state} lease without a MAC address`, ip);
+      return;
+    }
+    const record: LeaseRecord = { ip, mac, state: fields.state!, origin: { line: block.line } };
+    if (fields.starts !== undefined) record.starts = fields.starts;
+    if (fields.ends !== undefined) record.ends = fields.ends;
+    if (fields.hostname !== undefined) record.hostname = fields.hostname;
+    this.sink.record(record);
+  }
+}
+
+/** The IAID (4 bytes) and DUID that name an IA: a quoted string with octal escapes, or a colon-separated hex list. */
+const iaidDuidBytes = (token: IscToken | undefined): Uint8Array | null => {
+  if (!token) return null;
+  const bytes = token.kind === 'string' ? token.bytes : token.kind === 'word' ? bytesFromHexList(token.text) : null;
+  return bytes && bytes.length > 4 ? bytes : null;
+};
+
+/** A whole dhcpd.leases text at once (tests, small files). */
+export const parseIscLeases = (text: string): LeaseFileReading => {
+  const latest = new LatestLeases();
+  const parser = new IscLeaseParser(latest);
+  for (const line of text.split(/\r?\n/)) parser.pushLine(line);
+  parser.end();
+  return latest.reading();
+};

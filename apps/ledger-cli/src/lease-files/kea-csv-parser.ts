@@ -1,0 +1,157 @@
+import { bytesFromHexList, macFromDuid, normalizeMac, parseIp, unusableMacReason } from './addresses';
+import { LatestLeases, type LeaseFileReading } from './latest-leases';
+import type { LeaseRecord, LeaseSink, LeaseState } from './lease-record';
+
+/**
+ * Kea's lease states (Lease::STATE_*): 0 default (in use), 1 declined (the client found the
+ * address taken: ISC calls that abandoned), 2 expired-reclaimed, 3 released, 4 registered
+ * (a client-registered address, in use).
+ */
+const KEA_STATES: Record<string, LeaseState> = { '0': 'active', '1': 'abandoned', '2': 'expired', '3': 'released', '4': 'active' };
+/** Kea's "infinite" valid lifetime: such a lease never ends. */
+const INFINITE_LIFETIME = 0xffffffff;
+/** The last second toISOString can spell (9999-12-31T23:59:59Z). */
+const LAST_EPOCH_SECOND = 253_402_300_799;
+
+/**
+ * Kea's CSV escaping (util/csv_file.cc): a comma, and the `&` that starts an escape, are
+ * written as `&#x` and two hex digits; a tag not followed by two hex digits is literal text.
+ */
+export const unescapeKeaText = (text: string): string => {
+  if (!text.includes('&#x')) return text;
+  const bytes: number[] = [];
+  let i = 0;
+  while (i < text.length) {
+    const escape = text.startsWith('&#x', i) ? /^[0-9A-Fa-f]{2}/.exec(text.slice(i + 3, i + 5)) : null;
+    if (escape) {
+      bytes.push(parseInt(escape[0], 16));
+      i += 5;
+    } else {
+      const char = String.fromCodePoint(text.codePointAt(i) ?? 0);
+      bytes.push(...Buffer.from(char, 'utf8'));
+      i += char.length;
+    }
+  }
+  return Buffer.from(bytes).toString('utf8');
+};
+
+interface Header {
+  family: 4 | 6;
+  width: number;
+  column: Record<string, number>;
+}
+
+const REQUIRED = { 4: ['address', 'hwaddr', 'valid_lifetime', 'expire'], 6: ['address', 'duid', 'valid_lifetime', 'expire'] } as const;
+
+const readHeader = (line: string): Header | string => {
+  const names = line.split(',').map((name) => name.trim());
+  if (!names.includes('address')) return `the first line is not a Kea lease-file header (no 'address' column): '${line.slice(0, 80)}'`;
+  const family = names.includes('duid') ? 6 : 4;
+  const missing = REQUIRED[family].filter((name) => !names.includes(name));
+  if (missing.length > 0) return `the header lacks the column${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`;
+  return { family, width: names.length, column: Object.fromEntries(names.map((name, index) => [name, index])) };
+};
+
+const iso = (seconds: number) => new Date(seconds * 1000).toISOString();
+
+/**
+ * Kea's memfile lease files (kea-leases4.csv, kea-leases6.csv), streamed one line at a time
+ * and possibly several files in a row (see keaLeaseFileSet). Columns are found by their
+ * header name, so files from older and newer Kea versions (fewer or more columns) read alike.
+ */
+export class KeaLeaseParser {
+  private header: Header | null = null;
+  private skipFile = false;
+  private file: string | undefined;
+  private line = 0;
+
+  constructor(private readonly sink: LeaseSink) {}
+
+  startFile(name?: string): void {
+    this.file = name;
+    this.header = null;
+    this.skipFile = false;
+    this.line = 0;
+  }
+
+  pushLine(raw: string): void {
+    const line = ++this.line;
+    const text = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+    if (this.skipFile || text.trim() === '') return;
+    if (!this.header) {
+      const header = readHeader(text);
+      if (typeof header === 'string') {
+        this.problem(line, `${header}; file skipped`);
+        this.skipFile = true;
+      } else this.header = header;
+      return;
+    }
+    const reason = this.row(text.split(','), this.header, line);
+    if (reason) this.problem(line, `${reason}; row skipped`);
+  }
+
+  endFile(): void {
+    this.header = null;
+  }
+
+  private problem(line: number, reason: string): void {
+    this.sink.problem({ ...(this.file !== undefined ? { file: this.file } : {}), line, reason });
+  }
+
+  /** Reads one row into the sink; returns why not when it cannot. */
+  private row(fields: string[], header: Header, line: number): string | undefined {
+    if (fields.length !== header.width) return `${fields.length} fields where the header has ${header.width}`;
+    const field = (name: string): string | undefined => (name in header.column ? fields[header.column[name]] : undefined);
+    const ip = parseIp(field('address') ?? '');
+    if (!ip || ip.family !== header.family) return `address '${field('address')}' is not an IPv${header.family} address`;
+    const validLifetime = field('valid_lifetime')!;
+    const expire = field('expire')!;
+    if (!/^\d{1,10}$/.test(validLifetime) || Number(validLifetime) > INFINITE_LIFETIME) return `valid_lifetime '${validLifetime}' is not a number of seconds`;
+    if (!/^\d{1,12}$/.test(expire) || Number(expire) > LAST_EPOCH_SECOND) return `expire '${expire}' is not an epoch time`;
+    const stateCode = field('state') || '0';
+    if (!(stateCode in KEA_STATES)) return `state '${stateCode}' is not a Kea lease state (0-4)`;
+    if (header.family === 6 && (field('lease_type') || '0') === '2') {
+      this.sink.ignore('DHCPv6 prefix delegation (lease_type 2)');
+      return undefined;
+    }
+    const valid = Number(validLifetime);
+    // Kea appends a row with valid_lifetime 0 when it deletes a lease: the address is no longer in use.
+    const state = valid === 0 ? 'released' : KEA_STATES[stateCode];
+    const found = this.mac(field, header);
+    if (typeof found === 'object') return found.error;
+    const unusable = found === undefined ? null : unusableMacReason(found);
+    const mac = unusable ? undefined : found;
+    if (mac === undefined) {
+      if (state === 'active') return `the lease is active but has ${unusable ? `no usable MAC (${unusable})` : 'no hardware address'}`;
+      this.sink.ignore(`${state} lease without a MAC address`, ip.ip);
+      return undefined;
+    }
+    const record: LeaseRecord = { ip: ip.ip, mac, state, origin: { ...(this.file !== undefined ? { file: this.file } : {}), line } };
+    const seconds = Number(expire);
+    if (valid > 0 && seconds >= valid) record.starts = iso(seconds - valid);
+    record.ends = valid === INFINITE_LIFETIME ? null : iso(seconds);
+    const hostname = unescapeKeaText(field('hostname') ?? '');
+    if (hostname !== '') record.hostname = hostname;
+    this.sink.record(record);
+    return undefined;
+  }
+
+  /** The hwaddr column; for DHCPv6 rows without one, the MAC inside a link-layer DUID. */
+  private mac(field: (name: string) => string | undefined, header: Header): string | undefined | { error: string } {
+    const hwaddr = field('hwaddr') ?? '';
+    if (hwaddr !== '') return normalizeMac(hwaddr) ?? { error: `hwaddr '${hwaddr}' is not a six-octet MAC address` };
+    if (header.family === 4) return undefined;
+    const duid = bytesFromHexList(field('duid') ?? '');
+    return duid ? (macFromDuid(duid) ?? undefined) : undefined;
+  }
+}
+
+/** A whole Kea CSV text at once (tests, small files). */
+export const parseKeaLeases = (text: string): LeaseFileReading => {
+  const latest = new LatestLeases();
+  const parser = new KeaLeaseParser(latest);
+  parser.startFile();
+  for (const line of text.split('\n')) parser.pushLine(line);
+  parser.endFile();
+  return latest.reading();
+};

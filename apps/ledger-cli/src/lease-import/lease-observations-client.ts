@@ -1,0 +1,118 @@
+import type { LeaseObservation } from '../lease-files/lease-record';
+
+/** The ledger's answer to `POST /v1/observations/leases`. */
+export type LeaseVerdict = 'valid' | 'orphaned' | 'released' | 'unknown';
+export interface LeaseVerdictResult {
+  ip: string;
+  mac: string;
+  verdict: LeaseVerdict;
+  reason: string;
+  token?: string;
+  deviceId?: string;
+}
+export interface LeaseObservationsResponse {
+  source: string;
+  received: number;
+  results: LeaseVerdictResult[];
+  summary: Record<LeaseVerdict, number>;
+  position: number;
+}
+
+/** The ledger answered, but not with a 2xx. */
+export class LedgerHttpError extends Error {
+  override readonly name = 'LedgerHttpError';
+  constructor(
+    readonly status: number,
+    readonly body: unknown,
+  ) {
+    const message = body && typeof body === 'object' && typeof (body as { message?: unknown }).message === 'string' ? (body as { message: string }).message : JSON.stringify(body);
+    super(`the ledger answered ${status}: ${message}`);
+  }
+}
+
+/** The ledger could not be reached at all. */
+export class LedgerUnreachable extends Error {
+  override readonly name = 'LedgerUnreachable';
+}
+
+export interface LeaseObservationsClientOptions {
+  url: string;
+  source: string;
+  /** Sent as `Authorization: Bearer <key>` when set. */
+  apiKey?: string;
+  fetch?: typeof fetch;
+  timeoutMs?: number;
+  /** Waits before retrying a request whose connection failed; re-posting is safe (the endpoint is idempotent). */
+  retryDelaysMs?: number[];
+  /** How many times to wait out a 429 (the key's rate limit) before giving up. */
+  rateLimitRetries?: number;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+const describeCause = (error: unknown): string => {
+  const cause = (error as { cause?: { code?: string; message?: string } })?.cause;
+  return cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error));
+};
+
+/** `Retry-After` in seconds (or an HTTP date), kept between a tenth of a second and half a minute. */
+export const retryAfterMs = (header: string | null): number => {
+  const seconds = header === null ? NaN : /^\d+$/.test(header.trim()) ? Number(header) : (Date.parse(header) - Date.now()) / 1000;
+  return Number.isFinite(seconds) ? Math.min(30_000, Math.max(100, seconds * 1000)) : 1000;
+};
+
+/** Posts batches of lease records to the ledger, one request at a time. */
+export class LeaseObservationsClient {
+  private readonly endpoint: string;
+  private readonly fetch: typeof fetch;
+
+  constructor(private readonly options: LeaseObservationsClientOptions) {
+    // Relative to the URL's path, so a ledger behind a path prefix (http://proxy/ledger) works too.
+    this.endpoint = new URL('v1/observations/leases', options.url.endsWith('/') ? options.url : `${options.url}/`).toString();
+    this.fetch = options.fetch ?? fetch;
+  }
+
+  async post(leases: LeaseObservation[]): Promise<LeaseObservationsResponse> {
+    const delays = this.options.retryDelaysMs ?? [250, 1000];
+    const sleep = this.options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+    let rateLimited = 0;
+    for (let attempt = 0; ; attempt++) {
+      let response: Response;
+      try {
+        response = await this.fetch(this.endpoint, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            accept: 'application/json',
+            ...(this.options.apiKey ? { authorization: `Bearer ${this.options.apiKey}` } : {}),
+          },
+          body: JSON.stringify({ source: this.options.source, leases }),
+          signal: AbortSignal.timeout(this.options.timeoutMs ?? 120_000),
+        });
+      } catch (error) {
+        if (attempt < delays.length) {
+          await sleep(delays[attempt]);
+          continue;
+        }
+        throw new LedgerUnreachable(`cannot reach the ledger at ${this.endpoint}: ${describeCause(error)}`);
+      }
+      if (response.status === 429 && rateLimited++ < (this.options.rateLimitRetries ?? 5)) {
+        await response.body?.cancel();
+        attempt--;
+        await sleep(retryAfterMs(response.headers.get('retry-after')));
+        continue;
+      }
+      const text = await response.text();
+      let body: unknown = text;
+      try {
+        body = text ? JSON.parse(text) : null;
+      } catch {
+        // not JSON: keep the text for the message
+      }
+      if (!response.ok) throw new LedgerHttpError(response.status, body);
+      if (!body || typeof body !== 'object' || !Array.isArray((body as LeaseObservationsResponse).results)) {
+        throw new LedgerHttpError(response.status, { message: `unexpected answer: ${text.slice(0, 200)}` });
+      }
+      return body as LeaseObservationsResponse;
+    }
+  }
+}

@@ -1,0 +1,73 @@
+import { BadRequestException } from '@nestjs/common';
+import { isISO8601 } from 'class-validator';
+import { DHCP_BINDING_STATES, parseIp, parseMac, type DhcpBindingState } from '@ledger/domain';
+
+/** One DHCP lease record, validated and normalised. */
+export interface DhcpLeaseRecord {
+  ip: string;
+  mac: string;
+  state: DhcpBindingState;
+  starts: string | null;
+  ends: string | null;
+  hostname: string | null;
+}
+
+const FIELDS = new Set(['ip', 'mac', 'state', 'starts', 'ends', 'hostname']);
+const MAX_PROBLEMS_SHOWN = 20;
+
+type Problem = { field: string; problems: string[] };
+
+const instant = (value: unknown, nullable: boolean): { at: string | null } | { error: string } => {
+  if (value === undefined || (nullable && value === null)) return { at: null };
+  if (typeof value !== 'string' || !isISO8601(value, { strict: true })) return { error: `must be an ISO-8601 time${nullable ? ' or null' : ''}` };
+  return { at: new Date(value).toISOString() };
+};
+
+const parseRecord = (raw: unknown, field: string, problems: Problem[]): DhcpLeaseRecord | null => {
+  const report = (name: string, problem: string) => problems.push({ field: `${field}.${name}`, problems: [problem] });
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
+    problems.push({ field, problems: ['must be an object'] });
+    return null;
+  }
+  const record = raw as Record<string, unknown>;
+  const before = problems.length;
+  for (const key of Object.keys(record)) if (!FIELDS.has(key)) report(key, 'is not allowed');
+  const ip = typeof record.ip === 'string' ? parseIp(record.ip) : { error: 'must be an IPv4 or IPv6 address' };
+  if ('error' in ip) report('ip', ip.error);
+  const mac = typeof record.mac === 'string' ? parseMac(record.mac) : { error: 'must be a MAC address such as 2c:59:e5:3b:a1:e4' };
+  if ('error' in mac) report('mac', mac.error);
+  const state = record.state as DhcpBindingState;
+  if (!DHCP_BINDING_STATES.includes(state)) report('state', `must be one of ${DHCP_BINDING_STATES.join(', ')}`);
+  const starts = instant(record.starts, false);
+  if ('error' in starts) report('starts', starts.error);
+  const ends = instant(record.ends, true);
+  if ('error' in ends) report('ends', ends.error);
+  const hostname = record.hostname;
+  if (hostname !== undefined && (typeof hostname !== 'string' || hostname.length > 253)) report('hostname', 'must be text of at most 253 characters');
+  if (problems.length > before) return null;
+  return {
+    ip: (ip as { ip: string }).ip,
+    mac: (mac as { mac: string }).mac,
+    state,
+    starts: (starts as { at: string | null }).at,
+    ends: (ends as { at: string | null }).at,
+    hostname: (hostname as string | undefined) ?? null,
+  };
+};
+
+/** Every record valid, or a 400 naming each bad `leases[i].field` (and nothing is written). */
+export const parseDhcpLeaseRecords = (raw: unknown[]): DhcpLeaseRecord[] => {
+  const problems: Problem[] = [];
+  const records = raw.map((record, i) => parseRecord(record, `leases[${i}]`, problems));
+  if (problems.length > 0) {
+    const shown = problems.slice(0, MAX_PROBLEMS_SHOWN);
+    throw new BadRequestException({
+      code: 'invalid_request',
+      message:
+        shown.map((p) => `${p.field}: ${p.problems.join('; ')}`).join(' | ') +
+        (problems.length > shown.length ? ` | and ${problems.length - shown.length} more problems` : ''),
+      details: shown,
+    });
+  }
+  return records as DhcpLeaseRecord[];
+};

@@ -1,0 +1,3 @@
+export * from './cascade-state';
+export * from './cascade-step';
+export * from './lease-cascade-runner';

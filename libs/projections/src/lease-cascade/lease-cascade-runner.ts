@@ -1,0 +1,141 @@
+import type { AllSubscription, EventStore, RecordedEvent } from '@ledger/event-store';
+import type { CheckpointStore } from '../runtime/checkpoint-store';
+import { PositionWaiters } from '../runtime/position-waiters';
+import { cascadeStep } from './cascade-step';
+import { initialCascadeState, type CascadeRelease, type CascadeState } from './cascade-state';
+
+/** Carries out one release (a ReleaseLease command on the lease's ip stream). Must be idempotent. */
+export interface LeaseReleaser {
+  release(release: CascadeRelease, cause: RecordedEvent): Promise<void>;
+}
+
+export interface LeaseCascadeOptions {
+  /** Checkpoint row name; bump the suffix when CascadeState's shape changes. */
+  name?: string;
+  /** Save the checkpoint at least this often while events that need no release flow. */
+  checkpointEveryMs?: number;
+  /** First delay before retrying a failed release; doubles up to 5 s. */
+  retryDelayMs?: number;
+  clock?: () => Date;
+  onError?: (error: unknown, context: { release?: CascadeRelease; position: number }) => void;
+}
+
+export const LEASE_CASCADE_CHECKPOINT = 'lease-cascade.v1';
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Runs the lease cascade: from its own checkpoint, follows the ordered log, and for
+ * each event carries out the releases cascadeStep asks for before moving on.
+ *
+ * Crash safety: a checkpoint (state and position in one row) is saved only between
+ * events, after every release of the events before it was done. A crash at any point
+ * loses at most the progress since the last checkpoint; after a restart those events
+ * are stepped again and their releases re-sent, which the lease decider turns into
+ * no-ops for leases already released. So the job is always finished, and no lease is
+ * released twice or taken from an owner that holds it now.
+ * A release that fails (the store is away) is retried, never skipped.
+ */
+export class LeaseCascadeRunner {
+  private state: CascadeState;
+  private subscription: AllSubscription | null = null;
+  private loop: Promise<void> | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private readonly waiters = new PositionWaiters();
+  private savedPosition: number;
+  /** True while an event's releases are being carried out: no checkpoint may be taken then. */
+  private midEvent = false;
+  private halted = false;
+  private readonly name: string;
+
+  constructor(
+    private readonly store: EventStore,
+    private readonly checkpoints: CheckpointStore,
+    private readonly releaser: LeaseReleaser,
+    private readonly options: LeaseCascadeOptions = {},
+  ) {
+    this.name = options.name ?? LEASE_CASCADE_CHECKPOINT;
+    this.state = checkpoints.load<CascadeState>(this.name)?.state ?? initialCascadeState();
+    this.savedPosition = this.state.position;
+  }
+
+  /** Position of the last event fully processed (its releases done). */
+  get position(): number {
+    return this.midEvent ? this.savedPosition : this.state.position;
+  }
+
+  start(): void {
+    if (this.loop || this.halted) return;
+    const subscription = (this.subscription = this.store.subscribeToAll({ fromPosition: this.state.position }));
+    this.loop = this.follow(subscription).catch((error) => this.options.onError?.(error, { position: this.state.position }));
+    this.timer = setInterval(() => this.checkpoint(), this.options.checkpointEveryMs ?? 1_000);
+    this.timer.unref();
+  }
+
+  /** Resolves true once every event up to `position` is processed, false after `timeoutMs`. */
+  waitFor(position: number, timeoutMs: number): Promise<boolean> {
+    return this.waiters.wait(position, this.position, timeoutMs);
+  }
+
+  async catchUp(timeoutMs = 60_000): Promise<boolean> {
+    return this.waitFor(await this.store.headPosition(), timeoutMs);
+  }
+
+  /** Graceful: finishes nothing new, saves the checkpoint if no event is half done. */
+  async stop(): Promise<void> {
+    this.halted = true;
+    if (this.timer) clearInterval(this.timer);
+    await this.subscription?.close();
+    await this.loop;
+    this.waiters.releaseAll();
+    this.checkpoint();
+  }
+
+  /**
+   * For tests: dies on the spot, as a killed process would. Nothing more is saved; an
+   * in-flight release may still land, exactly as it could in a real crash.
+   */
+  crash(): void {
+    this.halted = true;
+    this.midEvent = true; // freeze: the checkpoint on disk is all that survives
+    if (this.timer) clearInterval(this.timer);
+    void this.subscription?.close();
+    this.waiters.releaseAll();
+  }
+
+  checkpoint(): void {
+    if (this.midEvent || this.state.position === this.savedPosition) return;
+    this.checkpoints.save(this.name, this.state.position, this.state, (this.options.clock ?? (() => new Date()))());
+    this.savedPosition = this.state.position;
+  }
+
+  private async follow(subscription: AllSubscription): Promise<void> {
+    for await (const event of subscription) {
+      if (this.halted) return;
+      const releases = cascadeStep(this.state, event);
+      if (releases.length > 0) {
+        this.midEvent = true;
+        for (const release of releases) {
+          if (!(await this.releaseUntilDone(release, event))) return; // halted: leave the checkpoint as it was
+        }
+        this.midEvent = false;
+        this.checkpoint();
+      }
+      this.waiters.reached(this.state.position);
+    }
+  }
+
+  private async releaseUntilDone(release: CascadeRelease, cause: RecordedEvent): Promise<boolean> {
+    let delay = this.options.retryDelayMs ?? 100;
+    for (;;) {
+      if (this.halted) return false;
+      try {
+        await this.releaser.release(release, cause);
+        return !this.halted;
+      } catch (error) {
+        this.options.onError?.(error, { release, position: cause.position });
+        await sleep(delay);
+        delay = Math.min(delay * 2, 5_000);
+      }
+    }
+  }
+}

@@ -1,0 +1,130 @@
+import type { RecordedEvent } from '@ledger/event-store';
+import {
+  foldEvents, leaseDecider, nodeDecider, ownerKey, ownerLivenessIn, Streams,
+  type Decider, type LeaseCommand, type LeaseOwner, type LeaseState, type NodeCommand, type NodeState, type OwnerLivenessReport,
+} from '@ledger/domain';
+import { cascadeStep } from '../cascade-step';
+import { initialCascadeState, type CascadeState } from '../cascade-state';
+
+/**
+ * A whole ledger in memory for property tests: the real deciders on an ordered log,
+ * commands run as the application runs them (owner liveness read from node streams),
+ * and the lease cascade driven step by step, with crashes that lose everything but
+ * its last checkpoint.
+ */
+export class CascadeWorld {
+  readonly log: RecordedEvent[] = [];
+  private readonly streams = new Map<string, RecordedEvent[]>();
+  readonly now = '2030-01-01T00:00:00.000Z';
+
+  append(stream: string, events: { type: string; data: unknown }[], causationId: string | null = null): RecordedEvent[] {
+    const existing = this.streams.get(stream) ?? [];
+    const recorded = events.map((event, i) => ({
+      id: `evt-${this.log.length + i + 1}`,
+      type: event.type,
+      data: event.data,
+      metadata: { correlationId: 'c', causationId, actor: causationId ? 'system:lease-cascade' : 'test', requestId: null, schemaVersion: 1 },
+      stream,
+      revision: existing.length + i,
+      position: this.log.length + i + 1,
+      recordedAt: this.now,
+    }));
+    this.streams.set(stream, [...existing, ...recorded]);
+    this.log.push(...recorded);
+    return recorded;
+  }
+
+  private fold<S>(decider: Pick<Decider<unknown, never, S, unknown>, 'initialState' | 'evolve'>, stream: string): S {
+    return foldEvents(decider as Decider<unknown, { type: string; data: unknown }, S, unknown>, (this.streams.get(stream) ?? []).map(({ type, data }) => ({ type, data })));
+  }
+
+  node(nodeId: string): NodeState {
+    return this.fold(nodeDecider as never, Streams.node(nodeId));
+  }
+
+  ip(ip: string): LeaseState {
+    return this.fold(leaseDecider as never, Streams.ip(ip));
+  }
+
+  ips(): string[] {
+    return [...this.streams.keys()].filter((s) => s.startsWith('ip-')).map((s) => s.slice(3));
+  }
+
+  runNode(command: NodeCommand) {
+    const decision = nodeDecider.decide(command, this.node(command.nodeId));
+    if (decision.outcome === 'accepted') this.append(Streams.node(command.nodeId), decision.events);
+    return decision;
+  }
+
+  isLive(owner: LeaseOwner): boolean {
+    return ownerLivenessIn(this.node(owner.nodeId), owner).live;
+  }
+
+  /** Liveness of the given owners and of the address's active lease, as the application reads it. */
+  livenessFor(ip: string, owners: LeaseOwner[]): OwnerLivenessReport {
+    const active = this.ip(ip).active;
+    const all = active ? [...owners, active.owner] : owners;
+    return Object.fromEntries(all.map((owner) => [ownerKey(owner), ownerLivenessIn(this.node(owner.nodeId), owner)]));
+  }
+
+  runLease(command: LeaseCommand, causationId: string | null = null) {
+    const decision = leaseDecider.decide(command, this.ip(command.ip));
+    if (decision.outcome === 'accepted') this.append(Streams.ip(command.ip), decision.events, causationId);
+    return decision;
+  }
+}
+
+/**
+ * The cascade as the runner drives it, minus I/O: step an event, carry out its
+ * releases on the world, checkpoint. `crash()` forgets everything since the checkpoint.
+ */
+export class SimulatedCascade {
+  private state: CascadeState = initialCascadeState();
+  private saved: string = JSON.stringify(this.state);
+  releasesSent = 0;
+
+  constructor(private readonly world: CascadeWorld) {}
+
+  get position(): number {
+    return this.state.position;
+  }
+
+  get caughtUp(): boolean {
+    return this.state.position >= this.world.log.length;
+  }
+
+  /**
+   * Processes up to `events` events. With `crashAfter`, dies after carrying out that
+   * many releases (of the current event, mid-way), never checkpointing that event.
+   */
+  run(events: number, options: { checkpointEvery?: number; crashAfter?: number } = {}): void {
+    let sent = 0;
+    let sinceCheckpoint = 0;
+    for (let n = 0; n < events && !this.caughtUp; n++) {
+      const event = this.world.log[this.state.position]; // positions are dense here: event p is at index p - 1
+      const releases = cascadeStep(this.state, event);
+      for (const release of releases) {
+        if (options.crashAfter !== undefined && sent >= options.crashAfter) return this.crash();
+        this.world.runLease({ type: 'ReleaseLease', ip: release.ip, leaseId: release.leaseId, reason: 'owner_ended', cause: release.cause, now: this.world.now }, release.cause);
+        sent++;
+        this.releasesSent++;
+      }
+      if (releases.length > 0 || ++sinceCheckpoint >= (options.checkpointEvery ?? 1)) {
+        this.checkpoint();
+        sinceCheckpoint = 0;
+      }
+    }
+  }
+
+  checkpoint(): void {
+    this.saved = JSON.stringify(this.state);
+  }
+
+  crash(): void {
+    this.state = JSON.parse(this.saved) as CascadeState;
+  }
+
+  drain(): void {
+    while (!this.caughtUp) this.run(1_000);
+  }
+}

@@ -1,0 +1,50 @@
+import type { RecordedEvent } from '@ledger/event-store';
+import type { LeaseEvent } from '@ledger/domain';
+import type { IpLeasesView, LeaseView } from './lease-views';
+import type { LedgerViewState } from './views';
+
+const ipView = (view: LedgerViewState, ip: string): IpLeasesView =>
+  (view.leases[ip] ??= { ip, leases: [], activeLeaseId: null, dhcp: {}, lastPosition: 0 });
+
+const activeLease = (ips: IpLeasesView, leaseId: string): LeaseView | undefined =>
+  ips.activeLeaseId === leaseId ? ips.leases.find((lease) => lease.leaseId === leaseId) : undefined;
+
+/** Folds one event of an `ip-{ip}` stream into the lease views. */
+export const applyLeaseEvent = (view: LedgerViewState, recorded: RecordedEvent, ip: string, event: LeaseEvent): void => {
+  const ips = ipView(view, ip);
+  const position = recorded.position;
+  ips.lastPosition = position;
+  switch (event.type) {
+    case 'LeaseGranted': {
+      const { leaseId, mac, owner, leaseKind, expiresAt } = event.data;
+      ips.leases.push({ leaseId, ip, mac, owner: { ...owner }, kind: leaseKind, expiresAt, grantedAt: recorded.recordedAt, renewedAt: null, ended: null, lastPosition: position });
+      ips.activeLeaseId = leaseId;
+      return;
+    }
+    case 'LeaseRenewed': {
+      const lease = activeLease(ips, event.data.leaseId);
+      if (!lease) return;
+      lease.expiresAt = event.data.expiresAt;
+      lease.renewedAt = recorded.recordedAt;
+      lease.lastPosition = position;
+      return;
+    }
+    case 'LeaseReleased':
+    case 'LeaseExpired': {
+      const lease = activeLease(ips, event.data.leaseId);
+      if (!lease) return;
+      lease.ended =
+        event.type === 'LeaseReleased'
+          ? { how: 'released', reason: event.data.reason, cause: event.data.cause ?? null, at: recorded.recordedAt, position }
+          : { how: 'expired', reason: null, cause: null, at: recorded.recordedAt, position };
+      lease.lastPosition = position;
+      ips.activeLeaseId = null;
+      return;
+    }
+    case 'DhcpLeaseObserved': {
+      const { source, mac, state, starts, ends, hostname, observedAt } = event.data;
+      ips.dhcp[source] = { source, mac, state, starts, ends, hostname, observedAt, position };
+      return;
+    }
+  }
+};
