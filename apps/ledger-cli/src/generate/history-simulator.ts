@@ -1,7 +1,13 @@
 import {
+  leaseDecider,
   nodeDecider,
+  ownerKey,
+  ownerLivenessIn,
   Streams,
   type Consumer,
+  type LeaseCommand,
+  type LeaseOwner,
+  type LeaseState,
   type NodeCommand,
   type NodeEvent,
   type NodeState,
@@ -53,10 +59,16 @@ export class HistorySimulator {
   private readonly nodes: SimulatedNode[];
   private now: number;
   private readonly machines = new Map<string, number>();
+  /** Each address's lease stream, folded, and the addresses held by each allocation's token. */
+  private readonly addresses = new Map<string, { state: LeaseState; revision: number }>();
+  private readonly addressesOf = new Map<string, { ip: string; leaseId: string }[]>();
+  private readonly pool: string[];
 
   constructor(private readonly options: SimulationOptions) {
     this.random = new SeededRandom(options.seed);
     this.now = options.start.getTime();
+    // Four container addresses per node, in 10.0.0.0/8.
+    this.pool = Array.from({ length: options.nodes * 4 }, (_, i) => `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${(i & 255) + 1}`);
     this.nodes = Array.from({ length: options.nodes }, (_, i) => ({
       nodeId: `node-${String(i + 1).padStart(5, '0')}`,
       state: nodeDecider.initialState(),
@@ -103,7 +115,8 @@ export class HistorySimulator {
         return this.observe(node, 'Failed deployment', 'maas');
       case 'deployed': {
         const roll = r.next();
-        if (roll < 0.5) return [];
+        if (roll < 0.35) return [];
+        if (roll < 0.5) return this.container(node, holder);
         if (roll < 0.85) return this.release(node, 'released', holder);
         if (roll < 0.89) return this.release(node, 'force_released', holder);
         if (roll < 0.93) return this.release(node, 'model_released', holder);
@@ -211,6 +224,62 @@ export class HistorySimulator {
     return this.decide(node, { type: 'ObserveProviderStatus', nodeId: node.nodeId, providerStatus, source: 'maas', observedAt: this.iso(), now: this.iso() }, actor);
   }
 
+  /** A container on the node (seed 2) and a DHCP lease for it on a free address. */
+  private container(node: SimulatedNode, holder: string): SimulatedAppend[] {
+    const allocation = node.state.allocation!;
+    const hostname = `juju-${this.random.hex(6)}-lxd-${this.random.below(100)}`;
+    const mac = `00:16:3e:${this.random.hex(2)}:${this.random.hex(2)}:${this.random.hex(2)}`;
+    const registered = this.decide(node, { type: 'RegisterDevice', nodeId: node.nodeId, token: allocation.token, hostname, mac, now: this.iso() }, holder);
+    const device = registered[0]?.events.find((event) => event.type === 'DeviceRegistered')?.data as { deviceId: string } | undefined;
+    if (!device) return registered;
+    const ip = this.freeAddress();
+    if (!ip) return registered;
+    const owner: LeaseOwner = { kind: 'device', deviceId: device.deviceId, token: allocation.token, nodeId: node.nodeId };
+    const granted = this.lease(ip, {
+      type: 'GrantLease', ip, mac, owner, leaseKind: 'dhcp', expiresAt: new Date(this.now + 86_400_000).toISOString(),
+      liveness: { [ownerKey(owner)]: ownerLivenessIn(node.state, owner) }, now: this.iso(),
+    }, 'maas-dhcp', null);
+    const leaseId = (granted[0]?.events.find((event) => event.type === 'LeaseGranted')?.data as { leaseId: string } | undefined)?.leaseId;
+    if (leaseId) this.addressesOf.set(allocation.token, [...(this.addressesOf.get(allocation.token) ?? []), { ip, leaseId }]);
+    return [...registered, ...granted];
+  }
+
+  private freeAddress(): string | null {
+    for (let attempt = 0; attempt < 8; attempt++) {
+      const ip = this.random.pick(this.pool);
+      if (!this.addresses.get(ip)?.state.active) return ip;
+    }
+    return null;
+  }
+
+  /** Runs the real lease decider on one address's stream. */
+  private lease(ip: string, command: LeaseCommand, actor: string, cause: { id: string; correlationId: string } | null): SimulatedAppend[] {
+    const address = this.addresses.get(ip) ?? { state: leaseDecider.initialState(), revision: -1 };
+    const decision = leaseDecider.decide(command, address.state);
+    if (decision.outcome === 'refused' || decision.events.length === 0) return [];
+    const expectedRevision: ExpectedRevision = address.revision < 0 ? 'no_stream' : address.revision;
+    this.addresses.set(ip, { state: decision.events.reduce(leaseDecider.evolve, address.state), revision: address.revision + decision.events.length });
+    const correlationId = cause?.correlationId ?? this.random.uuid(this.now);
+    return [{
+      stream: Streams.ip(ip),
+      events: decision.events.map((event) => ({ ...this.envelope(event, actor, correlationId, null), metadata: { correlationId, causationId: cause?.id ?? null, actor, requestId: null, schemaVersion: 1 } })),
+      expectedRevision,
+      at: new Date(this.now),
+    }];
+  }
+
+  /** The lease cascade: the addresses an ended allocation's containers held are released, caused by the ending. */
+  private cascade(append: SimulatedAppend): SimulatedAppend[] {
+    const ending = append.events.find((event) => event.type === 'AllocationReleased' || event.type === 'AllocationRevoked');
+    if (!ending) return [];
+    const token = (ending.data as { token: string }).token;
+    const held = this.addressesOf.get(token) ?? [];
+    this.addressesOf.delete(token);
+    return held.flatMap(({ ip, leaseId }) =>
+      this.lease(ip, { type: 'ReleaseLease', ip, leaseId, reason: 'owner_ended', cause: ending.id, now: this.iso() }, 'system:lease-cascade', { id: ending.id, correlationId: ending.metadata.correlationId }),
+    );
+  }
+
   /** Runs the real decider; accepted events are appended to the node stream, refusals recorded. */
   private decide(node: SimulatedNode, command: NodeCommand, actor: string, correlationId = this.random.uuid(this.now), requestId: string | null = null): SimulatedAppend[] {
     const decision = nodeDecider.decide(command, node.state);
@@ -220,12 +289,13 @@ export class HistorySimulator {
     node.state = decision.events.reduce(nodeDecider.evolve, node.state);
     node.revision += decision.events.length;
     for (const event of decision.events) if (event.type === 'NodeAcquired') node.tokens.push(event.data.token);
-    return [{
+    const append: SimulatedAppend = {
       stream: Streams.node(node.nodeId),
       events: decision.events.map((event) => this.envelope(event, actor, correlationId, requestId)),
       expectedRevision,
       at: new Date(this.now),
-    }];
+    };
+    return [append, ...this.cascade(append)];
   }
 
   /** What RefusalRecorder writes for a refused command. */

@@ -37,6 +37,21 @@ const COLUMNS: Record<string, [string, (entity: any) => unknown][]> = {
     ['current', (a) => a.current],
     ['ended', (a) => (a.ending ? `${a.ending.kind} at ${a.ending.at}` : '')],
   ],
+  devices: [
+    ['deviceId', (d) => d.deviceId],
+    ['hostname', (d) => d.hostname],
+    ['mac', (d) => d.mac],
+    ['allocation', (d) => short(d.token)],
+    ['removed', (d) => (d.removed ? `${d.removed.reason} at ${d.removed.at}` : '')],
+  ],
+  leases: [
+    ['ip', (l) => l.ip],
+    ['status', (l) => l.status],
+    ['mac', (l) => l.current?.mac ?? ''],
+    ['owner', (l) => (l.current ? (l.current.owner.kind === 'device' ? l.current.owner.deviceId : short(l.current.owner.token)) : '')],
+    ['expires', (l) => l.current?.expiresAt ?? ''],
+    ['leases', (l) => l.history?.length ?? 0],
+  ],
 };
 
 /** Allocations read best by node, then epoch; everything else by key. */
