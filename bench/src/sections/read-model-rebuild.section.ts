@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { SqliteReadOnlyEventStore } from '@ledger/event-store';
-import { ledgerProjection, openReadModelDatabase, rebuildReadModels, ReadModelTables, SnapshotWriter, snapshotsOf, StateFold } from '@ledger/projections';
+import { ledgerProjection, openReadModelDatabase, rebuildReadModels, ReadModelTables, SnapshotWriter, snapshotsOf, StateFold, verifyReadModels } from '@ledger/projections';
 import type { BenchSection, Measurement } from '../support/bench-section';
 import { benchEvents, generatedLog } from '../support/generated-log';
 import { tempDatabase } from '../support/temp-file';
@@ -50,16 +50,32 @@ const foldLedgerView = async (file: string, snapshotEvery: number): Promise<{ ev
   return { events, seconds: elapsed };
 };
 
-/** `ledger-cli rebuild`: every read model (view, snapshots, audit index with its indexes) in one pass, into a fresh file. */
-const rebuildAll = async (file: string): Promise<{ events: number; seconds: number }> => {
+/**
+ * `ledger-cli rebuild` (every read model: view, snapshots, audit index with its indexes,
+ * in one pass, into a fresh file), then `ledger-cli verify` against the result.
+ */
+const rebuildAndVerify = async (file: string): Promise<{ rebuilt: { events: number; seconds: number }; verified: { events: number; seconds: number } }> => {
   const store = SqliteReadOnlyEventStore.open({ file });
-  const temp = tempDatabase('rebuild');
-  const db = openReadModelDatabase(temp.file);
-  const result = await rebuildReadModels({ store, db, snapshotEvery: SNAPSHOT_EVERY });
-  db.close();
-  temp.done();
-  await store.close();
-  return result;
+  const live = tempDatabase('rebuild');
+  const scratch = tempDatabase('verify');
+  try {
+    const db = openReadModelDatabase(live.file, { mode: 'bulk' });
+    const rebuilt = await rebuildReadModels({ store, db, snapshotEvery: SNAPSHOT_EVERY });
+    db.close();
+    const started = process.hrtime.bigint();
+    const liveDb = openReadModelDatabase(live.file, { readonly: true });
+    const scratchDb = openReadModelDatabase(scratch.file, { mode: 'scratch' });
+    const verified = await verifyReadModels({ store, live: liveDb, scratch: scratchDb });
+    const elapsed = seconds(started);
+    liveDb.close();
+    scratchDb.close();
+    if (!verified.ok) throw new Error(`verify found differences: ${verified.differences.slice(0, 5).join('; ')}`);
+    return { rebuilt, verified: { events: verified.events, seconds: elapsed } };
+  } finally {
+    live.done();
+    scratch.done();
+    await store.close();
+  }
 };
 
 export const readModelRebuildSection: BenchSection = {
@@ -67,7 +83,8 @@ export const readModelRebuildSection: BenchSection = {
   description:
     `read models rebuilt from a generated log of ${benchEvents().toLocaleString('en-US')} events (LEDGER_BENCH_EVENTS), against a raw read-and-parse of the same rows ` +
     '(better-sqlite3 SELECT + JSON.parse of data and metadata) measured in the same run: the ledger view alone, the view with its ' +
-    `time-travel snapshots (every ${SNAPSHOT_EVERY.toLocaleString('en-US')}), and everything \`ledger-cli rebuild\` does (view, snapshots, audit index and its indexes)`,
+    `time-travel snapshots (every ${SNAPSHOT_EVERY.toLocaleString('en-US')}), everything \`ledger-cli rebuild\` does (view, snapshots, audit index and its indexes), ` +
+    'and `ledger-cli verify` against that (a scratch rebuild of view and audit index, compared row by row, 4 snapshots checked)',
   targets: [{ key: 'view.ratio', atLeast: 0.6, why: 'rebuilding the ledger view goes at least 60% as fast as reading and parsing the rows' }],
   async run(options) {
     const { eventFile } = await generatedLog(benchEvents(), options.log);
@@ -75,7 +92,7 @@ export const readModelRebuildSection: BenchSection = {
     const view = await foldLedgerView(eventFile, 0);
     const raw2 = rawReadAndParse(eventFile);
     const withSnapshots = await foldLedgerView(eventFile, SNAPSHOT_EVERY);
-    const all = await rebuildAll(eventFile);
+    const { rebuilt: all, verified } = await rebuildAndVerify(eventFile);
     const rawRate = (raw.events / raw.seconds + raw2.events / raw2.seconds) / 2;
     const rate = (r: { events: number; seconds: number }) => r.events / r.seconds;
     const figures: Measurement[] = [
@@ -87,6 +104,7 @@ export const readModelRebuildSection: BenchSection = {
       { key: 'all.rate', label: 'all read models (ledger-cli rebuild)', value: rate(all), unit: 'events/s' },
       { key: 'all.ratio', label: 'all read models / raw', value: rate(all) / rawRate, unit: 'ratio' },
       { key: 'all.seconds', label: 'all read models, wall time', value: all.seconds, unit: 's' },
+      { key: 'verify.seconds', label: 'verify (rebuild into scratch + compare), wall time', value: verified.seconds, unit: 's' },
     ];
     options.log(figures.map((f) => `  ${f.label}: ${f.unit === 'ratio' ? f.value.toFixed(2) : Math.round(f.value)} ${f.unit}`).join('\n'));
     return figures;

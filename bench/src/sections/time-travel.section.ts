@@ -39,7 +39,7 @@ export const timeTravelSection: BenchSection = {
     if (!existsSync(readModels)) {
       options.log('  building the read models once (ledger-cli rebuild) so the ledger starts caught up');
       const store = SqliteReadOnlyEventStore.open({ file: eventFile });
-      const db = openReadModelDatabase(readModels);
+      const db = openReadModelDatabase(readModels, { mode: 'bulk' });
       await rebuildReadModels({ store, db, snapshotEvery: SNAPSHOT_EVERY });
       db.close();
       await store.close();

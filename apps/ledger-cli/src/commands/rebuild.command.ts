@@ -24,7 +24,7 @@ export const rebuildCommand: CliCommand = {
     const every = snapshotEvery(args, io);
     const log = openLog(files);
     mkdirSync(dirname(files.readModelFile), { recursive: true });
-    const db = openReadModelDatabase(files.readModelFile);
+    const db = openReadModelDatabase(files.readModelFile, { mode: 'bulk' });
     const bar = new ProgressBar(io, 'rebuild');
     try {
       const result = await rebuildReadModels({ store: log, db, snapshotEvery: every, onProgress: ({ position, until }) => bar.update(position, until) });

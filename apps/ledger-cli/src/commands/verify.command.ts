@@ -35,7 +35,7 @@ export const verifyCommand: CliCommand = {
     const log = openLog(files);
     const live = openReadModelDatabase(files.readModelFile, { readonly: true });
     const scratchDir = mkdtempSync(join(tmpdir(), 'ledger-verify-'));
-    const scratch = openReadModelDatabase(join(scratchDir, 'read-models.sqlite'));
+    const scratch = openReadModelDatabase(join(scratchDir, 'read-models.sqlite'), { mode: 'scratch' });
     const bar = new ProgressBar(io, 'verify');
     try {
       const result = await verifyReadModels({

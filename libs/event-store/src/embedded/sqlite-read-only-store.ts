@@ -84,6 +84,24 @@ export class SqliteReadOnlyEventStore implements EventStore {
     return events;
   }
 
+  /**
+   * A page of events together with each one's envelope as JSON, spliced from the stored
+   * text (no JSON.stringify): for tools that write events out again (the audit index).
+   * Field order as RecordedEvent's: id, type, stream, revision, position, recordedAt, data, metadata.
+   */
+  readAfterWithJson(afterPosition: number, maxCount: number): { events: RecordedEvent[]; json: string[] } {
+    this.assertOpen();
+    const rows = this.allAfter.all(afterPosition, maxCount);
+    const events = new Array<RecordedEvent>(rows.length);
+    const json = new Array<string>(rows.length);
+    for (let i = 0; i < rows.length; i++) {
+      const row = rows[i];
+      events[i] = toEvent(row);
+      json[i] = `{"id":${JSON.stringify(row[1])},"type":${JSON.stringify(row[4])},"stream":${JSON.stringify(row[2])},"revision":${row[3]},"position":${row[0]},"recordedAt":${JSON.stringify(row[7])},"data":${row[5]},"metadata":${row[6]}}`;
+    }
+    return { events, json };
+  }
+
   subscribeToAll(options: { fromPosition?: number } = {}): AllSubscription {
     const source = { readAfter: (after: number, max: number) => this.readAfter(after, max), notifier: this.notifier, pollIntervalMs: this.options.pollIntervalMs ?? 100 };
     const subscription = new SqliteAllSubscription(source, options.fromPosition ?? 0, (ended) => this.subscriptions.delete(ended));

@@ -86,9 +86,10 @@ export class AuditIndexProjector implements Projector {
     return this.statements.generation;
   }
 
-  applyPage(events: readonly RecordedEvent[]): void {
+  /** `envelopes`, when given, are the events' envelopeJson already made (a reader that has the stored text). */
+  applyPage(events: readonly RecordedEvent[], envelopes?: readonly string[]): void {
     if (events.length === 0) return;
-    this.db.transaction(() => this.write(events)).immediate();
+    this.db.transaction(() => this.write(events, envelopes)).immediate();
   }
 
   flush(): void {
@@ -109,7 +110,7 @@ export class AuditIndexProjector implements Projector {
     this.following = true;
   }
 
-  private write(events: readonly RecordedEvent[]): void {
+  private write(events: readonly RecordedEvent[], envelopes?: readonly string[]): void {
     if (this.following) {
       const current = this.tables.current(AUDIT_INDEX);
       if (current && current.generation !== this.statements.generation) this.statements = this.prepare(current.generation);
@@ -139,7 +140,7 @@ export class AuditIndexProjector implements Projector {
         fields.nodeId, fields.token, fields.ip, controller, model,
         typeof metadata?.actor === 'string' ? metadata.actor : null,
         typeof metadata?.correlationId === 'string' ? metadata.correlationId : null,
-        envelopeJson(event),
+        envelopes ? envelopes[i] : envelopeJson(event),
       );
       position = event.position;
     }
@@ -156,7 +157,8 @@ export class AuditIndexProjector implements Projector {
   }
 
   private remember(token: string, consumer: Consumer | null): void {
-    if (this.tokens.size >= TOKEN_CACHE) this.tokens.delete(this.tokens.keys().next().value as string);
+    // A live index keeps a bounded cache; a rebuild, which sees every token once, keeps them all.
+    if (this.following && this.tokens.size >= TOKEN_CACHE) this.tokens.delete(this.tokens.keys().next().value as string);
     this.tokens.set(token, consumer);
   }
 

@@ -40,11 +40,17 @@ export interface RebuiltReadModels {
   view: LedgerViewState;
 }
 
-/** Something that can hand out pages synchronously (the read-only embedded store) is read without a promise per page. */
-const pageReader = (store: EventStore, pageSize: number) => {
-  const sync = (store as { readAfter?: (after: number, max: number) => RecordedEvent[] }).readAfter;
-  if (typeof sync === 'function') return async (after: number) => sync.call(store, after, pageSize);
-  return (after: number) => store.readAll({ fromPosition: after, maxCount: pageSize });
+type Page = { events: RecordedEvent[]; json?: string[] };
+
+/**
+ * Pages of the log. The read-only embedded store hands them out synchronously and with
+ * each envelope's JSON spliced from the stored text, so the audit index need not print
+ * every event again; any other store is read through the port.
+ */
+const pageReader = (store: EventStore, pageSize: number): ((after: number) => Promise<Page>) => {
+  const withJson = (store as { readAfterWithJson?: (after: number, max: number) => Page }).readAfterWithJson;
+  if (typeof withJson === 'function') return async (after) => withJson.call(store, after, pageSize);
+  return async (after) => ({ events: await store.readAll({ fromPosition: after, maxCount: pageSize }) });
 };
 
 /** A page cut after each stop it passes, so the fold can be looked at exactly there. */
@@ -83,16 +89,22 @@ export const rebuildReadModels = async (options: RebuildReadModelsOptions): Prom
   let events = 0;
   let position = 0;
   while (position < until) {
-    let page = await read(position);
+    const next = await read(position);
+    let page = next.events;
+    let json = next.json;
     if (page.length === 0) break;
-    if (page[page.length - 1].position > until) page = page.filter((event) => event.position <= until);
+    if (page[page.length - 1].position > until) {
+      const keep = page.findIndex((event) => event.position > until);
+      page = page.slice(0, keep);
+      json = json?.slice(0, keep);
+    }
     if (page.length === 0) break;
     for (const part of splitAt(page, stops)) {
       // A stop before this part's first event sees the view as it is now: folded exactly that far.
       while (stops.length > 0 && stops[0] < part[0].position) options.onStop?.(stops.shift()!, view.state);
       view.applyPage(part);
     }
-    audit.applyPage(page);
+    audit.applyPage(page, json);
     position = page[page.length - 1].position;
     events += page.length;
     options.onProgress?.({ position, events, until });

@@ -5,6 +5,13 @@ export interface ReadModelDatabaseOptions {
   readonly?: boolean;
   /** How long a write waits for another process (the server, a CLI rebuild) to finish its own. */
   busyTimeoutMs?: number;
+  /**
+   * - 'shared' (default): the live file, shared with other processes;
+   * - 'bulk': the live file, written in bulk (a rebuild): the WAL is copied back less
+   *   often (every 10,000 pages instead of 1,000), so far fewer fsyncs;
+   * - 'scratch': a private temp file nobody else opens (verify): no journal, no fsync.
+   */
+  mode?: 'shared' | 'bulk' | 'scratch';
 }
 
 /**
@@ -20,10 +27,16 @@ export const openReadModelDatabase = (file: string, options: ReadModelDatabaseOp
     if (options.readonly) return db;
     // Bigger pages suit rows of event JSON; it only takes effect on a new file.
     db.pragma('page_size = 8192');
+    db.pragma('cache_size = -32768');
+    if (options.mode === 'scratch') {
+      db.pragma('journal_mode = OFF');
+      db.pragma('synchronous = OFF');
+      return db;
+    }
     db.pragma('journal_mode = WAL');
     // A lost read-model write only means more catch-up from the log, so no fsync per commit.
     db.pragma('synchronous = NORMAL');
-    db.pragma('cache_size = -32768');
+    if (options.mode === 'bulk') db.pragma('wal_autocheckpoint = 10000');
     return db;
   } catch (error) {
     db.close();
