@@ -16,8 +16,10 @@ import { spread } from './support/stats';
 import { rawSqliteSection } from './sections/raw-sqlite.section';
 import { storeAppendSection } from './sections/store-append.section';
 import { httpCyclesSection } from './sections/http-cycles.section';
+import { readModelRebuildSection } from './sections/read-model-rebuild.section';
+import { timeTravelSection } from './sections/time-travel.section';
 
-export const SECTIONS: readonly BenchSection[] = [rawSqliteSection, storeAppendSection, httpCyclesSection];
+export const SECTIONS: readonly BenchSection[] = [rawSqliteSection, storeAppendSection, httpCyclesSection, readModelRebuildSection, timeTravelSection];
 
 interface Args {
   only: string[] | null;

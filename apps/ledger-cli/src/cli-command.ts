@@ -15,6 +15,10 @@ export interface CliIo {
   /** True when stderr is a terminal (progress bars only then). */
   interactive: boolean;
   env: NodeJS.ProcessEnv;
+  /** Writes to stderr without a newline (progress bars redraw one line). */
+  errRaw?(text: string): void;
+  /** Large outputs (export) write here, waiting when the reader is slower; out() is used when absent. */
+  stdout?: NodeJS.WritableStream;
 }
 
 export interface ParsedArgs {

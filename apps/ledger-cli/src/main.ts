@@ -5,11 +5,21 @@ import { UsageError, type CliCommand, type CliIo } from './cli-command';
 import { exitAfterFlush, exitQuietlyOnClosedPipe } from './process-exit';
 import { keysCommand } from './commands/keys.command';
 import { importCommand } from './commands/import.command';
+import { replayCommand } from './commands/replay.command';
+import { rebuildCommand } from './commands/rebuild.command';
+import { verifyCommand } from './commands/verify.command';
+import { exportCommand } from './commands/export.command';
+import { generateCommand } from './commands/generate.command';
 
 /** Every sub-command, one line each. */
 const COMMANDS: CliCommand[] = [
   keysCommand,
   importCommand,
+  replayCommand,
+  rebuildCommand,
+  verifyCommand,
+  exportCommand,
+  generateCommand,
 ];
 
 const helpText = (): string =>
@@ -45,6 +55,8 @@ if (require.main === module) {
     err: (text) => process.stderr.write(`${text}\n`),
     interactive: process.stderr.isTTY === true,
     env: process.env,
+    errRaw: (text) => process.stderr.write(text),
+    stdout: process.stdout,
   };
   exitQuietlyOnClosedPipe();
   runCli(process.argv.slice(2), io).then(exitAfterFlush);

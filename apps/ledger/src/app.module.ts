@@ -44,6 +44,12 @@ import { LeaseCascadeService } from './lease-cascade/lease-cascade.service';
 import { MetricsController } from './metrics/metrics.controller';
 import { LedgerMetrics } from './metrics/ledger-metrics';
 import { CommandOutcomeInterceptor } from './metrics/command-outcome.interceptor';
+import { ReadModelDatabase } from './read-side/read-model-database';
+import { AuditIndexService } from './read-side/audit-index.service';
+import { TimeTravelService } from './read-side/time-travel.service';
+import { AuditController } from './audit/audit.controller';
+import { StateController } from './state/state.controller';
+import { ProjectionsAdminController } from './admin/projections.controller';
 
 export interface LedgerModuleOptions {
   config: LedgerConfig;
@@ -68,7 +74,7 @@ export class LedgerModule {
           },
         }),
       ],
-      controllers: [NodesController, ReservationsController, AllocationsController, ObservationsController, ReconcileController, HealthController, MaintenanceController, DevicesController, LeasesController, LeaseObservationsController, MetricsController],
+      controllers: [NodesController, ReservationsController, AllocationsController, ObservationsController, ReconcileController, HealthController, MaintenanceController, DevicesController, LeasesController, LeaseObservationsController, AuditController, StateController, ProjectionsAdminController, MetricsController],
       providers: [
         { provide: LEDGER_CONFIG, useValue: config },
         { provide: EVENT_STORE, useValue: store },
@@ -84,6 +90,9 @@ export class LedgerModule {
         NodeCommandService,
         AcquireService,
         LedgerViewService,
+        ReadModelDatabase,
+        AuditIndexService,
+        TimeTravelService,
         EnlistNodeHandler,
         ReserveNodeHandler,
         CancelReservationHandler,

@@ -12,3 +12,5 @@ export const Streams = {
 
 export const nodeIdOfStream = (stream: string): string | null => (stream.startsWith('node-') ? stream.slice(5) : null);
 export const ipOfStream = (stream: string): string | null => (stream.startsWith('ip-') ? stream.slice(3) : null);
+/** Whose refusals a refusals stream holds: a nodeId, an IP, or 'ledger' for refusals about no one thing. */
+export const refusalSubjectOfStream = (stream: string): string | null => (stream.startsWith('refusals-') ? stream.slice(9) : null);

@@ -29,6 +29,8 @@ export interface LedgerConfig {
   healthCheckIntervalMs: number;
   /** Run the lease cascade in this process (with several processes on one store, one is enough). */
   leaseCascade: boolean;
+  /** Time travel: the ledger view is snapshotted each time its position crosses a multiple of this (0: never). */
+  snapshotEvery: number;
 }
 
 export class ConfigError extends Error {
@@ -77,5 +79,6 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): LedgerConfig =
     deployTimeoutSeconds: integer(env, 'LEDGER_DEPLOY_TIMEOUT_SECONDS', 1_800, 1, 30 * 86_400),
     healthCheckIntervalMs: integer(env, 'LEDGER_HEALTH_CHECK_INTERVAL_MS', 10_000, 10, 3_600_000),
     leaseCascade: oneOf(env, 'LEDGER_LEASE_CASCADE', 'on', ['on', 'off']) === 'on',
+    snapshotEvery: integer(env, 'LEDGER_SNAPSHOT_EVERY', 10_000, 0, 100_000_000),
   };
 };

@@ -62,6 +62,11 @@ export const ACCESS_POLICY: readonly AccessRule[] = [
   { method: 'GET', path: '/v1/leases', roles: ['provider', 'operator', 'auditor'] },
   { method: 'GET', path: '/v1/leases/:ip', roles: ['provider', 'operator', 'auditor'] },
   { method: 'POST', path: '/v1/observations/leases', roles: ['provider', 'operator'] },
+  { method: 'GET', path: '/v1/audit/events', roles: ['operator', 'auditor'] },
+  { method: 'GET', path: '/v1/audit/nodes/:nodeId/timeline', roles: ['operator', 'auditor'] },
+  { method: 'GET', path: '/v1/state', roles: ['operator', 'auditor'] },
+  { method: 'GET', path: '/v1/admin/projections', roles: ['operator'] },
+  { method: 'POST', path: '/v1/admin/projections/:name/rebuild', roles: ['operator'] },
 ];
 
 export const ruleFor = (method: string, path: string): AccessRule | undefined =>

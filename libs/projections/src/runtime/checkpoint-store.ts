@@ -1,4 +1,5 @@
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { openReadModelDatabase } from './read-model-database';
 
 export interface StoredCheckpoint<State> {
   position: number;
@@ -6,35 +7,43 @@ export interface StoredCheckpoint<State> {
 }
 
 /**
- * The read-model database: a SQLite file of its own, so the event store can be a
- * remote one. A projection's data and the position it reflects are written in one
- * row, hence one transaction: they can never disagree after a crash.
+ * Checkpoints of in-memory projections, in the read-model database: a projection's
+ * data and the position it reflects are written in one row, hence one transaction:
+ * they can never disagree after a crash.
  */
 export class CheckpointStore {
-  private readonly db: Database.Database;
-
-  private constructor(file: string) {
-    this.db = new Database(file);
-    this.db.pragma('journal_mode = WAL');
-    // A lost checkpoint only means more catch-up from the log, so no fsync per save.
-    this.db.pragma('synchronous = NORMAL');
-    this.db.exec(`CREATE TABLE IF NOT EXISTS checkpoints (
-      name TEXT PRIMARY KEY,
-      position INTEGER NOT NULL,
-      state TEXT NOT NULL,
-      saved_at TEXT NOT NULL
-    )`);
+  private constructor(
+    readonly db: Database.Database,
+    private readonly ownsDb: boolean,
+  ) {
+    if (!db.readonly) {
+      db.exec(`CREATE TABLE IF NOT EXISTS checkpoints (
+        name TEXT PRIMARY KEY,
+        position INTEGER NOT NULL,
+        state TEXT NOT NULL,
+        saved_at TEXT NOT NULL
+      )`);
+    }
   }
 
   static open(file: string): CheckpointStore {
-    return new CheckpointStore(file);
+    return new CheckpointStore(openReadModelDatabase(file), true);
+  }
+
+  /** Checkpoints in a database someone else opened (and closes). */
+  static on(db: Database.Database): CheckpointStore {
+    return new CheckpointStore(db, false);
   }
 
   load<State>(name: string): StoredCheckpoint<State> | null {
-    const row = this.db.prepare('SELECT position, state FROM checkpoints WHERE name = ?').get(name) as
-      | { position: number; state: string }
-      | undefined;
+    const row = this.loadJson(name);
     return row ? { position: row.position, state: JSON.parse(row.state) as State } : null;
+  }
+
+  /** The stored row as it is, without parsing the state. */
+  loadJson(name: string): { position: number; state: string } | null {
+    if (!this.hasTable()) return null;
+    return (this.db.prepare('SELECT position, state FROM checkpoints WHERE name = ?').get(name) as { position: number; state: string } | undefined) ?? null;
   }
 
   save<State>(name: string, position: number, state: State, savedAt: Date): void {
@@ -51,6 +60,10 @@ export class CheckpointStore {
   }
 
   close(): void {
-    this.db.close();
+    if (this.ownsDb) this.db.close();
+  }
+
+  private hasTable(): boolean {
+    return this.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'checkpoints'").get() !== undefined;
   }
 }

@@ -1,82 +1,77 @@
-import type { AllSubscription, EventStore } from '@ledger/event-store';
+import type { EventStore } from '@ledger/event-store';
 import type { CheckpointStore } from './checkpoint-store';
 import type { Projection } from './projection';
-import { PositionWaiters } from './position-waiters';
+import { ProjectorRunner, type RebuildProgress, type RebuildResult } from './projector-runner';
+import { ReadModelTables } from './read-model-tables';
+import { StateFold } from './state-fold';
+import { SnapshotWriter } from './snapshots/snapshot-writer';
+import { snapshotsOf, snapshotTablesOf } from './snapshots/snapshot-tables';
 
 export interface ProjectionRunnerOptions {
   /** Save a checkpoint at most this often while events flow. */
   checkpointEveryMs?: number;
   clock?: () => Date;
   onError?: (error: unknown) => void;
+  /** Take a snapshot for time travel each time the fold crosses a multiple of this position (none when absent or 0). */
+  snapshotEvery?: number;
+  /** Events read per page while catching up or rebuilding. */
+  pageSize?: number;
 }
 
 /**
- * Keeps one projection up to date: resumes from its checkpoint, catches up, then
- * follows the log live. Driven by the store's ordered log, never by an in-memory bus.
+ * Keeps one in-memory projection up to date: resumes from its checkpoint (state and
+ * position in one row), catches up, then follows the log live, taking periodic
+ * snapshots as it folds. `rebuildFromZero` folds a new state beside the live one and
+ * swaps it in once it has caught up.
  */
-export class ProjectionRunner<State extends { position: number }> {
-  private current: State;
-  private subscription: AllSubscription | null = null;
-  private loop: Promise<void> | null = null;
-  private readonly waiters = new PositionWaiters();
-  private savedPosition = 0;
-  private timer: NodeJS.Timeout | null = null;
-
+export class ProjectionRunner<State extends { position: number }> extends ProjectorRunner<StateFold<State>> {
   constructor(
-    private readonly store: EventStore,
+    store: EventStore,
     private readonly checkpoints: CheckpointStore,
     private readonly projection: Projection<State>,
-    private readonly options: ProjectionRunnerOptions = {},
+    private readonly runnerOptions: ProjectionRunnerOptions = {},
   ) {
     const stored = checkpoints.load<State>(projection.name);
-    this.current = stored?.state ?? projection.initialState();
-    this.savedPosition = this.current.position;
+    const every = runnerOptions.snapshotEvery ?? 0;
+    const snapshots = every > 0 ? new SnapshotWriter(checkpoints.db, projection.name, { every, clock: runnerOptions.clock }, 'current') : null;
+    super(store, new StateFold(projection, stored?.state ?? projection.initialState(), { checkpoints, snapshots, clock: runnerOptions.clock }), {
+      flushEveryMs: runnerOptions.checkpointEveryMs,
+      onError: runnerOptions.onError,
+      pageSize: runnerOptions.pageSize,
+    });
   }
 
   get state(): State {
-    return this.current;
-  }
-
-  get position(): number {
-    return this.current.position;
-  }
-
-  start(): void {
-    if (this.loop) return;
-    this.subscription = this.store.subscribeToAll({ fromPosition: this.current.position });
-    const subscription = this.subscription;
-    this.loop = (async () => {
-      for await (const event of subscription) {
-        this.projection.apply(this.current, event);
-        this.waiters.reached(this.current.position);
-      }
-    })().catch((error) => this.options.onError?.(error));
-    this.timer = setInterval(() => this.checkpoint(), this.options.checkpointEveryMs ?? 5_000);
-    this.timer.unref();
-  }
-
-  /** Resolves true once the projection has folded `position`, false after `timeoutMs`. */
-  waitFor(position: number, timeoutMs: number): Promise<boolean> {
-    return this.waiters.wait(position, this.current.position, timeoutMs);
-  }
-
-  /** Catches up to the store's head as it is now (used at start-up and by tools). */
-  async catchUp(timeoutMs = 60_000): Promise<boolean> {
-    return this.waitFor(await this.store.headPosition(), timeoutMs);
+    return this.current.state;
   }
 
   checkpoint(): void {
-    if (this.current.position === this.savedPosition) return;
-    this.checkpoints.save(this.projection.name, this.current.position, this.current, (this.options.clock ?? (() => new Date()))());
-    this.savedPosition = this.current.position;
+    this.flush();
   }
 
-  async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    await this.subscription?.close();
-    await this.loop;
-    this.waiters.releaseAll();
-    this.checkpoint();
-    this.loop = null;
+  /** Folds a new state (and new snapshots) from position 0 while this one keeps answering, then swaps. */
+  rebuildFromZero(onProgress?: (progress: RebuildProgress) => void): Promise<RebuildResult> {
+    const { checkpoints, projection } = this;
+    const every = this.runnerOptions.snapshotEvery ?? 0;
+    const tables = new ReadModelTables(checkpoints.db);
+    let generation = 0;
+    return this.rebuild(
+      {
+        fresh: () => {
+          generation = every > 0 ? tables.allocate(snapshotsOf(projection.name)) : 0;
+          const snapshots = generation > 0 ? new SnapshotWriter(checkpoints.db, projection.name, { every, clock: this.runnerOptions.clock }, generation) : null;
+          return new StateFold(projection, projection.initialState(), { snapshots, clock: this.runnerOptions.clock });
+        },
+        promote: (fresh) => {
+          if (generation > 0) {
+            tables.promote(snapshotsOf(projection.name), generation, snapshotTablesOf(projection.name));
+            fresh.snapshots?.followCurrent();
+          }
+          fresh.saveCheckpointsTo(checkpoints);
+          fresh.flush();
+        },
+      },
+      onProgress,
+    );
   }
 }

@@ -1,0 +1,346 @@
+import {
+  leaseDecider,
+  nodeDecider,
+  ownerKey,
+  ownerLivenessIn,
+  Streams,
+  type Consumer,
+  type LeaseCommand,
+  type LeaseOwner,
+  type LeaseState,
+  type NodeCommand,
+  type NodeEvent,
+  type NodeState,
+  type Refusal,
+} from '@ledger/domain';
+import type { ExpectedRevision, NewEvent } from '@ledger/event-store';
+import { SeededRandom } from './seeded-random';
+
+/** One append the simulated ledger made, stamped with the simulated time it happened. */
+export interface SimulatedAppend {
+  stream: string;
+  events: NewEvent[];
+  expectedRevision: ExpectedRevision;
+  at: Date;
+}
+
+export interface SimulationOptions {
+  nodes: number;
+  seed: number;
+  /** Simulated time of the first step. */
+  start: Date;
+  /** Mean simulated time between two steps. */
+  meanGapMs: number;
+}
+
+interface SimulatedNode {
+  nodeId: string;
+  state: NodeState;
+  revision: number;
+  /** Tokens this node issued, for stale-token attempts. */
+  tokens: string[];
+  reservationKeyHash: string | null;
+}
+
+const CONTROLLERS = ['fair-clouds', 'edge-east', 'edge-west'];
+const MODELS = ['mobile-app', 'show-me-the-money', 'billing', 'ci', 'data-lake', 'search', 'kubernetes', 'observability'];
+const ZONES = ['default', 'rack-a', 'rack-b', 'rack-c'];
+
+/**
+ * Realistic node histories, decided by the real node decider: nodes enlisted, reserved,
+ * acquired (each acquire routed on its request stream first, as the ledger does),
+ * deployed, failing deployment, released by their holder, by force, by model, or
+ * revoked when an operator frees them out of band (seed 1), and stale tokens refused
+ * and the refusal recorded. Only what the decider accepts is written, so the log is
+ * one the ledger itself could have produced.
+ */
+export class HistorySimulator {
+  private readonly random: SeededRandom;
+  private readonly nodes: SimulatedNode[];
+  private now: number;
+  private readonly machines = new Map<string, number>();
+  /** Each address's lease stream, folded, and the addresses held by each allocation's token. */
+  private readonly addresses = new Map<string, { state: LeaseState; revision: number }>();
+  private readonly addressesOf = new Map<string, { ip: string; leaseId: string }[]>();
+  private readonly pool: string[];
+
+  constructor(private readonly options: SimulationOptions) {
+    this.random = new SeededRandom(options.seed);
+    this.now = options.start.getTime();
+    // Four container addresses per node, in 10.0.0.0/8.
+    this.pool = Array.from({ length: options.nodes * 4 }, (_, i) => `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${(i & 255) + 1}`);
+    this.nodes = Array.from({ length: options.nodes }, (_, i) => ({
+      nodeId: `node-${String(i + 1).padStart(5, '0')}`,
+      state: nodeDecider.initialState(),
+      revision: -1,
+      tokens: [],
+      reservationKeyHash: null,
+    }));
+  }
+
+  /** One step of the simulated world: zero or more appends. */
+  step(): SimulatedAppend[] {
+    this.now += Math.max(1, Math.round(this.random.gap(this.options.meanGapMs)));
+    const node = this.random.pick(this.nodes);
+    return this.act(node);
+  }
+
+  private act(node: SimulatedNode): SimulatedAppend[] {
+    const { state } = node;
+    const r = this.random;
+    if (state.profile === null) return this.enlist(node);
+    if (node.tokens.length > 0 && r.chance(0.03)) return this.staleRelease(node);
+    if (r.chance(0.04)) return this.powerSync(node);
+    if (r.chance(0.003)) return this.maintenance(node);
+    const allocation = state.allocation;
+    if (!allocation) {
+      // A node in maintenance or faulted mostly waits; now and then someone tries it anyway and is refused.
+      if (state.health.maintenance && !r.chance(0.05)) return r.chance(0.3) ? this.maintenance(node) : [];
+      if (Object.keys(state.health.faults).length > 0 && !r.chance(0.05)) return r.chance(0.5) ? this.powerSync(node) : [];
+      const reserved = state.reservation && Date.parse(state.reservation.expiresAt) > this.now ? state.reservation : null;
+      if (reserved) {
+        if (r.chance(0.6)) return this.acquire(node, node.reservationKeyHash);
+        if (r.chance(0.5)) return this.decide(node, { type: 'CancelReservation', nodeId: node.nodeId, reservationId: reserved.reservationId, keyHash: node.reservationKeyHash!, now: this.iso() }, 'agent:picker');
+        return [];
+      }
+      if (r.chance(0.08)) return this.reserve(node);
+      return this.acquire(node, null);
+    }
+    const holder = this.actorOf(allocation.consumer);
+    switch (allocation.status) {
+      case 'allocated':
+        return r.chance(0.9) ? this.tokenCommand(node, { type: 'StartDeployment' }, holder) : this.release(node, 'released', holder);
+      case 'deploying':
+        if (r.chance(0.85)) return this.tokenCommand(node, { type: 'MarkDeployed' }, 'maas');
+        return this.observe(node, 'Failed deployment', 'maas');
+      case 'deployed': {
+        const roll = r.next();
+        if (roll < 0.35) return [];
+        if (roll < 0.5) return this.container(node, holder);
+        if (roll < 0.85) return this.release(node, 'released', holder);
+        if (roll < 0.89) return this.release(node, 'force_released', holder);
+        if (roll < 0.93) return this.release(node, 'model_released', holder);
+        if (roll < 0.97) return this.observe(node, 'Ready', 'operator:charlie');
+        return this.observe(node, 'Failed deployment', 'maas');
+      }
+      case 'failed_deployment': {
+        const roll = r.next();
+        if (roll < 0.45) return this.observe(node, 'Ready', 'operator:charlie');
+        if (roll < 0.8) return this.release(node, 'released', holder);
+        return this.tokenCommand(node, { type: 'StartDeployment' }, holder);
+      }
+    }
+  }
+
+  private enlist(node: SimulatedNode): SimulatedAppend[] {
+    const r = this.random;
+    return this.decide(node, {
+      type: 'EnlistNode',
+      nodeId: node.nodeId,
+      profile: {
+        hostname: `${node.nodeId}.maas`,
+        arch: r.chance(0.8) ? 'amd64' : 'arm64',
+        cpuCount: r.pick([8, 16, 32, 64]),
+        memoryMb: r.pick([16384, 32768, 65536, 131072]),
+        tags: r.chance(0.3) ? ['gpu'] : [],
+        zone: r.pick(ZONES),
+      },
+    }, 'operator:charlie');
+  }
+
+  private reserve(node: SimulatedNode): SimulatedAppend[] {
+    node.reservationKeyHash = this.random.hex(64);
+    const ttlMs = (5 + this.random.below(55)) * 60_000;
+    return this.decide(node, {
+      type: 'ReserveNode',
+      nodeId: node.nodeId,
+      reservationId: this.random.uuid(this.now),
+      agentName: 'agent:picker',
+      owner: this.random.chance(0.5) ? 'charlie' : null,
+      keyHash: node.reservationKeyHash,
+      expiresAt: new Date(this.now + ttlMs).toISOString(),
+      now: this.iso(),
+    }, 'agent:picker');
+  }
+
+  private acquire(node: SimulatedNode, reservationKeyHash: string | null): SimulatedAppend[] {
+    const consumer = this.consumer();
+    const requestId = `req-${this.now.toString(36)}-${this.random.text(12)}`;
+    const fingerprint = this.random.text(43);
+    const actor = this.actorOf(consumer);
+    const correlationId = this.random.uuid(this.now);
+    const route: SimulatedAppend = {
+      stream: Streams.request(requestId),
+      events: [this.envelope({ type: 'AcquireRouted', data: { requestId, fingerprint, nodeId: node.nodeId } }, actor, correlationId, requestId)],
+      expectedRevision: 'no_stream',
+      at: new Date(this.now),
+    };
+    const acquired = this.decide(node, {
+      type: 'AcquireNode',
+      nodeId: node.nodeId,
+      consumer,
+      request: { requestId, fingerprint },
+      reservationKeyHash,
+      tokenEntropy: this.random.text(22),
+      now: this.iso(),
+    }, actor, correlationId, requestId);
+    return [route, ...acquired];
+  }
+
+  private release(node: SimulatedNode, ending: 'released' | 'force_released' | 'model_released', actor: string): SimulatedAppend[] {
+    return this.tokenCommand(node, { type: 'ReleaseAllocation', ending }, actor);
+  }
+
+  private tokenCommand(node: SimulatedNode, action: { type: 'StartDeployment' | 'MarkDeployed' } | { type: 'ReleaseAllocation'; ending: 'released' | 'force_released' | 'model_released' }, actor: string): SimulatedAppend[] {
+    const token = node.state.allocation!.token;
+    return this.decide(node, { ...action, nodeId: node.nodeId, token, now: this.iso(), request: null } as NodeCommand, actor);
+  }
+
+  /** A holder comes back from lunch and releases a token that died meanwhile (seed 1). */
+  private staleRelease(node: SimulatedNode): SimulatedAppend[] {
+    const token = this.random.pick(node.tokens);
+    if (node.state.allocation?.token === token) return [];
+    return this.decide(node, { type: 'ReleaseAllocation', nodeId: node.nodeId, token, ending: 'released', now: this.iso(), request: null }, 'anonymous');
+  }
+
+  /** Power syncs mostly succeed; a node that started failing keeps failing for a while (seed 4). */
+  private powerSync(node: SimulatedNode): SimulatedAppend[] {
+    const failing = node.state.health.power.consecutiveFailures > 0;
+    const ok = failing ? this.random.chance(0.4) : this.random.chance(0.8);
+    return this.decide(node, {
+      type: 'ObservePowerSync', nodeId: node.nodeId, ok, error: ok ? null : this.random.pick(['IPMI timeout', 'BMC unreachable']),
+      observedAt: this.iso(), failuresForFault: 3, now: this.iso(),
+    }, 'maas');
+  }
+
+  private maintenance(node: SimulatedNode): SimulatedAppend[] {
+    const by = 'operator:charlie';
+    return node.state.health.maintenance
+      ? this.decide(node, { type: 'EndMaintenance', nodeId: node.nodeId, reason: 'fixed', by, now: this.iso() }, by)
+      : this.decide(node, { type: 'StartMaintenance', nodeId: node.nodeId, reason: 'replacing a disk', by, now: this.iso() }, by);
+  }
+
+  private observe(node: SimulatedNode, providerStatus: string, actor: string): SimulatedAppend[] {
+    return this.decide(node, { type: 'ObserveProviderStatus', nodeId: node.nodeId, providerStatus, source: 'maas', observedAt: this.iso(), now: this.iso() }, actor);
+  }
+
+  /** A container on the node (seed 2) and a DHCP lease for it on a free address. */
+  private container(node: SimulatedNode, holder: string): SimulatedAppend[] {
+    const allocation = node.state.allocation!;
+    const hostname = `juju-${this.random.hex(6)}-lxd-${this.random.below(100)}`;
+    const mac = `00:16:3e:${this.random.hex(2)}:${this.random.hex(2)}:${this.random.hex(2)}`;
+    const registered = this.decide(node, { type: 'RegisterDevice', nodeId: node.nodeId, token: allocation.token, hostname, mac, now: this.iso() }, holder);
+    const device = registered[0]?.events.find((event) => event.type === 'DeviceRegistered')?.data as { deviceId: string } | undefined;
+    if (!device) return registered;
+    const ip = this.freeAddress();
+    if (!ip) return registered;
+    const owner: LeaseOwner = { kind: 'device', deviceId: device.deviceId, token: allocation.token, nodeId: node.nodeId };
+    const granted = this.lease(ip, {
+      type: 'GrantLease', ip, mac, owner, leaseKind: 'dhcp', expiresAt: new Date(this.now + 86_400_000).toISOString(),
+      liveness: { [ownerKey(owner)]: ownerLivenessIn(node.state, owner) }, now: this.iso(),
+    }, 'maas-dhcp', null);
+    const leaseId = (granted[0]?.events.find((event) => event.type === 'LeaseGranted')?.data as { leaseId: string } | undefined)?.leaseId;
+    if (leaseId) this.addressesOf.set(allocation.token, [...(this.addressesOf.get(allocation.token) ?? []), { ip, leaseId }]);
+    return [...registered, ...granted];
+  }
+
+  private freeAddress(): string | null {
+    for (let attempt = 0; attempt < 8; attempt++) {
+      const ip = this.random.pick(this.pool);
+      if (!this.addresses.get(ip)?.state.active) return ip;
+    }
+    return null;
+  }
+
+  /** Runs the real lease decider on one address's stream. */
+  private lease(ip: string, command: LeaseCommand, actor: string, cause: { id: string; correlationId: string } | null): SimulatedAppend[] {
+    const address = this.addresses.get(ip) ?? { state: leaseDecider.initialState(), revision: -1 };
+    const decision = leaseDecider.decide(command, address.state);
+    if (decision.outcome === 'refused' || decision.events.length === 0) return [];
+    const expectedRevision: ExpectedRevision = address.revision < 0 ? 'no_stream' : address.revision;
+    this.addresses.set(ip, { state: decision.events.reduce(leaseDecider.evolve, address.state), revision: address.revision + decision.events.length });
+    const correlationId = cause?.correlationId ?? this.random.uuid(this.now);
+    return [{
+      stream: Streams.ip(ip),
+      events: decision.events.map((event) => ({ ...this.envelope(event, actor, correlationId, null), metadata: { correlationId, causationId: cause?.id ?? null, actor, requestId: null, schemaVersion: 1 } })),
+      expectedRevision,
+      at: new Date(this.now),
+    }];
+  }
+
+  /** The lease cascade: the addresses an ended allocation's containers held are released, caused by the ending. */
+  private cascade(append: SimulatedAppend): SimulatedAppend[] {
+    const ending = append.events.find((event) => event.type === 'AllocationReleased' || event.type === 'AllocationRevoked');
+    if (!ending) return [];
+    const token = (ending.data as { token: string }).token;
+    const held = this.addressesOf.get(token) ?? [];
+    this.addressesOf.delete(token);
+    return held.flatMap(({ ip, leaseId }) =>
+      this.lease(ip, { type: 'ReleaseLease', ip, leaseId, reason: 'owner_ended', cause: ending.id, now: this.iso() }, 'system:lease-cascade', { id: ending.id, correlationId: ending.metadata.correlationId }),
+    );
+  }
+
+  /** Runs the real decider; accepted events are appended to the node stream, refusals recorded. */
+  private decide(node: SimulatedNode, command: NodeCommand, actor: string, correlationId = this.random.uuid(this.now), requestId: string | null = null): SimulatedAppend[] {
+    const decision = nodeDecider.decide(command, node.state);
+    if (decision.outcome === 'refused') return this.refused(node, command, decision.refusal, actor, correlationId, requestId);
+    if (decision.events.length === 0) return [];
+    const expectedRevision: ExpectedRevision = node.revision < 0 ? 'no_stream' : node.revision;
+    node.state = decision.events.reduce(nodeDecider.evolve, node.state);
+    node.revision += decision.events.length;
+    for (const event of decision.events) if (event.type === 'NodeAcquired') node.tokens.push(event.data.token);
+    const append: SimulatedAppend = {
+      stream: Streams.node(node.nodeId),
+      events: decision.events.map((event) => this.envelope(event, actor, correlationId, requestId)),
+      expectedRevision,
+      at: new Date(this.now),
+    };
+    return [append, ...this.cascade(append)];
+  }
+
+  /** What RefusalRecorder writes for a refused command. */
+  private refused(node: SimulatedNode, command: NodeCommand, refusal: Refusal, actor: string, correlationId: string, requestId: string | null): SimulatedAppend[] {
+    const data = {
+      command: command.type,
+      nodeId: node.nodeId,
+      token: 'token' in command ? command.token : null,
+      consumer: 'consumer' in command ? { controller: command.consumer.controller, model: command.consumer.model } : null,
+      ip: null,
+      code: refusal.code,
+      reason: refusal.message,
+      details: refusal.details ?? null,
+    };
+    return [{
+      stream: Streams.refusals(node.nodeId),
+      events: [this.envelope({ type: 'CommandRefused', data }, actor, correlationId, requestId)],
+      expectedRevision: 'any',
+      at: new Date(this.now),
+    }];
+  }
+
+  private envelope(event: NodeEvent | { type: string; data: unknown }, actor: string, correlationId: string, requestId: string | null): NewEvent {
+    return {
+      id: this.random.uuid(this.now),
+      type: event.type,
+      data: event.data,
+      metadata: { correlationId, causationId: null, actor, requestId, schemaVersion: 1 },
+    };
+  }
+
+  private consumer(): Consumer {
+    const controller = this.random.pick(CONTROLLERS);
+    const model = this.random.pick(MODELS);
+    const key = `${controller}/${model}`;
+    const machine = (this.machines.get(key) ?? 0) + 1;
+    this.machines.set(key, machine);
+    return { controller, model, machine: String(machine) };
+  }
+
+  private actorOf(consumer: Pick<Consumer, 'controller' | 'model'>): string {
+    return `juju:${consumer.controller}/${consumer.model}`;
+  }
+
+  private iso(): string {
+    return new Date(this.now).toISOString();
+  }
+}

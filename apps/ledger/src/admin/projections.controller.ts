@@ -1,0 +1,61 @@
+import { ConflictException, Controller, Get, NotFoundException, Param, Post, Query, Res } from '@nestjs/common';
+import type { Response } from 'express';
+import { PinoLogger } from 'nestjs-pino';
+import { AUDIT_INDEX, ledgerProjection, RebuildInProgressError, type RebuildProgress, type RebuildResult } from '@ledger/projections';
+import { queryParams } from '../http/query-params';
+import { LedgerViewService } from '../read-side/ledger-view.service';
+import { AuditIndexService } from '../read-side/audit-index.service';
+
+interface Rebuildable {
+  projection: string;
+  position: number;
+  rebuilding: RebuildProgress | null;
+  rebuild(): Promise<RebuildResult>;
+}
+
+/**
+ * Operators rebuild a read model from position 0 while the API keeps serving it: the
+ * old one answers until the new one has caught up with the log, then they swap.
+ */
+@Controller('v1/admin/projections')
+export class ProjectionsAdminController {
+  constructor(private readonly views: LedgerViewService, private readonly audit: AuditIndexService, private readonly logger: PinoLogger) {
+    this.logger.setContext(ProjectionsAdminController.name);
+  }
+
+  private get projections(): Record<string, Rebuildable> {
+    const views = this.views;
+    const audit = this.audit;
+    return {
+      'ledger-view': { projection: ledgerProjection.name, get position() { return views.position; }, get rebuilding() { return views.rebuilding; }, rebuild: () => views.rebuild() },
+      'audit-index': { projection: AUDIT_INDEX, get position() { return audit.position; }, get rebuilding() { return audit.rebuilding; }, rebuild: () => audit.rebuild() },
+    };
+  }
+
+  @Get()
+  list() {
+    return { projections: Object.entries(this.projections).map(([name, p]) => ({ name, projection: p.projection, position: p.position, rebuilding: p.rebuilding })) };
+  }
+
+  /** 202 at once (poll GET /v1/admin/projections), or with `?wait=true` 200 once the new model answers. */
+  @Post(':name/rebuild')
+  async rebuild(@Param('name') name: string, @Query() query: Record<string, unknown>, @Res({ passthrough: true }) response: Response) {
+    const { wait } = queryParams(query, ['wait']);
+    const target = this.projections[name];
+    if (!target) throw new NotFoundException({ code: 'not_found', message: `no projection ${name}; there are ${Object.keys(this.projections).join(', ')}` });
+    let done: Promise<RebuildResult>;
+    try {
+      done = target.rebuild();
+    } catch (error) {
+      if (error instanceof RebuildInProgressError) throw new ConflictException({ code: 'rebuild_in_progress', message: `${name} is already being rebuilt`, details: { rebuilding: target.rebuilding } });
+      throw error;
+    }
+    if (wait === 'true') {
+      response.status(200);
+      return { name, projection: target.projection, status: 'rebuilt', ...(await done) };
+    }
+    done.catch((error: unknown) => this.logger.error({ err: error, projection: name }, 'rebuild failed; the old read model keeps answering'));
+    response.status(202);
+    return { name, projection: target.projection, status: 'rebuilding', rebuilding: target.rebuilding };
+  }
+}

@@ -1,0 +1,112 @@
+import Database from 'better-sqlite3';
+import { SqliteReadOnlyEventStore } from '@ledger/event-store';
+import { ledgerProjection, openReadModelDatabase, rebuildReadModels, ReadModelTables, SnapshotWriter, snapshotsOf, StateFold, verifyReadModels } from '@ledger/projections';
+import type { BenchSection, Measurement } from '../support/bench-section';
+import { benchEvents, generatedLog } from '../support/generated-log';
+import { tempDatabase } from '../support/temp-file';
+
+const PAGE = 2_000;
+const SNAPSHOT_EVERY = 10_000;
+const seconds = (started: bigint) => Number(process.hrtime.bigint() - started) / 1e9;
+
+/** The yardstick: a plain better-sqlite3 SELECT over the events table, parsing each event's data and metadata. */
+const rawReadAndParse = (file: string): { events: number; seconds: number } => {
+  const db = new Database(file, { readonly: true });
+  const started = process.hrtime.bigint();
+  let events = 0;
+  let check = 0;
+  for (const row of db.prepare('SELECT position, event_id, stream, revision, type, data, metadata, recorded_at FROM events ORDER BY position').iterate() as IterableIterator<{ data: string; metadata: string }>) {
+    const data = JSON.parse(row.data) as { nodeId?: string };
+    const metadata = JSON.parse(row.metadata) as { actor?: string };
+    if (data.nodeId !== undefined && metadata.actor !== undefined) check++;
+    events++;
+  }
+  const elapsed = seconds(started);
+  db.close();
+  if (check === 0) throw new Error('nothing parsed');
+  return { events, seconds: elapsed };
+};
+
+/** The ledger view folded from position 0 the way a rebuild reads it (pages from the read-only store), with or without its snapshots. */
+const foldLedgerView = async (file: string, snapshotEvery: number): Promise<{ events: number; seconds: number }> => {
+  const store = SqliteReadOnlyEventStore.open({ file });
+  const temp = tempDatabase('snapshots');
+  const db = openReadModelDatabase(temp.file);
+  const started = process.hrtime.bigint();
+  const snapshots = snapshotEvery > 0 ? new SnapshotWriter(db, ledgerProjection.name, { every: snapshotEvery }, new ReadModelTables(db).allocate(snapshotsOf(ledgerProjection.name))) : null;
+  const fold = new StateFold(ledgerProjection, ledgerProjection.initialState(), { snapshots });
+  let events = 0;
+  for (let after = 0; ; ) {
+    const page = store.readAfter(after, PAGE);
+    if (page.length === 0) break;
+    fold.applyPage(page);
+    events += page.length;
+    after = page[page.length - 1].position;
+  }
+  const elapsed = seconds(started);
+  db.close();
+  temp.done();
+  await store.close();
+  return { events, seconds: elapsed };
+};
+
+/**
+ * `ledger-cli rebuild` (every read model: view, snapshots, audit index with its indexes,
+ * in one pass, into a fresh file), then `ledger-cli verify` against the result.
+ */
+const rebuildAndVerify = async (file: string): Promise<{ rebuilt: { events: number; seconds: number }; verified: { events: number; seconds: number } }> => {
+  const store = SqliteReadOnlyEventStore.open({ file });
+  const live = tempDatabase('rebuild');
+  const scratch = tempDatabase('verify');
+  try {
+    const db = openReadModelDatabase(live.file, { mode: 'bulk' });
+    const rebuilt = await rebuildReadModels({ store, db, snapshotEvery: SNAPSHOT_EVERY });
+    db.close();
+    const started = process.hrtime.bigint();
+    const liveDb = openReadModelDatabase(live.file, { readonly: true });
+    const scratchDb = openReadModelDatabase(scratch.file, { mode: 'scratch' });
+    const verified = await verifyReadModels({ store, live: liveDb, scratch: scratchDb });
+    const elapsed = seconds(started);
+    liveDb.close();
+    scratchDb.close();
+    if (!verified.ok) throw new Error(`verify found differences: ${verified.differences.slice(0, 5).join('; ')}`);
+    return { rebuilt, verified: { events: verified.events, seconds: elapsed } };
+  } finally {
+    live.done();
+    scratch.done();
+    await store.close();
+  }
+};
+
+export const readModelRebuildSection: BenchSection = {
+  name: 'read-model-rebuild',
+  description:
+    `read models rebuilt from a generated log of ${benchEvents().toLocaleString('en-US')} events (LEDGER_BENCH_EVENTS), against a raw read-and-parse of the same rows ` +
+    '(better-sqlite3 SELECT + JSON.parse of data and metadata) measured in the same run: the ledger view alone, the view with its ' +
+    `time-travel snapshots (every ${SNAPSHOT_EVERY.toLocaleString('en-US')}), everything \`ledger-cli rebuild\` does (view, snapshots, audit index and its indexes), ` +
+    'and `ledger-cli verify` against that (a scratch rebuild of view and audit index, compared row by row, 4 snapshots checked)',
+  targets: [{ key: 'view.ratio', atLeast: 0.6, why: 'rebuilding the ledger view goes at least 60% as fast as reading and parsing the rows' }],
+  async run(options) {
+    const { eventFile } = await generatedLog(benchEvents(), options.log);
+    const raw = rawReadAndParse(eventFile);
+    const view = await foldLedgerView(eventFile, 0);
+    const raw2 = rawReadAndParse(eventFile);
+    const withSnapshots = await foldLedgerView(eventFile, SNAPSHOT_EVERY);
+    const { rebuilt: all, verified } = await rebuildAndVerify(eventFile);
+    const rawRate = (raw.events / raw.seconds + raw2.events / raw2.seconds) / 2;
+    const rate = (r: { events: number; seconds: number }) => r.events / r.seconds;
+    const figures: Measurement[] = [
+      { key: 'raw.rate', label: 'raw read + JSON.parse', value: rawRate, unit: 'events/s' },
+      { key: 'view.rate', label: 'ledger view rebuild', value: rate(view), unit: 'events/s' },
+      { key: 'view.ratio', label: 'ledger view rebuild / raw', value: rate(view) / rawRate, unit: 'ratio' },
+      { key: 'snapshots.rate', label: 'ledger view + snapshots rebuild', value: rate(withSnapshots), unit: 'events/s' },
+      { key: 'snapshots.ratio', label: 'ledger view + snapshots / raw', value: rate(withSnapshots) / rawRate, unit: 'ratio' },
+      { key: 'all.rate', label: 'all read models (ledger-cli rebuild)', value: rate(all), unit: 'events/s' },
+      { key: 'all.ratio', label: 'all read models / raw', value: rate(all) / rawRate, unit: 'ratio' },
+      { key: 'all.seconds', label: 'all read models, wall time', value: all.seconds, unit: 's' },
+      { key: 'verify.seconds', label: 'verify (rebuild into scratch + compare), wall time', value: verified.seconds, unit: 's' },
+    ];
+    options.log(figures.map((f) => `  ${f.label}: ${f.unit === 'ratio' ? f.value.toFixed(2) : Math.round(f.value)} ${f.unit}`).join('\n'));
+    return figures;
+  },
+};

@@ -1,0 +1,32 @@
+import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SqliteReadOnlyEventStore } from '@ledger/event-store';
+import { generateLog } from '../../../apps/ledger-cli/src/generate/generate-log';
+
+/** Events in the bench's log: LEDGER_BENCH_EVENTS, else one million. */
+export const benchEvents = (): number => Number(process.env.LEDGER_BENCH_EVENTS ?? 1_000_000);
+
+/**
+ * A data directory holding a generated log of `events` events (seed 1), made once and
+ * kept in the temp directory for later runs: generating a million events takes minutes.
+ */
+export const generatedLog = async (events: number, log: (message: string) => void): Promise<{ dataDir: string; eventFile: string }> => {
+  const dataDir = join(tmpdir(), `ledger-bench-log-${events}-seed-1`);
+  const eventFile = join(dataDir, 'events.sqlite');
+  if (existsSync(eventFile)) {
+    const store = SqliteReadOnlyEventStore.open({ file: eventFile });
+    const head = await store.headPosition();
+    await store.close();
+    if (head === events) return { dataDir, eventFile };
+  }
+  log(`generating a log of ${events} events into ${dataDir} (once; later runs reuse it)`);
+  const building = `${dataDir}.building`;
+  rmSync(building, { recursive: true, force: true });
+  mkdirSync(building, { recursive: true });
+  const result = await generateLog({ file: join(building, 'events.sqlite'), events, seed: 1 });
+  log(`generated ${result.events} events in ${result.seconds.toFixed(1)} s`);
+  rmSync(dataDir, { recursive: true, force: true });
+  renameSync(building, dataDir);
+  return { dataDir, eventFile };
+};

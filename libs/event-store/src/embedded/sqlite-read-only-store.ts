@@ -1,0 +1,127 @@
+import Database from 'better-sqlite3';
+import type { RecordedEvent } from '../envelope';
+import type { AllSubscription, AppendResult, EventStore, ReadAllOptions } from '../event-store.port';
+import { AppendNotifier } from './append-notifier';
+import { EVENT_COLUMNS } from './event-row';
+import { SCHEMA_VERSION } from './schema';
+import { SqliteAllSubscription } from './sqlite-subscription';
+
+type RawRow = [position: number, eventId: string, stream: string, revision: number, type: string, data: string, metadata: string, recordedAt: string];
+
+const toEvent = (row: RawRow): RecordedEvent => ({
+  id: row[1],
+  type: row[4],
+  stream: row[2],
+  revision: row[3],
+  position: row[0],
+  recordedAt: row[7],
+  data: JSON.parse(row[5]) as unknown,
+  metadata: JSON.parse(row[6]) as RecordedEvent['metadata'],
+});
+
+export interface SqliteReadOnlyStoreOptions {
+  file: string;
+  /** How often a live subscription looks for events appended by the process that writes the file. */
+  pollIntervalMs?: number;
+  busyTimeoutMs?: number;
+}
+
+/**
+ * The embedded store's file opened for reading only, for tools (replay, rebuild,
+ * verify, export) that run beside a live ledger: a read-only handle never migrates,
+ * never takes the write lock, and cannot append. WAL mode lets it read a consistent
+ * snapshot while the ledger writes. Rows are fetched as arrays (no per-row objects),
+ * since tools read the whole log.
+ */
+export class SqliteReadOnlyEventStore implements EventStore {
+  private readonly db: Database.Database;
+  private readonly allAfter: Database.Statement<[number, number], RawRow>;
+  private readonly streamFrom: Database.Statement<[string, number], RawRow>;
+  private readonly head: Database.Statement<[], [number]>;
+  private readonly notifier = new AppendNotifier();
+  private readonly subscriptions = new Set<SqliteAllSubscription>();
+  private closed = false;
+
+  static open(options: SqliteReadOnlyStoreOptions): SqliteReadOnlyEventStore {
+    return new SqliteReadOnlyEventStore(options);
+  }
+
+  private constructor(private readonly options: SqliteReadOnlyStoreOptions) {
+    this.db = new Database(options.file, { readonly: true, fileMustExist: true });
+    try {
+      this.db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5_000}`);
+      const version = this.db.pragma('user_version', { simple: true }) as number;
+      if (version === 0) throw new Error(`${options.file} is not an event store (no schema)`);
+      if (version > SCHEMA_VERSION) throw new Error(`${options.file} has schema version ${version}, newer than this code understands (${SCHEMA_VERSION})`);
+      this.allAfter = this.db.prepare(`SELECT ${EVENT_COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?`).raw(true) as never;
+      this.streamFrom = this.db.prepare(`SELECT ${EVENT_COLUMNS} FROM events WHERE stream = ? AND revision >= ? ORDER BY revision`).raw(true) as never;
+      this.head = this.db.prepare('SELECT COALESCE(MAX(position), 0) FROM events').raw(true) as never;
+    } catch (error) {
+      this.db.close();
+      throw error;
+    }
+  }
+
+  async appendToStream(stream: string): Promise<AppendResult> {
+    throw new Error(`appendToStream(${stream}): ${this.options.file} is open read-only`);
+  }
+
+  async readStream(stream: string, options: { fromRevision?: number } = {}): Promise<RecordedEvent[]> {
+    this.assertOpen();
+    return this.streamFrom.all(stream, options.fromRevision ?? 0).map(toEvent);
+  }
+
+  async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
+    return this.readAfter(options.fromPosition ?? 0, options.maxCount ?? 1_000);
+  }
+
+  /** The same as readAll, synchronously: what tools folding millions of events call. */
+  readAfter(afterPosition: number, maxCount: number): RecordedEvent[] {
+    this.assertOpen();
+    const rows = this.allAfter.all(afterPosition, maxCount);
+    const events = new Array<RecordedEvent>(rows.length);
+    for (let i = 0; i < rows.length; i++) events[i] = toEvent(rows[i]);
+    return events;
+  }
+
+  /**
+   * A page of events together with each one's envelope as JSON, spliced from the stored
+   * text (no JSON.stringify): for tools that write events out again (the audit index).
+   * Field order as RecordedEvent's: id, type, stream, revision, position, recordedAt, data, metadata.
+   */
+  readAfterWithJson(afterPosition: number, maxCount: number): { events: RecordedEvent[]; json: string[] } {
+    this.assertOpen();
+    const rows = this.allAfter.all(afterPosition, maxCount);
+    const events = new Array<RecordedEvent>(rows.length);
+    const json = new Array<string>(rows.length);
+    for (let i = 0; i < rows.length; i++) {
+      const row = rows[i];
+      events[i] = toEvent(row);
+      json[i] = `{"id":${JSON.stringify(row[1])},"type":${JSON.stringify(row[4])},"stream":${JSON.stringify(row[2])},"revision":${row[3]},"position":${row[0]},"recordedAt":${JSON.stringify(row[7])},"data":${row[5]},"metadata":${row[6]}}`;
+    }
+    return { events, json };
+  }
+
+  subscribeToAll(options: { fromPosition?: number } = {}): AllSubscription {
+    const source = { readAfter: (after: number, max: number) => this.readAfter(after, max), notifier: this.notifier, pollIntervalMs: this.options.pollIntervalMs ?? 100 };
+    const subscription = new SqliteAllSubscription(source, options.fromPosition ?? 0, (ended) => this.subscriptions.delete(ended));
+    this.subscriptions.add(subscription);
+    return subscription;
+  }
+
+  async headPosition(): Promise<number> {
+    this.assertOpen();
+    return this.head.get()?.[0] ?? 0;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await Promise.all([...this.subscriptions].map((subscription) => subscription.close()));
+    this.db.close();
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new Error(`SqliteReadOnlyEventStore(${this.options.file}) is closed`);
+  }
+}

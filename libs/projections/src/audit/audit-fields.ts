@@ -1,0 +1,36 @@
+import { ipOfStream, nodeIdOfStream, parseToken, refusalSubjectOfStream } from '@ledger/domain';
+import type { RecordedEvent } from '@ledger/event-store';
+
+/** What the audit index can filter an event by. */
+export interface AuditFields {
+  nodeId: string | null;
+  token: string | null;
+  ip: string | null;
+  controller: string | null;
+  model: string | null;
+}
+
+const text = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
+const field = (value: unknown, name: string): unknown => (value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[name] : undefined);
+const looksLikeIp = (subject: string): boolean => subject.includes(':') || /^\d{1,3}(\.\d{1,3}){3}$/.test(subject);
+
+/**
+ * The audit fields of any event, without knowing its type, from the conventions every
+ * event follows: data fields named nodeId (or owner.nodeId), token (or owner.token), ip, consumer.controller
+ * and consumer.model; the stream it is on (node-*, ip-*, refusals-*); and the node a
+ * provisioning token names. New event types are indexed as soon as they follow them.
+ */
+export const deriveAuditFields = (event: RecordedEvent): AuditFields => {
+  const data = event.data;
+  const token = text(field(data, 'token')) ?? text(field(field(data, 'owner'), 'token'));
+  let ip = text(field(data, 'ip')) ?? ipOfStream(event.stream);
+  let nodeId = text(field(data, 'nodeId')) ?? text(field(field(data, 'owner'), 'nodeId')) ?? nodeIdOfStream(event.stream);
+  const subject = refusalSubjectOfStream(event.stream);
+  if (subject !== null && subject !== 'ledger' && nodeId === null && ip === null) {
+    if (looksLikeIp(subject)) ip = subject;
+    else nodeId = subject;
+  }
+  if (nodeId === null && token !== null) nodeId = parseToken(token)?.nodeId ?? null;
+  const consumer = field(data, 'consumer');
+  return { nodeId, token, ip, controller: text(field(consumer, 'controller')), model: text(field(consumer, 'model')) };
+};

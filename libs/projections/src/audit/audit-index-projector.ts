@@ -1,0 +1,179 @@
+import type Database from 'better-sqlite3';
+import type { RecordedEvent } from '@ledger/event-store';
+import type { Projector } from '../runtime/projector';
+import { ReadModelTables } from '../runtime/read-model-tables';
+import { deriveAuditFields } from './audit-fields';
+import { AUDIT_INDEX, auditTableNames, auditTablesOf, createAuditIndexes, createAuditTables, type AuditTableNames } from './audit-index-tables';
+
+type Consumer = { controller: string; model: string };
+
+interface Statements {
+  generation: number;
+  names: AuditTableNames;
+  insertEvent: Database.Statement;
+  insertToken: Database.Statement;
+  findToken: Database.Statement;
+}
+
+/** Tokens whose consumer is kept in memory; older ones are looked up in the tokens table. */
+const TOKEN_CACHE = 200_000;
+
+/** The event as the audit index stores and returns it: the one envelope, in a fixed field order. */
+export const envelopeJson = (event: RecordedEvent): string =>
+  JSON.stringify({
+    id: event.id,
+    type: event.type,
+    stream: event.stream,
+    revision: event.revision,
+    position: event.position,
+    recordedAt: event.recordedAt,
+    data: event.data,
+    metadata: event.metadata,
+  });
+
+/**
+ * Folds the log into the audit index: one row per event, written a page per
+ * transaction together with the generation's position (its checkpoint), so rows and
+ * checkpoint never disagree. The live projector follows whichever generation is
+ * current (a CLI rebuild may promote a new one under it); a rebuild writes a fresh
+ * generation, optionally without indexes until it is complete (faster bulk load).
+ */
+export class AuditIndexProjector implements Projector {
+  readonly name = AUDIT_INDEX;
+  private readonly tables: ReadModelTables;
+  private statements: Statements;
+  private folded: number;
+  private readonly tokens = new Map<string, Consumer | null>();
+
+  private constructor(
+    private readonly db: Database.Database,
+    generation: number,
+    private following: boolean,
+    private deferIndexes: boolean,
+  ) {
+    this.tables = new ReadModelTables(db);
+    this.statements = this.prepare(generation);
+    this.folded = this.tables.position(AUDIT_INDEX, generation) ?? 0;
+  }
+
+  /** The index queries read, kept up to date; created (empty, current) if there is none yet. */
+  static live(db: Database.Database): AuditIndexProjector {
+    const tables = new ReadModelTables(db);
+    const generation = db
+      .transaction(() => {
+        const current = tables.current(AUDIT_INDEX);
+        if (current) return current.generation;
+        const first = tables.allocate(AUDIT_INDEX);
+        tables.promote(AUDIT_INDEX, first, auditTablesOf);
+        createAuditTables(db, auditTableNames(first));
+        createAuditIndexes(db, auditTableNames(first));
+        return first;
+      })
+      .immediate();
+    return new AuditIndexProjector(db, generation, true, false);
+  }
+
+  /** A new generation for a rebuild; with `deferIndexes` its indexes are built by promote(). */
+  static fresh(db: Database.Database, options: { deferIndexes?: boolean } = {}): AuditIndexProjector {
+    return new AuditIndexProjector(db, new ReadModelTables(db).allocate(AUDIT_INDEX), false, options.deferIndexes === true);
+  }
+
+  get position(): number {
+    return this.folded;
+  }
+
+  get generation(): number {
+    return this.statements.generation;
+  }
+
+  /** `envelopes`, when given, are the events' envelopeJson already made (a reader that has the stored text). */
+  applyPage(events: readonly RecordedEvent[], envelopes?: readonly string[]): void {
+    if (events.length === 0) return;
+    this.db.transaction(() => this.write(events, envelopes)).immediate();
+  }
+
+  flush(): void {
+    // Rows and checkpoint are written together as each page is folded.
+  }
+
+  /** Builds the indexes a bulk load deferred (before promote, so the switch itself stays short). */
+  buildIndexes(): void {
+    if (!this.deferIndexes) return;
+    createAuditIndexes(this.db, this.statements.names);
+    this.deferIndexes = false;
+  }
+
+  /** Makes this generation the one queries read, and follows whichever is current from now on. */
+  promote(): void {
+    this.buildIndexes();
+    this.tables.promote(AUDIT_INDEX, this.statements.generation, auditTablesOf);
+    this.following = true;
+  }
+
+  private write(events: readonly RecordedEvent[], envelopes?: readonly string[]): void {
+    if (this.following) {
+      const current = this.tables.current(AUDIT_INDEX);
+      if (current && current.generation !== this.statements.generation) this.statements = this.prepare(current.generation);
+    }
+    // Another writer of this generation may have got further: never index an event twice.
+    let position = Math.max(this.folded, this.tables.position(AUDIT_INDEX, this.statements.generation) ?? 0);
+    const { insertEvent, insertToken } = this.statements;
+    for (let i = 0; i < events.length; i++) {
+      const event = events[i];
+      if (event.position <= position) continue;
+      const fields = deriveAuditFields(event);
+      let { controller, model } = fields;
+      if (fields.token !== null) {
+        if (controller !== null && model !== null) {
+          if (this.tokenConsumer(fields.token) === null) {
+            insertToken.run(fields.token, controller, model);
+            this.remember(fields.token, { controller, model });
+          }
+        } else {
+          const consumer = this.tokenConsumer(fields.token);
+          if (consumer) ({ controller, model } = consumer);
+        }
+      }
+      const metadata = event.metadata as { actor?: unknown; correlationId?: unknown } | null;
+      insertEvent.run(
+        event.position, event.stream, event.type, event.recordedAt,
+        fields.nodeId, fields.token, fields.ip, controller, model,
+        typeof metadata?.actor === 'string' ? metadata.actor : null,
+        typeof metadata?.correlationId === 'string' ? metadata.correlationId : null,
+        envelopes ? envelopes[i] : envelopeJson(event),
+      );
+      position = event.position;
+    }
+    this.tables.advance(AUDIT_INDEX, this.statements.generation, position);
+    this.folded = position;
+  }
+
+  private tokenConsumer(token: string): Consumer | null {
+    const cached = this.tokens.get(token);
+    if (cached !== undefined) return cached;
+    const row = this.statements.findToken.get(token) as Consumer | undefined;
+    this.remember(token, row ?? null);
+    return row ?? null;
+  }
+
+  private remember(token: string, consumer: Consumer | null): void {
+    // A live index keeps a bounded cache; a rebuild, which sees every token once, keeps them all.
+    if (this.following && this.tokens.size >= TOKEN_CACHE) this.tokens.delete(this.tokens.keys().next().value as string);
+    this.tokens.set(token, consumer);
+  }
+
+  private prepare(generation: number): Statements {
+    const names = auditTableNames(generation);
+    createAuditTables(this.db, names);
+    if (!this.deferIndexes) createAuditIndexes(this.db, names);
+    this.tokens.clear();
+    this.folded = this.tables?.position(AUDIT_INDEX, generation) ?? 0;
+    return {
+      generation,
+      names,
+      insertEvent: this.db.prepare(`INSERT INTO "${names.events}" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+      insertToken: this.db.prepare(`INSERT OR IGNORE INTO "${names.tokens}" (token, controller, model) VALUES (?, ?, ?)`),
+      findToken: this.db.prepare(`SELECT controller, model FROM "${names.tokens}" WHERE token = ?`),
+    };
+  }
+}

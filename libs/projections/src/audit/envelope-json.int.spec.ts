@@ -1,0 +1,31 @@
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import fc from 'fast-check';
+import { SqliteEventStore, SqliteReadOnlyEventStore } from '@ledger/event-store';
+import { envelopeJson } from './audit-index-projector';
+
+describe('an envelope spliced from the stored text is the envelope printed again', () => {
+  it('for any JSON data and metadata, so a rebuilt audit index equals the live one', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'ledger-envelope-'));
+    const file = join(dir, 'events.sqlite');
+    const store = await SqliteEventStore.open({ file, synchronous: 'NORMAL' });
+    try {
+      const data = fc.sample(fc.jsonValue(), { numRuns: 300, seed: 42 });
+      let id = 0;
+      for (const value of data) {
+        await store.appendToStream(`s-${id % 7}`, [{ id: `e-${++id}`, type: 'Anything', data: value, metadata: { correlationId: 'c\u2028"\\', causationId: null, actor: 'ünïcødé 🙂', requestId: null, schemaVersion: 1 } }], 'any');
+      }
+      const reader = SqliteReadOnlyEventStore.open({ file });
+      const { events, json } = reader.readAfterWithJson(0, 1_000);
+      await reader.close();
+      assert.equal(events.length, data.length);
+      events.forEach((event, i) => assert.equal(json[i], envelopeJson(event), `event ${event.position}`));
+    } finally {
+      await store.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,5 @@
+export * from './audit-fields';
+export * from './audit-index-tables';
+export * from './audit-index-projector';
+export * from './audit-index-reader';
+export * from './event-summaries';

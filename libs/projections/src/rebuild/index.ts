@@ -1,0 +1,3 @@
+export * from './diff-values';
+export * from './rebuild-read-models';
+export * from './verify-read-models';

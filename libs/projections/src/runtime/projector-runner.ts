@@ -1,0 +1,182 @@
+import type { AllSubscription, EventStore } from '@ledger/event-store';
+import { PositionWaiters } from './position-waiters';
+import type { Projector, ProjectorRebuild } from './projector';
+
+export interface ProjectorRunnerOptions {
+  /** Flush (checkpoint) at most this often while events flow. */
+  flushEveryMs?: number;
+  /** Events read per page while catching up. */
+  pageSize?: number;
+  /** Called when following the log fails; the runner retries after `retryMs`. */
+  onError?: (error: unknown) => void;
+  retryMs?: number;
+}
+
+export interface RebuildProgress {
+  startedAt: Date;
+  /** How far the new projector has folded. */
+  position: number;
+  events: number;
+}
+
+export interface RebuildResult {
+  position: number;
+  events: number;
+  seconds: number;
+}
+
+export class RebuildInProgressError extends Error {
+  override readonly name = 'RebuildInProgressError';
+}
+
+const DEFAULT_PAGE = 1_000;
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
+
+/**
+ * Keeps one projector up to date from the store's ordered log: catches up in pages
+ * (yielding between pages so the API keeps answering), then follows live through a
+ * subscription. Never driven by an in-memory bus. A rebuild folds a fresh projector
+ * from position 0 beside the live one, which keeps answering until the new one has
+ * caught up; the swap is one synchronous step.
+ */
+export class ProjectorRunner<P extends Projector> {
+  protected current: P;
+  private readonly waiters = new PositionWaiters();
+  private subscription: AllSubscription | null = null;
+  private loop: Promise<void> | null = null;
+  private stopped = false;
+  private timer: NodeJS.Timeout | null = null;
+  private rebuildRun: { progress: RebuildProgress; done: Promise<RebuildResult> } | null = null;
+
+  constructor(
+    protected readonly store: EventStore,
+    projector: P,
+    protected readonly options: ProjectorRunnerOptions = {},
+  ) {
+    this.current = projector;
+  }
+
+  get projector(): P {
+    return this.current;
+  }
+
+  get position(): number {
+    return this.current.position;
+  }
+
+  /** What a rebuild under way has done so far, or null. */
+  get rebuilding(): RebuildProgress | null {
+    return this.rebuildRun ? { ...this.rebuildRun.progress } : null;
+  }
+
+  start(): void {
+    if (this.loop) return;
+    this.stopped = false;
+    this.loop = this.follow();
+    this.timer = setInterval(() => this.flush(), this.options.flushEveryMs ?? 5_000);
+    this.timer.unref();
+  }
+
+  /** Resolves true once the projector has folded `position`, false after `timeoutMs`. */
+  waitFor(position: number, timeoutMs: number): Promise<boolean> {
+    return this.waiters.wait(position, this.current.position, timeoutMs);
+  }
+
+  /** Catches up to the store's head as it is now. */
+  async catchUp(timeoutMs = 60_000): Promise<boolean> {
+    return this.waitFor(await this.store.headPosition(), timeoutMs);
+  }
+
+  flush(): void {
+    try {
+      this.current.flush();
+    } catch (error) {
+      this.options.onError?.(error);
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    await this.subscription?.close();
+    await this.loop;
+    await this.rebuildRun?.done.catch(() => undefined);
+    this.waiters.releaseAll();
+    this.flush();
+    this.loop = null;
+  }
+
+  /**
+   * Folds `how.fresh()` from position 0 while the live projector keeps answering, and
+   * swaps it in once it has caught up with the live one. One rebuild at a time.
+   */
+  rebuild(how: ProjectorRebuild<P>, onProgress?: (progress: RebuildProgress) => void): Promise<RebuildResult> {
+    if (this.rebuildRun) throw new RebuildInProgressError(`${this.current.name} is already being rebuilt`);
+    const progress: RebuildProgress = { startedAt: new Date(), position: 0, events: 0 };
+    const done = this.runRebuild(how, progress, onProgress).finally(() => {
+      this.rebuildRun = null;
+    });
+    this.rebuildRun = { progress, done };
+    return done;
+  }
+
+  private async runRebuild(how: ProjectorRebuild<P>, progress: RebuildProgress, onProgress?: (progress: RebuildProgress) => void): Promise<RebuildResult> {
+    const fresh = how.fresh();
+    const pageSize = this.options.pageSize ?? DEFAULT_PAGE;
+    for (;;) {
+      if (this.stopped) throw new Error(`${fresh.name}: rebuild abandoned, the runner stopped`);
+      const page = await this.store.readAll({ fromPosition: fresh.position, maxCount: pageSize });
+      if (page.length > 0) {
+        fresh.applyPage(page);
+        progress.position = fresh.position;
+        progress.events += page.length;
+        onProgress?.({ ...progress });
+        await nextTurn();
+        continue;
+      }
+      // The live projector may have folded events appended after our last read: read them too.
+      if (fresh.position < this.current.position) continue;
+      how.promote(fresh);
+      this.current = fresh;
+      this.waiters.reached(fresh.position);
+      return { position: fresh.position, events: progress.events, seconds: (Date.now() - progress.startedAt.getTime()) / 1000 };
+    }
+  }
+
+  private async follow(): Promise<void> {
+    while (!this.stopped) {
+      try {
+        await this.followOnce();
+      } catch (error) {
+        if (this.stopped) return;
+        this.options.onError?.(error);
+        await sleep(this.options.retryMs ?? 1_000);
+      }
+    }
+  }
+
+  /** Catch up in pages, then follow live; returns when stopped. */
+  private async followOnce(): Promise<void> {
+    const pageSize = this.options.pageSize ?? DEFAULT_PAGE;
+    for (;;) {
+      if (this.stopped) return;
+      const page = await this.store.readAll({ fromPosition: this.current.position, maxCount: pageSize });
+      if (page.length === 0) break;
+      this.current.applyPage(page);
+      this.waiters.reached(this.current.position);
+      await nextTurn();
+    }
+    const subscription = this.store.subscribeToAll({ fromPosition: this.current.position });
+    this.subscription = subscription;
+    try {
+      if (this.stopped) return;
+      for await (const event of subscription) {
+        this.current.applyPage([event]);
+        this.waiters.reached(this.current.position);
+      }
+    } finally {
+      await subscription.close();
+    }
+  }
+}

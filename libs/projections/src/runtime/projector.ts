@@ -1,0 +1,19 @@
+import type { RecordedEvent } from '@ledger/event-store';
+
+/** Anything folded from the ordered log, a page at a time: an in-memory view, an index in tables. */
+export interface Projector {
+  readonly name: string;
+  /** The last position folded; events at or below it are skipped, so replays are harmless. */
+  readonly position: number;
+  applyPage(events: readonly RecordedEvent[]): void;
+  /** Makes what was folded durable with its checkpoint (a no-op for projectors that write as they fold). */
+  flush(): void;
+}
+
+/** How to rebuild a projector from position 0 beside the live one, and swap it in. */
+export interface ProjectorRebuild<P extends Projector> {
+  /** A new, empty projector whose writes nobody reads yet. */
+  fresh(): P;
+  /** Makes `fresh` the one queries read, atomically; called once it has caught up with the live one. */
+  promote(fresh: P): void;
+}

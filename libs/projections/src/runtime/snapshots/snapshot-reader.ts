@@ -1,0 +1,87 @@
+import type Database from 'better-sqlite3';
+import { ReadModelTables } from '../read-model-tables';
+import { snapshotsOf, snapshotTableNames, type SnapshotMeta, type SnapshotTableNames } from './snapshot-tables';
+
+/** The keyframe a snapshot's entities are gathered from: the last one at or before it. */
+const keyframeAtOrBefore = (db: Database.Database, names: SnapshotTableNames, position: number): number =>
+  (db.prepare(`SELECT MAX(position) AS keyframe FROM "${names.snapshots}" WHERE keyframe = 1 AND position <= ?`).get(position) as { keyframe: number | null }).keyframe ?? 0;
+
+/**
+ * Every entity's body as of snapshot `position`: the keyframe before it, overlaid by
+ * each later delta up to it in order (the latest row of each entity wins; NULL = gone).
+ */
+const latestBodies = (db: Database.Database, names: SnapshotTableNames, position: number, withBodies: boolean): Map<string, Map<string, string | null>> => {
+  const keyframe = keyframeAtOrBefore(db, names, position);
+  const bodies = new Map<string, Map<string, string | null>>();
+  const rows = db
+    .prepare(`SELECT collection, key, ${withBodies ? 'body' : "CASE WHEN body IS NULL THEN NULL ELSE '' END"} FROM "${names.entities}" WHERE position BETWEEN ? AND ? ORDER BY position`)
+    .raw(true)
+    .iterate(keyframe, position) as IterableIterator<[string, string, string | null]>;
+  for (const [collection, key, body] of rows) {
+    let entities = bodies.get(collection);
+    if (!entities) bodies.set(collection, (entities = new Map()));
+    entities.set(key, body);
+  }
+  return bodies;
+};
+
+/** The keys each collection held at snapshot `position` (a writer's base for its next delta). */
+export const entityKeysAt = (db: Database.Database, names: SnapshotTableNames, position: number): Map<string, Set<string>> => {
+  const keys = new Map<string, Set<string>>();
+  for (const [collection, entities] of latestBodies(db, names, position, false)) {
+    const held = new Set<string>();
+    for (const [key, body] of entities) if (body !== null) held.add(key);
+    keys.set(collection, held);
+  }
+  return keys;
+};
+
+/** Reads the current generation of a projection's snapshots. */
+export class SnapshotReader {
+  private readonly tables: ReadModelTables;
+
+  constructor(private readonly db: Database.Database, private readonly projectionName: string) {
+    this.tables = new ReadModelTables(db);
+  }
+
+  private names(): SnapshotTableNames | null {
+    const current = this.tables.current(snapshotsOf(this.projectionName));
+    if (!current) return null;
+    const names = snapshotTableNames(this.projectionName, current.generation);
+    const exists = this.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(names.snapshots);
+    return exists ? names : null;
+  }
+
+  /** The position of the newest snapshot at or before `position`, or null. */
+  nearest(position: number): number | null {
+    const names = this.names();
+    if (!names) return null;
+    const row = this.db.prepare(`SELECT MAX(position) AS nearest FROM "${names.snapshots}" WHERE position <= ?`).get(position) as { nearest: number | null } | undefined;
+    return row?.nearest ?? null;
+  }
+
+  /** Every snapshot position, oldest first. */
+  positions(): number[] {
+    const names = this.names();
+    if (!names) return [];
+    return (this.db.prepare(`SELECT position FROM "${names.snapshots}" ORDER BY position`).raw(true).all() as [number][]).map(([position]) => position);
+  }
+
+  /** The state as snapshot `position` holds it, built on `initialState()`; null if there is no such snapshot. */
+  load<State extends object>(position: number, initialState: () => State): State | null {
+    const names = this.names();
+    if (!names) return null;
+    const row = this.db.prepare(`SELECT meta FROM "${names.snapshots}" WHERE position = ?`).get(position) as { meta: string } | undefined;
+    if (!row) return null;
+    const meta = JSON.parse(row.meta) as SnapshotMeta;
+    const state = initialState() as Record<string, unknown>;
+    Object.assign(state, meta.scalars);
+    const bodies = latestBodies(this.db, names, position, true);
+    for (const collection of meta.collections) {
+      const entities: Record<string, unknown> = {};
+      for (const [key, body] of bodies.get(collection) ?? []) if (body !== null) entities[key] = JSON.parse(body);
+      state[collection] = entities;
+    }
+    return state as State;
+  }
+}

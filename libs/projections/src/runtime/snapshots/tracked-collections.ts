@@ -1,0 +1,124 @@
+import { isCollection } from './snapshot-tables';
+
+/**
+ * One collection of a state (key -> entity), watched through a Proxy whose traps only
+ * see keys being added, replaced and removed; reads go straight to the object. It keeps
+ * the entities in an array, so a snapshot visits them without enumerating a big object
+ * (which V8 does slowly: sorting hundreds of thousands of keys, every time).
+ */
+export class TrackedCollection {
+  readonly proxy: Record<string, unknown>;
+  private keys: (string | null)[] = [];
+  private entities: unknown[] = [];
+  private readonly slots = new Map<string, number>();
+  /** Keys removed since the last snapshot (some may be back since). */
+  private removed = new Set<string>();
+
+  constructor(readonly target: Record<string, unknown>) {
+    for (const key of Object.keys(target)) this.add(key, target[key]);
+    this.proxy = new Proxy(target, {
+      set: (object, key, value) => {
+        object[key as string] = value;
+        if (typeof key === 'string') this.put(key, value);
+        return true;
+      },
+      defineProperty: (object, key, descriptor) => {
+        Object.defineProperty(object, key, descriptor);
+        if (typeof key === 'string') this.put(key, object[key]);
+        return true;
+      },
+      deleteProperty: (object, key) => {
+        if (typeof key === 'string' && key in object) this.remove(key);
+        return delete object[key as string];
+      },
+    });
+  }
+
+  get size(): number {
+    return this.slots.size;
+  }
+
+  has(key: string): boolean {
+    return this.slots.has(key);
+  }
+
+  /** Calls `visit` for every entity, in insertion order. */
+  forEach(visit: (key: string, entity: unknown) => void): void {
+    const { keys, entities } = this;
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i];
+      if (key !== null) visit(key, entities[i]);
+    }
+  }
+
+  /** Keys removed since the last call and not back; starts a new period. */
+  takeRemoved(): string[] {
+    const gone = [...this.removed].filter((key) => !this.slots.has(key));
+    this.removed = new Set();
+    if (this.keys.length > 2 * this.slots.size + 1_024) this.compact();
+    return gone;
+  }
+
+  private put(key: string, value: unknown): void {
+    const slot = this.slots.get(key);
+    if (slot === undefined) this.add(key, value);
+    else this.entities[slot] = value;
+  }
+
+  private add(key: string, value: unknown): void {
+    this.slots.set(key, this.keys.length);
+    this.keys.push(key);
+    this.entities.push(value);
+  }
+
+  private remove(key: string): void {
+    const slot = this.slots.get(key);
+    if (slot === undefined) return;
+    this.slots.delete(key);
+    this.keys[slot] = null;
+    this.entities[slot] = undefined;
+    this.removed.add(key);
+  }
+
+  private compact(): void {
+    const keys = this.keys;
+    const entities = this.entities;
+    this.keys = [];
+    this.entities = [];
+    this.slots.clear();
+    for (let i = 0; i < keys.length; i++) if (keys[i] !== null) this.add(keys[i]!, entities[i]);
+  }
+}
+
+/**
+ * Wraps every collection field of a state in a TrackedCollection (the state object is
+ * changed in place: its collection fields become the proxies). A fold that replaces a
+ * whole collection is noticed at the next snapshot and that collection re-wrapped.
+ */
+export class TrackedState {
+  private readonly tracked = new Map<string, TrackedCollection>();
+
+  constructor(private readonly state: Record<string, unknown>) {
+    for (const field of Object.keys(state)) if (isCollection(state[field])) this.wrap(field);
+  }
+
+  /** The state's collections as they stand, each with its tracker (wrapping any that are new or were replaced). */
+  collections(): Map<string, TrackedCollection> {
+    for (const field of Object.keys(this.state)) {
+      const value = this.state[field];
+      if (!isCollection(value)) {
+        this.tracked.delete(field);
+        continue;
+      }
+      if (this.tracked.get(field)?.proxy !== value) this.wrap(field);
+    }
+    for (const field of [...this.tracked.keys()]) if (!(field in this.state)) this.tracked.delete(field);
+    return this.tracked;
+  }
+
+  private wrap(field: string): void {
+    const collection = new TrackedCollection(this.state[field] as Record<string, unknown>);
+    this.tracked.set(field, collection);
+    this.state[field] = collection.proxy;
+  }
+}

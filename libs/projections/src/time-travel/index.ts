@@ -1,0 +1,2 @@
+export * from './point-in-log';
+export * from './state-at';
