@@ -67,6 +67,11 @@ describe('access control', () => {
       ['provider observes', maas, async () => (await maas.post('/v1/observations/nodes', { nodeId: 'ac-4', providerStatus: 'ready', observedAt: new Date().toISOString(), source: 'maas' })).status, 200],
       ['consumer cannot release a model', alice, async () => (await alice.post('/v1/models/release', { controller: 'ctl-a', model: 'm1' })).status, 403],
       ['consumer acts for another controller', alice, async () => (await alice.post('/v1/allocations', { requestId: newRequestId(), consumer: consumer('ctl-b', 'm1'), nodeId: 'ac-1' })).status, 403],
+      ['auditor reads the audit log', audit, async () => (await audit.get('/v1/audit/events?limit=5')).status, 200],
+      ['auditor reads the state at a moment', audit, async () => (await audit.get('/v1/state?at=1')).status, 200],
+      ['consumer cannot read the audit log', alice, async () => (await alice.get('/v1/audit/events')).status, 403],
+      ['provider cannot time travel', maas, async () => (await maas.get('/v1/state?at=1')).status, 403],
+      ['auditor cannot rebuild projections', audit, async () => (await audit.post('/v1/admin/projections/ledger-view/rebuild', {})).status, 403],
       ['model-scoped key, other model', aliceM1, async () => (await aliceM1.post('/v1/allocations', { requestId: newRequestId(), consumer: consumer('ctl-a', 'm2'), nodeId: 'ac-1' })).status, 403],
     ];
     for (const [name, , run, expected] of cases) assert.equal(await run(), expected, name);
