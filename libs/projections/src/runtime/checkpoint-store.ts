@@ -40,8 +40,7 @@ export class CheckpointStore {
     return row ? { position: row.position, state: JSON.parse(row.state) as State } : null;
   }
 
-  /** The stored row as it is, without parsing the state. */
-  loadJson(name: string): { position: number; state: string } | null {
+  private loadJson(name: string): { position: number; state: string } | null {
     if (!this.hasTable()) return null;
     return (this.db.prepare('SELECT position, state FROM checkpoints WHERE name = ?').get(name) as { position: number; state: string } | undefined) ?? null;
   }

@@ -54,7 +54,8 @@ export class StateFold<State extends { position: number }> implements Projector 
   flush(): void {
     const checkpoints = this.options.checkpoints;
     if (!checkpoints || this.state.position === this.savedPosition) return;
-    checkpoints.save(this.projection.name, this.state.position, this.state, (this.options.clock ?? (() => new Date()))());
+    const state = this.options.snapshots ? this.options.snapshots.unwrapped(this.state) : this.state;
+    checkpoints.save(this.projection.name, this.state.position, state, (this.options.clock ?? (() => new Date()))());
     this.savedPosition = this.state.position;
   }
 
