@@ -11,6 +11,8 @@ export interface SubscriptionSource {
 }
 
 const PAGE_SIZE = 256;
+
+const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 const DONE: IteratorReturnResult<undefined> = { done: true, value: undefined };
 
 /**
@@ -77,6 +79,11 @@ export class SqliteAllSubscription implements AllSubscription, AsyncIterator<Rec
         this.lastPosition = event.position;
         return { done: false, value: event };
       }
+      // Between pages, let the event loop run: events handed out from a page are only
+      // microtasks, so a consumer catching up on a long log would otherwise starve every
+      // request (a lease cascade with no checkpoint held a 1M-event server silent for 20 s).
+      if (this.page.length > 0) await yieldToEventLoop();
+      if (this.closed) return DONE;
       this.page = this.source.readAfter(this.lastPosition, PAGE_SIZE);
       this.nextInPage = 0;
       if (this.page.length === 0) await this.nextAppendOrPoll();
