@@ -6,7 +6,7 @@ import {
 } from '@ledger/projections';
 import type { SqliteReadOnlyEventStore } from '@ledger/event-store';
 import { LEDGER_ID } from '../../../ledger/src/http/validators';
-import { presentState } from '../../../ledger/src/state/present-state';
+import { presentState } from '../../../ledger/src/audit/time-travel/present-state';
 import { stringFlag } from '../parse-args';
 import { UsageError, type CliCommand } from '../cli-command';
 import { ledgerFiles, openLog } from '../data-dir';

@@ -3,8 +3,8 @@ import type { Response } from 'express';
 import { PinoLogger } from 'nestjs-pino';
 import { AUDIT_INDEX, ledgerProjection, RebuildInProgressError, type RebuildProgress, type RebuildResult } from '@ledger/projections';
 import { queryParams } from '../http/query-params';
-import { LedgerViewService } from '../read-side/ledger-view.service';
-import { AuditIndexService } from '../read-side/audit-index.service';
+import { LedgerViewService } from '../read-models/ledger-view.service';
+import { AuditIndexService } from '../audit/audit-index.service';
 
 interface Rebuildable {
   projection: string;

@@ -1,14 +1,14 @@
 import { Body, Controller, Get, HttpCode, NotFoundException, Param, Post, Query } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { Ctx } from '../http/request-context.decorator';
-import type { RequestContext } from '../command-side/request-context';
+import type { RequestContext } from '../application/request-context';
 import { parseMinPosition, TokenParam } from '../http/params';
-import { LedgerViewService } from '../read-side/ledger-view.service';
-import { AcquireRequestDto } from './acquire.request.dto';
-import { DeploymentReportRequestDto, ModelReleaseRequestDto, ReleaseRequestDto } from './allocation-action.request.dto';
-import { AcquireNode } from './acquire-node.handler';
-import { RunTokenCommand } from './token-commands.handlers';
-import { ReleaseModel } from './release-model.handler';
+import { LedgerViewService } from '../read-models/ledger-view.service';
+import { AcquireRequestDto } from './acquire-node/acquire.request.dto';
+import { DeploymentReportRequestDto, ModelReleaseRequestDto, ReleaseRequestDto } from './allocation-lifecycle/allocation-action.request.dto';
+import { AcquireNode } from './acquire-node/acquire-node.handler';
+import { RunTokenCommand } from './allocation-lifecycle/token-commands.handlers';
+import { ReleaseModel } from './release-model/release-model.handler';
 import { presentAllocation } from './allocation.presenter';
 
 type ParsedToken = { token: string; nodeId: string };

@@ -5,7 +5,7 @@ import type { EventStore } from '@ledger/event-store';
 import { EVENT_STORE } from '../infrastructure/injection-tokens';
 import { NodeIdParam } from '../http/params';
 import { integerParam, queryParams } from '../http/query-params';
-import { AuditIndexService } from '../read-side/audit-index.service';
+import { AuditIndexService } from './audit-index.service';
 import { parseAuditFilter } from './audit-filter';
 
 const NDJSON = 'application/x-ndjson';

@@ -2,7 +2,7 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus } from
 import type { Request, Response } from 'express';
 import { PinoLogger } from 'nestjs-pino';
 import type { RefusalCode } from '@ledger/domain';
-import { LedgerRefusal } from '../command-side/ledger-refusal';
+import { LedgerRefusal } from '../application/ledger-refusal';
 
 const STATUS_OF_REFUSAL: Partial<Record<RefusalCode, number>> = {
   not_found: HttpStatus.NOT_FOUND,

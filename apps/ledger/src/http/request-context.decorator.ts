@@ -1,6 +1,6 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import type { Request } from 'express';
-import type { RequestContext } from '../command-side/request-context';
+import type { RequestContext } from '../application/request-context';
 
 /** The correlation id (set by the logger middleware) and the acting principal of this request. */
 export const Ctx = createParamDecorator((_: unknown, execution: ExecutionContext): RequestContext => {

@@ -1,7 +1,7 @@
 import { type CallHandler, type ExecutionContext, HttpException, Injectable, type NestInterceptor } from '@nestjs/common';
 import type { Request } from 'express';
 import { type Observable, tap } from 'rxjs';
-import { LedgerRefusal } from '../command-side/ledger-refusal';
+import { LedgerRefusal } from '../application/ledger-refusal';
 import { LedgerMetrics } from './ledger-metrics';
 
 /** `AllocationsController.release` -> `allocations.release`: one name per command endpoint. */

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { EventStore, GroupCommitStats } from '@ledger/event-store';
 import { EVENT_STORE } from '../infrastructure/injection-tokens';
-import { LedgerViewService } from '../read-side/ledger-view.service';
+import { LedgerViewService } from '../read-models/ledger-view.service';
 import { type Counter, MetricsRegistry } from './metrics-registry';
 
 /** Only the embedded store commits in groups; other adapters simply have no such series. */

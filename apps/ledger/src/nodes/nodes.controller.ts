@@ -2,13 +2,13 @@ import { BadRequestException, Body, Controller, Get, HttpCode, Inject, NotFoundE
 import { CommandBus } from '@nestjs/cqrs';
 import { hasCondition, listNodes, NODE_CONDITIONS, NODE_STATUSES, type NodeCondition, type NodeStatus } from '@ledger/projections';
 import { Ctx } from '../http/request-context.decorator';
-import type { RequestContext } from '../command-side/request-context';
+import type { RequestContext } from '../application/request-context';
 import { NodeIdParam, parseMinPosition } from '../http/params';
-import { LedgerViewService } from '../read-side/ledger-view.service';
+import { LedgerViewService } from '../read-models/ledger-view.service';
 import { CLOCK } from '../infrastructure/injection-tokens';
 import type { Clock } from '../infrastructure/clock';
-import { EnlistNodeRequestDto } from './enlist-node.request.dto';
-import { EnlistNode } from './enlist-node.handler';
+import { EnlistNodeRequestDto } from './enlist-node/enlist-node.request.dto';
+import { EnlistNode } from './enlist-node/enlist-node.handler';
 import { presentNode } from './node.presenter';
 
 @Controller('v1/nodes')

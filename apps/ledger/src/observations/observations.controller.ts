@@ -1,11 +1,11 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { Ctx } from '../http/request-context.decorator';
-import type { RequestContext } from '../command-side/request-context';
-import { NodeObservationRequestDto } from './node-observation.request.dto';
-import { ObserveNode } from './observe-node.handler';
-import { PowerObservationRequestDto } from './power-observation.request.dto';
-import { ObservePower } from './observe-power.handler';
+import type { RequestContext } from '../application/request-context';
+import { NodeObservationRequestDto } from './observe-node/node-observation.request.dto';
+import { ObserveNode } from './observe-node/observe-node.handler';
+import { PowerObservationRequestDto } from './observe-power/power-observation.request.dto';
+import { ObservePower } from './observe-power/observe-power.handler';
 
 @Controller('v1/observations')
 export class ObservationsController {

@@ -1,0 +1,111 @@
+import { CanActivate, ExecutionContext, ForbiddenException, HttpException, HttpStatus, Inject, Injectable, UnauthorizedException } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { parseDeviceId, parseToken, type Consumer } from '@ledger/domain';
+import { LEDGER_CONFIG } from '../infrastructure/injection-tokens';
+import type { LedgerConfig } from '../config/ledger-config';
+import { LedgerViewService } from '../read-models/ledger-view.service';
+import { NodeCommandService } from '../application/node-command.service';
+import { RefusalRecorder } from '../application/refusal-recorder';
+import { KeyRegistry } from './key-registry';
+import { ruleFor, type AccessRule } from './access-policy';
+import { inScope, RateLimiter, type Principal } from '@ledger/access';
+
+type LedgerRequest = Request & { id?: string; principal?: Principal };
+
+/** Operators only, for any route the policy table does not name. */
+const UNLISTED: AccessRule = { method: '*', path: '*', roles: ['operator'] };
+
+/**
+ * Authenticates the bearer key, rate-limits its holder, and checks the access policy:
+ * the role, and for consumer keys the controller/model scope of what the request names.
+ * A denied attempt is answered 403 and recorded in the log.
+ */
+@Injectable()
+export class AccessGuard implements CanActivate {
+  private readonly limiter: RateLimiter;
+
+  constructor(
+    private readonly keys: KeyRegistry,
+    private readonly views: LedgerViewService,
+    private readonly nodes: NodeCommandService,
+    private readonly refusals: RefusalRecorder,
+    @Inject(LEDGER_CONFIG) config: LedgerConfig,
+  ) {
+    this.limiter = new RateLimiter(config.rateLimitPerSecond, config.rateLimitBurst);
+  }
+
+  async canActivate(execution: ExecutionContext): Promise<boolean> {
+    const request = execution.switchToHttp().getRequest<LedgerRequest>();
+    const response = execution.switchToHttp().getResponse<Response>();
+    const rule = ruleFor(request.method, (request.route as { path?: string } | undefined)?.path ?? '') ?? UNLISTED;
+    if (rule.roles.length === 0) return true;
+
+    const principal = this.authenticate(request, response);
+    request.principal = principal;
+    const wait = this.limiter.take(principal.keyId);
+    if (wait > 0) {
+      response.setHeader('Retry-After', String(wait));
+      throw new HttpException({ code: 'too_many_requests', message: `rate limit exceeded for ${principal.name}; retry in ${wait}s` }, HttpStatus.TOO_MANY_REQUESTS);
+    }
+
+    if (!rule.roles.includes(principal.role)) return this.deny(request, principal, `role ${principal.role} may not ${request.method} ${rule.path}`, null);
+    const body = (request.body ?? {}) as Record<string, unknown>;
+    const flag = principal.role === 'operator' ? undefined : rule.operatorOnlyFlags?.find((name) => body[name] === true);
+    if (flag) return this.deny(request, principal, `only an operator may set ${flag}`, null);
+    if (principal.role === 'consumer') await this.checkScope(rule, request, principal, body);
+    return true;
+  }
+
+  private authenticate(request: LedgerRequest, response: Response): Principal {
+    const header = request.headers.authorization;
+    const key = typeof header === 'string' && /^Bearer [^\s]{1,200}$/.test(header) ? header.slice(7) : null;
+    const principal = key ? this.keys.authenticate(key) : null;
+    if (!principal) {
+      response.setHeader('WWW-Authenticate', 'Bearer realm="provisioning-ledger"');
+      throw new UnauthorizedException({ code: 'unauthorized', message: key ? 'the API key is not valid' : 'an API key is required: Authorization: Bearer <key>' });
+    }
+    return principal;
+  }
+
+  private async checkScope(rule: AccessRule, request: LedgerRequest, principal: Principal, body: Record<string, unknown>): Promise<void> {
+    if (rule.consumerScope === 'body-consumer') {
+      const consumer = body.consumer as Partial<Consumer> | undefined;
+      if (consumer && typeof consumer.controller === 'string' && !inScope(principal, { controller: consumer.controller, model: typeof consumer.model === 'string' ? consumer.model : undefined })) {
+        await this.deny(request, principal, `key ${principal.name} may not act for ${consumer.controller}/${String(consumer.model)}`, null);
+      }
+    }
+    if (rule.consumerScope === 'token' || rule.consumerScope === 'device') {
+      const token = rule.consumerScope === 'token' ? String(request.params.token ?? '') : await this.tokenOfDevice(String(request.params.deviceId ?? ''));
+      const owner = await this.ownerOf(token);
+      if (owner && !inScope(principal, owner.consumer)) {
+        await this.deny(request, principal, `key ${principal.name} may not act on or read another controller's allocation`, owner.nodeId);
+      }
+    }
+  }
+
+  /** Whose allocation a token is: tokens never change hands, so the read model's answer is final; a just-issued one is read from its node stream. */
+  private async ownerOf(token: string): Promise<{ consumer: Consumer; nodeId: string } | null> {
+    const parsed = parseToken(token);
+    if (!parsed) return null;
+    const known = this.views.view.allocations[token];
+    if (known) return { consumer: known.consumer, nodeId: known.nodeId };
+    const state = await this.nodes.load(parsed.nodeId);
+    return state.allocation?.token === token ? { consumer: state.allocation.consumer, nodeId: parsed.nodeId } : null;
+  }
+
+  /** A device's parent allocation never changes: the read model's answer is final; a just-registered one is read from its node stream. */
+  private async tokenOfDevice(deviceId: string): Promise<string> {
+    const parsed = parseDeviceId(deviceId);
+    if (!parsed) return '';
+    return this.views.view.devices[deviceId]?.token ?? (await this.nodes.load(parsed.nodeId)).devices[deviceId]?.token ?? '';
+  }
+
+  private async deny(request: LedgerRequest, principal: Principal, message: string, nodeId: string | null): Promise<never> {
+    await this.refusals.record(
+      { command: `${request.method} ${(request.route as { path?: string } | undefined)?.path ?? request.path}`, nodeId, token: typeof request.params.token === 'string' ? request.params.token : null },
+      { code: 'forbidden', message },
+      { correlationId: String(request.id), actor: principal.name, requestId: null },
+    );
+    throw new ForbiddenException({ code: 'forbidden', message });
+  }
+}

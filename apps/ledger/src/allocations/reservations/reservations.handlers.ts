@@ -1,0 +1,78 @@
+import { BadRequestException, Inject } from '@nestjs/common';
+import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { NodeCommandService } from '../../application/node-command.service';
+import type { RequestContext } from '../../application/request-context';
+import { hashSecret } from '../../application/fingerprint';
+import { CLOCK, LEDGER_CONFIG, RANDOMNESS } from '../../infrastructure/injection-tokens';
+import type { Clock } from '../../infrastructure/clock';
+import type { Randomness } from '../../infrastructure/randomness';
+import type { LedgerConfig } from '../../config/ledger-config';
+import type { ReserveNodeRequestDto } from './reserve-node.request.dto';
+
+export interface ReservationGranted {
+  nodeId: string;
+  reservationId: string;
+  /** The secret: shown once, stored only as a hash. */
+  reservationKey: string;
+  expiresAt: string;
+  position: number | null;
+}
+
+export class ReserveNode extends Command<ReservationGranted> {
+  constructor(readonly nodeId: string, readonly body: ReserveNodeRequestDto, readonly context: RequestContext) {
+    super();
+  }
+}
+
+@CommandHandler(ReserveNode)
+export class ReserveNodeHandler implements ICommandHandler<ReserveNode> {
+  constructor(
+    private readonly nodes: NodeCommandService,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(RANDOMNESS) private readonly random: Randomness,
+    @Inject(LEDGER_CONFIG) private readonly config: LedgerConfig,
+  ) {}
+
+  async execute({ nodeId, body, context }: ReserveNode): Promise<ReservationGranted> {
+    const ttl = body.ttlSeconds ?? this.config.reservationTtlDefaultSeconds;
+    if (ttl > this.config.reservationTtlMaxSeconds) {
+      throw new BadRequestException({ code: 'invalid_request', message: `ttlSeconds must be at most ${this.config.reservationTtlMaxSeconds}` });
+    }
+    const now = this.clock();
+    const reservationKey = this.random.secretKey();
+    const expiresAt = new Date(now.getTime() + ttl * 1000).toISOString();
+    const { reply, position } = await this.nodes.execute(
+      {
+        type: 'ReserveNode',
+        nodeId,
+        reservationId: this.random.uuid(),
+        agentName: body.agentName,
+        owner: body.owner ?? null,
+        keyHash: hashSecret(reservationKey),
+        expiresAt,
+        now: now.toISOString(),
+      },
+      context,
+    );
+    return { nodeId, reservationId: reply.reservationId!, reservationKey, expiresAt, position };
+  }
+}
+
+export class CancelReservation extends Command<{ nodeId: string; reservationId: string; position: number | null }> {
+  constructor(readonly nodeId: string, readonly reservationId: string, readonly reservationKey: string, readonly context: RequestContext) {
+    super();
+  }
+}
+
+@CommandHandler(CancelReservation)
+export class CancelReservationHandler implements ICommandHandler<CancelReservation> {
+  constructor(private readonly nodes: NodeCommandService, @Inject(CLOCK) private readonly clock: Clock) {}
+
+  async execute({ nodeId, reservationId, reservationKey, context }: CancelReservation) {
+    const { position } = await this.nodes.execute(
+      { type: 'CancelReservation', nodeId, reservationId, keyHash: hashSecret(reservationKey), now: this.clock().toISOString() },
+      context,
+    );
+    return { nodeId, reservationId, position };
+  }
+}

@@ -1,0 +1,67 @@
+import { BeforeApplicationShutdown, Inject, Injectable, OnModuleInit, ServiceUnavailableException } from '@nestjs/common';
+import { PinoLogger } from 'nestjs-pino';
+import { AuditIndexProjector, AuditIndexReader, ProjectorRunner, type RebuildProgress, type RebuildResult } from '@ledger/projections';
+import type { EventStore } from '@ledger/event-store';
+import { EVENT_STORE, LEDGER_CONFIG } from '../infrastructure/injection-tokens';
+import type { LedgerConfig } from '../config/ledger-config';
+import { ReadModelDatabase } from '../infrastructure/read-model-database';
+
+/**
+ * The audit index (one row per event, in the read-model file), followed from the log.
+ * It catches up in the background: on a big log the API answers before it is done,
+ * and audit queries say which position they reflect (or wait for `minPosition`).
+ */
+@Injectable()
+export class AuditIndexService implements OnModuleInit, BeforeApplicationShutdown {
+  private readonly runner: ProjectorRunner<AuditIndexProjector>;
+  readonly reader: AuditIndexReader;
+
+  constructor(
+    @Inject(EVENT_STORE) store: EventStore,
+    @Inject(LEDGER_CONFIG) private readonly config: LedgerConfig,
+    private readonly logger: PinoLogger,
+    private readonly readModels: ReadModelDatabase,
+  ) {
+    this.logger.setContext(AuditIndexService.name);
+    this.runner = new ProjectorRunner(store, AuditIndexProjector.live(readModels.db), {
+      onError: (error) => this.logger.error({ err: error }, 'audit index failed; retrying'),
+    });
+    this.reader = new AuditIndexReader(readModels.db);
+  }
+
+  onModuleInit(): void {
+    this.runner.start();
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.runner.stop();
+  }
+
+  get position(): number {
+    return this.runner.position;
+  }
+
+  /** Resolves once the index reflects `minPosition`; 503 if it does not in time. */
+  async atLeast(minPosition: number | undefined): Promise<void> {
+    if (minPosition !== undefined && !(await this.runner.waitFor(minPosition, this.config.readWaitMs))) {
+      throw new ServiceUnavailableException({
+        code: 'not_caught_up',
+        message: `the audit index is at position ${this.runner.position}, not yet at ${minPosition}; retry shortly`,
+      });
+    }
+  }
+
+  /** Indexes the log again into a new generation of tables while this one answers; swaps when caught up. */
+  rebuild(): Promise<RebuildResult> {
+    const started = this.runner.rebuild({ fresh: () => AuditIndexProjector.fresh(this.readModels.db), promote: (fresh) => fresh.promote() });
+    this.logger.info('audit index rebuild started');
+    return started.then((result) => {
+      this.logger.info(result, 'audit index rebuild done');
+      return result;
+    });
+  }
+
+  get rebuilding(): RebuildProgress | null {
+    return this.runner.rebuilding;
+  }
+}

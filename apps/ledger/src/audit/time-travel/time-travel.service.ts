@@ -1,0 +1,32 @@
+import { BadRequestException, Inject, Injectable } from '@nestjs/common';
+import { ledgerProjection, positionAtTime, stateAt, type LedgerViewState, type PointInLog } from '@ledger/projections';
+import type { EventStore } from '@ledger/event-store';
+import { EVENT_STORE } from '../../infrastructure/injection-tokens';
+import { LedgerViewService } from '../../read-models/ledger-view.service';
+
+export interface ViewAt {
+  view: LedgerViewState;
+  /** The position asked for (or the last one recorded by the time asked for). */
+  position: number;
+  /** "Now" for statuses that depend on time: the time asked for, or when the event at `position` was recorded. */
+  now: Date;
+  snapshot: number | null;
+  folded: number;
+}
+
+/** Every read model as it stood at a point of the log: the same fold, stopped there. */
+@Injectable()
+export class TimeTravelService {
+  constructor(@Inject(EVENT_STORE) private readonly store: EventStore, private readonly views: LedgerViewService) {}
+
+  async viewAt(point: PointInLog): Promise<ViewAt> {
+    const head = await this.store.headPosition();
+    if ('position' in point && point.position > head) {
+      throw new BadRequestException({ code: 'invalid_request', message: `at: position ${point.position} is beyond the log's head (${head})` });
+    }
+    const position = 'position' in point ? point.position : await positionAtTime(this.store, point.time, head);
+    const result = await stateAt(this.store, ledgerProjection, position, this.views.snapshots);
+    const now = 'time' in point ? point.time : new Date(result.lastRecordedAt ?? 0);
+    return { view: result.state, position, now, snapshot: result.snapshot, folded: result.folded };
+  }
+}

@@ -1,0 +1,103 @@
+import { BadRequestException, Inject } from '@nestjs/common';
+import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { normaliseIp, normaliseMac, type LeaseKind } from '@ledger/domain';
+import { LeaseCommandService } from '../../application/lease-command.service';
+import { LeaseOwnersService, type OwnerReference } from '../../application/lease-owners.service';
+import type { RequestContext } from '../../application/request-context';
+import { CLOCK } from '../../infrastructure/injection-tokens';
+import type { Clock } from '../../infrastructure/clock';
+import type { GrantLeaseRequestDto, ReleaseLeaseRequestDto, RenewLeaseRequestDto } from './lease.request.dto';
+
+export interface LeaseAnswer {
+  ip: string;
+  leaseId: string | null;
+  status: string;
+  expiresAt?: string | null;
+  superseded?: string;
+  position: number | null;
+}
+
+const isoOrNull = (value: string | null | undefined): string | null => (value === undefined || value === null ? null : new Date(value).toISOString());
+
+const futureOrNull = (value: string | null | undefined, now: Date): string | null => {
+  const at = isoOrNull(value);
+  if (at !== null && Date.parse(at) <= now.getTime()) throw new BadRequestException({ code: 'invalid_request', message: 'expiresAt must be in the future' });
+  return at;
+};
+
+const ownerReference = (owner: GrantLeaseRequestDto['owner']): OwnerReference => {
+  if ((owner.token === undefined) === (owner.deviceId === undefined)) {
+    throw new BadRequestException({ code: 'invalid_request', message: 'owner: give exactly one of token or deviceId' });
+  }
+  return owner.token !== undefined ? { token: owner.token } : { deviceId: owner.deviceId! };
+};
+
+export class GrantLease extends Command<LeaseAnswer> {
+  constructor(readonly body: GrantLeaseRequestDto, readonly context: RequestContext) {
+    super();
+  }
+}
+
+@CommandHandler(GrantLease)
+export class GrantLeaseHandler implements ICommandHandler<GrantLease> {
+  constructor(private readonly leases: LeaseCommandService, private readonly owners: LeaseOwnersService, @Inject(CLOCK) private readonly clock: Clock) {}
+
+  async execute({ body, context }: GrantLease): Promise<LeaseAnswer> {
+    const now = this.clock();
+    const reference = ownerReference(body.owner);
+    const expiresAt = futureOrNull(body.expiresAt, now);
+    const ip = normaliseIp(body.ip)!;
+    const owner = await this.owners.resolve(reference);
+    const { reply, position } = await this.leases.execute(
+      ip,
+      (liveness) => ({ type: 'GrantLease', ip, mac: normaliseMac(body.mac)!, owner, leaseKind: body.kind as LeaseKind, expiresAt, liveness, now: now.toISOString() }),
+      context,
+      { also: [owner] },
+    );
+    return { ...reply, position };
+  }
+}
+
+export class RenewLease extends Command<LeaseAnswer> {
+  constructor(readonly ip: string, readonly body: RenewLeaseRequestDto, readonly context: RequestContext) {
+    super();
+  }
+}
+
+@CommandHandler(RenewLease)
+export class RenewLeaseHandler implements ICommandHandler<RenewLease> {
+  constructor(private readonly leases: LeaseCommandService, @Inject(CLOCK) private readonly clock: Clock) {}
+
+  async execute({ ip, body, context }: RenewLease): Promise<LeaseAnswer> {
+    const now = this.clock();
+    const expiresAt = futureOrNull(body.expiresAt, now);
+    const { reply, position } = await this.leases.execute(
+      ip,
+      (liveness) => ({ type: 'RenewLease', ip, leaseId: body.leaseId ?? null, expiresAt, liveness, now: now.toISOString() }),
+      context,
+    );
+    return { ...reply, position };
+  }
+}
+
+export class ReleaseLease extends Command<LeaseAnswer> {
+  constructor(readonly ip: string, readonly body: ReleaseLeaseRequestDto, readonly context: RequestContext) {
+    super();
+  }
+}
+
+/** Releasing is idempotent; naming a lease that is no longer active changes nothing. */
+@CommandHandler(ReleaseLease)
+export class ReleaseLeaseHandler implements ICommandHandler<ReleaseLease> {
+  constructor(private readonly leases: LeaseCommandService, @Inject(CLOCK) private readonly clock: Clock) {}
+
+  async execute({ ip, body, context }: ReleaseLease): Promise<LeaseAnswer> {
+    const now = this.clock().toISOString();
+    const { reply, position } = await this.leases.execute(
+      ip,
+      () => ({ type: 'ReleaseLease', ip, leaseId: body.leaseId ?? null, reason: 'released', cause: null, now }),
+      context,
+    );
+    return { ...reply, position };
+  }
+}

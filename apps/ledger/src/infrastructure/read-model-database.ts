@@ -1,0 +1,24 @@
+import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
+import type Database from 'better-sqlite3';
+import { openReadModelDatabase } from '@ledger/projections';
+import { LEDGER_CONFIG } from './injection-tokens';
+import type { LedgerConfig } from '../config/ledger-config';
+import { readModelFile } from './event-store.factory';
+
+/**
+ * The one connection to this instance's read-model file, shared by every read model so
+ * that each can write its rows and its checkpoint in one transaction. Closed last:
+ * the read models stop (and flush) before application shutdown.
+ */
+@Injectable()
+export class ReadModelDatabase implements OnApplicationShutdown {
+  readonly db: Database.Database;
+
+  constructor(@Inject(LEDGER_CONFIG) config: LedgerConfig) {
+    this.db = openReadModelDatabase(readModelFile(config));
+  }
+
+  onApplicationShutdown(): void {
+    if (this.db.open) this.db.close();
+  }
+}

@@ -1,0 +1,34 @@
+import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { NodeCommandService } from '../../application/node-command.service';
+import type { RequestContext } from '../../application/request-context';
+import type { EnlistNodeRequestDto } from './enlist-node.request.dto';
+
+export class EnlistNode extends Command<{ nodeId: string; position: number | null }> {
+  constructor(readonly body: EnlistNodeRequestDto, readonly context: RequestContext) {
+    super();
+  }
+}
+
+@CommandHandler(EnlistNode)
+export class EnlistNodeHandler implements ICommandHandler<EnlistNode> {
+  constructor(private readonly nodes: NodeCommandService) {}
+
+  async execute({ body, context }: EnlistNode) {
+    const { reply, position } = await this.nodes.execute(
+      {
+        type: 'EnlistNode',
+        nodeId: body.nodeId,
+        profile: {
+          hostname: body.hostname,
+          arch: body.arch ?? 'amd64',
+          cpuCount: body.cpuCount ?? 0,
+          memoryMb: body.memoryMb ?? 0,
+          tags: [...new Set(body.tags ?? [])].sort(),
+          zone: body.zone ?? 'default',
+        },
+      },
+      context,
+    );
+    return { nodeId: reply.nodeId, position };
+  }
+}

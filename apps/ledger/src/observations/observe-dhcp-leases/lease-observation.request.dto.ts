@@ -1,0 +1,10 @@
+import { ArrayMaxSize, IsArray, MinLength } from 'class-validator';
+import { IsBoundedText } from '../../http/validators';
+
+export const MAX_LEASE_RECORDS_PER_REQUEST = 5_000;
+
+/** A batch of DHCP server lease records; each record is checked by dhcp-lease-records.ts, naming `leases[i].field`. */
+export class LeaseObservationsRequestDto {
+  @IsBoundedText(128) @MinLength(1) source!: string;
+  @IsArray() @ArrayMaxSize(MAX_LEASE_RECORDS_PER_REQUEST) leases!: unknown[];
+}

@@ -1,0 +1,9 @@
+import { IsISO8601 } from 'class-validator';
+import { IsBoundedText, IsLedgerId } from '../../http/validators';
+
+export class NodeObservationRequestDto {
+  @IsLedgerId() nodeId!: string;
+  @IsBoundedText(64) providerStatus!: string;
+  @IsISO8601({ strict: true }) observedAt!: string;
+  @IsBoundedText(128) source!: string;
+}

@@ -1,0 +1,34 @@
+import { Inject } from '@nestjs/common';
+import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import type { NodeReply } from '@ledger/domain';
+import { NodeCommandService } from '../../application/node-command.service';
+import type { RequestContext } from '../../application/request-context';
+import { CLOCK } from '../../infrastructure/injection-tokens';
+import type { Clock } from '../../infrastructure/clock';
+import type { NodeObservationRequestDto } from './node-observation.request.dto';
+
+export class ObserveNode extends Command<NodeReply & { position: number | null }> {
+  constructor(readonly body: NodeObservationRequestDto, readonly context: RequestContext) {
+    super();
+  }
+}
+
+@CommandHandler(ObserveNode)
+export class ObserveNodeHandler implements ICommandHandler<ObserveNode> {
+  constructor(private readonly nodes: NodeCommandService, @Inject(CLOCK) private readonly clock: Clock) {}
+
+  async execute({ body, context }: ObserveNode) {
+    const { reply, position } = await this.nodes.execute(
+      {
+        type: 'ObserveProviderStatus',
+        nodeId: body.nodeId,
+        providerStatus: body.providerStatus,
+        source: body.source,
+        observedAt: new Date(body.observedAt).toISOString(),
+        now: this.clock().toISOString(),
+      },
+      context,
+    );
+    return { ...reply, position };
+  }
+}

@@ -1,0 +1,62 @@
+import { BadRequestException, Inject } from '@nestjs/common';
+import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { activeFaults, type FaultName } from '@ledger/domain';
+import { NodeCommandService } from '../../application/node-command.service';
+import type { RequestContext } from '../../application/request-context';
+import { CLOCK, LEDGER_CONFIG } from '../../infrastructure/injection-tokens';
+import type { Clock } from '../../infrastructure/clock';
+import type { LedgerConfig } from '../../config/ledger-config';
+import type { PowerObservationRequestDto } from './power-observation.request.dto';
+
+const MAX_CLOCK_SKEW_MS = 5 * 60_000;
+
+export interface PowerObserved {
+  nodeId: string;
+  /** ok, failing, faulted, recovered, or ignored (not newer than the last recorded observation). */
+  status: string;
+  consecutiveFailures: number;
+  faults: FaultName[];
+  position: number | null;
+}
+
+export class ObservePower extends Command<PowerObserved> {
+  constructor(readonly body: PowerObservationRequestDto, readonly context: RequestContext) {
+    super();
+  }
+}
+
+@CommandHandler(ObservePower)
+export class ObservePowerHandler implements ICommandHandler<ObservePower> {
+  constructor(
+    private readonly nodes: NodeCommandService,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(LEDGER_CONFIG) private readonly config: LedgerConfig,
+  ) {}
+
+  async execute({ body, context }: ObservePower): Promise<PowerObserved> {
+    const now = this.clock();
+    // Observations are ordered by observedAt, so one from the future would silence every real one until then.
+    if (Date.parse(body.observedAt) > now.getTime() + MAX_CLOCK_SKEW_MS) {
+      throw new BadRequestException({ code: 'invalid_request', message: `observedAt: must not be more than ${MAX_CLOCK_SKEW_MS / 1000} s in the future` });
+    }
+    const { reply, position, state } = await this.nodes.execute(
+      {
+        type: 'ObservePowerSync',
+        nodeId: body.nodeId,
+        ok: body.ok,
+        error: body.ok ? null : body.error ?? null,
+        observedAt: new Date(body.observedAt).toISOString(),
+        failuresForFault: this.config.powerFailuresForFault,
+        now: now.toISOString(),
+      },
+      context,
+    );
+    return {
+      nodeId: reply.nodeId,
+      status: reply.status ?? 'ok',
+      consecutiveFailures: state.health.power.consecutiveFailures,
+      faults: activeFaults(state.health),
+      position,
+    };
+  }
+}

@@ -1,0 +1,84 @@
+import { BadRequestException, BeforeApplicationShutdown, Inject, Injectable, OnModuleInit, ServiceUnavailableException } from '@nestjs/common';
+import { PinoLogger } from 'nestjs-pino';
+import { CheckpointStore, ledgerProjection, ProjectionRunner, SnapshotReader, type LedgerViewState, type RebuildProgress, type RebuildResult } from '@ledger/projections';
+import type { EventStore } from '@ledger/event-store';
+import { CLOCK, EVENT_STORE, LEDGER_CONFIG } from '../infrastructure/injection-tokens';
+import type { LedgerConfig } from '../config/ledger-config';
+import type { Clock } from '../infrastructure/clock';
+import { ReadModelDatabase } from '../infrastructure/read-model-database';
+
+/** The live read models, followed from the log, and read-your-writes waiting. */
+@Injectable()
+export class LedgerViewService implements OnModuleInit, BeforeApplicationShutdown {
+  private readonly runner: ProjectionRunner<LedgerViewState>;
+  readonly snapshots: SnapshotReader;
+
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(LEDGER_CONFIG) private readonly config: LedgerConfig,
+    @Inject(CLOCK) clock: Clock,
+    private readonly logger: PinoLogger,
+    readModels: ReadModelDatabase,
+  ) {
+    this.logger.setContext(LedgerViewService.name);
+    this.runner = new ProjectionRunner(store, CheckpointStore.on(readModels.db), ledgerProjection, {
+      clock,
+      checkpointEveryMs: config.checkpointIntervalMs,
+      snapshotEvery: config.snapshotEvery,
+      onError: (error) => this.logger.error({ err: error }, 'ledger view projection failed; retrying'),
+    });
+    this.snapshots = new SnapshotReader(readModels.db, ledgerProjection.name);
+  }
+
+  async onModuleInit(): Promise<void> {
+    this.runner.start();
+    const caughtUp = await this.runner.catchUp();
+    // A long catch-up is not redone after a crash, and tools (verify) find the view on disk at once.
+    this.runner.checkpoint();
+    this.logger.info({ position: this.runner.position, caughtUp }, 'read models caught up');
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.runner.stop();
+  }
+
+  get view(): LedgerViewState {
+    return this.runner.state;
+  }
+
+  /**
+   * The view once it reflects `minPosition` (a position a command returned); 503 if it does
+   * not in time. A position past the store's head was never returned by any command: 400
+   * at once, rather than holding the request for the whole wait and then answering 5xx.
+   */
+  async atLeast(minPosition: number | undefined): Promise<LedgerViewState> {
+    if (minPosition !== undefined && minPosition > this.runner.position && minPosition > (await this.store.headPosition())) {
+      throw new BadRequestException({ code: 'invalid_request', message: `minPosition ${minPosition} is past the newest event in the log` });
+    }
+    if (minPosition !== undefined && !(await this.runner.waitFor(minPosition, this.config.readWaitMs))) {
+      throw new ServiceUnavailableException({
+        code: 'not_caught_up',
+        message: `read models are at position ${this.runner.position}, not yet at ${minPosition}; retry shortly`,
+      });
+    }
+    return this.runner.state;
+  }
+
+  /** Folds a new view (and new snapshots) from position 0 while this one keeps answering; swaps when caught up. */
+  rebuild(): Promise<RebuildResult> {
+    const started = this.runner.rebuildFromZero();
+    this.logger.info({ projection: ledgerProjection.name }, 'rebuild started');
+    return started.then((result) => {
+      this.logger.info({ projection: ledgerProjection.name, ...result }, 'rebuild done: the new view answers from now on');
+      return result;
+    });
+  }
+
+  get rebuilding(): RebuildProgress | null {
+    return this.runner.rebuilding;
+  }
+
+  get position(): number {
+    return this.runner.position;
+  }
+}
