@@ -4,8 +4,6 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger } from 'nestjs-pino';
 import { ConfigError, loadConfig } from './config/ledger-config';
-import { openEventStore } from './infrastructure/event-store.factory';
-import { systemClock } from './infrastructure/clock';
 import { LedgerModule } from './app.module';
 import { assignCorrelationId } from './http/correlation-id';
 import { jsonBody } from './http/json-body';
@@ -14,8 +12,7 @@ import { countHttpRequests } from './metrics/count-http-requests.middleware';
 
 async function bootstrap(): Promise<void> {
   const config = loadConfig();
-  const store = await openEventStore(config, systemClock);
-  const app = await NestFactory.create<NestExpressApplication>(LedgerModule.register({ config, store }), {
+  const app = await NestFactory.create<NestExpressApplication>(LedgerModule.register({ config }), {
     bufferLogs: true,
     bodyParser: false,
   });
@@ -27,21 +24,12 @@ async function bootstrap(): Promise<void> {
   app.use(assignCorrelationId);
   app.use(...jsonBody(config.maxBodyBytes));
   app.disable('x-powered-by');
+  // SIGTERM/SIGINT run the modules' shutdown hooks: read models stop and flush, then the
+  // infrastructure module closes the read-model database and the store.
+  app.enableShutdownHooks();
   await app.listen(config.port, config.host);
   const { port } = app.getHttpServer().address() as AddressInfo;
   logger.log({ host: config.host, port, store: config.store, dataDir: config.dataDir }, 'ledger listening', 'Bootstrap');
-
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.log({ signal }, 'ledger stopping', 'Bootstrap');
-    await app.close();
-    await store.close();
-    process.exit(0);
-  };
-  process.on('SIGTERM', () => void stop('SIGTERM'));
-  process.on('SIGINT', () => void stop('SIGINT'));
 }
 
 bootstrap().catch((error: unknown) => {

@@ -1,3 +1,4 @@
+import { mkdirSync } from 'node:fs';
 import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
 import type Database from 'better-sqlite3';
 import { openReadModelDatabase } from '@ledger/projections';
@@ -15,6 +16,7 @@ export class ReadModelDatabase implements OnApplicationShutdown {
   readonly db: Database.Database;
 
   constructor(@Inject(LEDGER_CONFIG) config: LedgerConfig) {
+    mkdirSync(config.readModelDir, { recursive: true });
     this.db = openReadModelDatabase(readModelFile(config));
   }
 

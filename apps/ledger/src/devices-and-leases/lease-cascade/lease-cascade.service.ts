@@ -1,4 +1,4 @@
-import { Inject, Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { PinoLogger } from 'nestjs-pino';
 import { CheckpointStore, LeaseCascadeRunner, type CascadeRelease, type LeaseReleaser } from '@ledger/projections';
 import type { EventStore, RecordedEvent } from '@ledger/event-store';
@@ -17,7 +17,7 @@ import { systemContext } from '../../application/request-context';
  * crash-safe runner live in @ledger/projections; this is its lifecycle and its hands.
  */
 @Injectable()
-export class LeaseCascadeService implements LeaseReleaser, OnModuleInit, OnApplicationShutdown {
+export class LeaseCascadeService implements LeaseReleaser, OnModuleInit, BeforeApplicationShutdown, OnApplicationShutdown {
   private readonly checkpoints: CheckpointStore;
   private readonly runner: LeaseCascadeRunner;
 
@@ -44,8 +44,12 @@ export class LeaseCascadeService implements LeaseReleaser, OnModuleInit, OnAppli
     this.runner.start();
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  /** Stops before shutdown, while the store it appends to is still open. */
+  async beforeApplicationShutdown(): Promise<void> {
     await this.runner.stop();
+  }
+
+  onApplicationShutdown(): void {
     this.checkpoints.close();
   }
 

@@ -1,0 +1,59 @@
+import { DynamicModule, Global, Inject, Injectable, Module, OnApplicationShutdown } from '@nestjs/common';
+import { PinoLogger } from 'nestjs-pino';
+import type { EventStore } from '@ledger/event-store';
+import type { LedgerConfig } from '../config/ledger-config';
+import { CLOCK, EVENT_STORE, LEDGER_CONFIG, RANDOMNESS } from './injection-tokens';
+import { systemClock, type Clock } from './clock';
+import { cryptoRandomness, type Randomness } from './randomness';
+import { openEventStore } from './event-store.factory';
+import { ReadModelDatabase } from './read-model-database';
+
+export interface InfrastructureOptions {
+  config: LedgerConfig;
+  clock?: Clock;
+  randomness?: Randomness;
+}
+
+/**
+ * Closes the event store when the application shuts down (Nest's shutdown hooks, on
+ * SIGTERM/SIGINT). Everything that reads or writes the store stops in
+ * `beforeApplicationShutdown`, which runs for every module first.
+ */
+@Injectable()
+export class EventStoreLifecycle implements OnApplicationShutdown {
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    private readonly logger: PinoLogger,
+  ) {
+    this.logger.setContext('Bootstrap');
+  }
+
+  async onApplicationShutdown(signal?: string): Promise<void> {
+    this.logger.info({ signal }, 'ledger stopping: closing the event store');
+    await this.store.close();
+  }
+}
+
+/**
+ * The one owner of the ledger's connections: configuration, the event store, the
+ * read-model database, the clock and randomness. Global, because every feature needs
+ * them and none may open its own.
+ */
+@Global()
+@Module({})
+export class InfrastructureModule {
+  static register({ config, clock = systemClock, randomness = cryptoRandomness }: InfrastructureOptions): DynamicModule {
+    return {
+      module: InfrastructureModule,
+      providers: [
+        { provide: LEDGER_CONFIG, useValue: config },
+        { provide: CLOCK, useValue: clock },
+        { provide: RANDOMNESS, useValue: randomness },
+        { provide: EVENT_STORE, useFactory: () => openEventStore(config, clock) },
+        EventStoreLifecycle,
+        ReadModelDatabase,
+      ],
+      exports: [LEDGER_CONFIG, CLOCK, RANDOMNESS, EVENT_STORE, ReadModelDatabase],
+    };
+  }
+}
