@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { readFileSync, statSync } from 'node:fs';
 import { SqliteEventStore } from '@ledger/event-store';
-import { LedgerProcess, type LedgerClient } from './support/ledger-process';
+import { LedgerProcess, type LedgerClient } from '@ledger/testing';
 import { addKey, runCli } from './support/cli';
 import { consumer, newRequestId } from './support/fixtures';
 

@@ -1,7 +1,7 @@
 /** Bad input gets a clear 4xx naming the problem: never a 500, never a write. */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { LedgerProcess } from './support/ledger-process';
+import { LedgerProcess } from '@ledger/testing';
 import { consumer, enlist, newRequestId } from './support/fixtures';
 
 describe('bad input', () => {

@@ -16,7 +16,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { SqliteEventStore, type RecordedEvent } from '@ledger/event-store';
-import { LedgerProcess } from './support/ledger-process';
+import { LedgerProcess } from '@ledger/testing';
 import { consumer, enlist } from './support/fixtures';
 import { rawHttp, type RawRequest, type RawResponse } from './support/raw-http';
 import { seedFrom } from './support/seeded-random';

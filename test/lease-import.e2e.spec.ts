@@ -14,7 +14,7 @@ import { generateIscLeaseFile, generateKeaLeaseFiles } from '../apps/ledger-cli/
 import type { LeaseSpec } from '../apps/ledger-cli/src/lease-files/testing/lease-file-writers';
 import { runCli } from './support/cli';
 import { consumer, enlist, newRequestId } from './support/fixtures';
-import type { LedgerProcess } from './support/ledger-process';
+import type { LedgerProcess } from '@ledger/testing';
 import { useLedger } from './support/lifecycle';
 
 interface HeldLease {

@@ -5,7 +5,7 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { LedgerProcess, type LedgerClient } from './support/ledger-process';
+import { LedgerProcess, type LedgerClient } from '@ledger/testing';
 import { addKey } from './support/cli';
 import { consumer, newRequestId } from './support/fixtures';
 

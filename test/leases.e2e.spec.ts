@@ -6,7 +6,7 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { LedgerProcess } from './support/ledger-process';
+import { LedgerProcess } from '@ledger/testing';
 import { consumer, enlist, newRequestId } from './support/fixtures';
 import { eventually } from './support/region';
 

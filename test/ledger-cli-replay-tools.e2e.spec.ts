@@ -10,7 +10,7 @@ import { spawn } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { ledgerProjection } from '@ledger/projections';
-import { LedgerProcess } from './support/ledger-process';
+import { LedgerProcess } from '@ledger/testing';
 import { runCli } from './support/cli';
 import { enlist } from './support/fixtures';
 

@@ -1,7 +1,7 @@
 /** Nothing acknowledged is lost: stop or kill the ledger, start it on the same data, everything is there. */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { LedgerProcess } from './support/ledger-process';
+import { LedgerProcess } from '@ledger/testing';
 import { consumer, enlist, newRequestId } from './support/fixtures';
 
 describe('restarting on the same data directory', () => {

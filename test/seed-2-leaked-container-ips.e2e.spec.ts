@@ -8,7 +8,7 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { LedgerProcess } from './support/ledger-process';
+import { LedgerProcess } from '@ledger/testing';
 import { buildRegion, eventually, regionIps, type Region } from './support/region';
 
 const NODES = ['darby', 'correja', 'elkhart', 'knoxville', 'atlas', 'scapestack'];

@@ -9,7 +9,7 @@
  */
 import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { LedgerClient } from './support/ledger-process';
+import type { LedgerClient } from '@ledger/testing';
 import { addKey } from './support/cli';
 import { consumer, enlist, newRequestId } from './support/fixtures';
 import { streamEvents, useLedger } from './support/lifecycle';

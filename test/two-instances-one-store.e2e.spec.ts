@@ -8,7 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { SqliteEventStore } from '@ledger/event-store';
-import { LedgerProcess } from './support/ledger-process';
+import { LedgerProcess } from '@ledger/testing';
 import { consumer, enlist, newRequestId } from './support/fixtures';
 
 describe('two ledger instances on one store', () => {

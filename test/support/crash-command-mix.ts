@@ -5,7 +5,7 @@
  * `attempt` and says what a 2xx answer proves).
  */
 import { Streams } from '@ledger/domain';
-import type { HttpResult, LedgerProcess } from './ledger-process';
+import type { HttpResult, LedgerProcess } from '@ledger/testing';
 import type { Evidence } from './log-audit';
 import type { SeededRandom } from './seeded-random';
 

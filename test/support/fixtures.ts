@@ -1,4 +1,4 @@
-import type { LedgerProcess } from './ledger-process';
+import type { LedgerProcess } from '@ledger/testing';
 
 let counter = 0;
 /** A requestId unique within this test process. */

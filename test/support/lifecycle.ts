@@ -1,7 +1,7 @@
 import { after, before } from 'node:test';
 import { join } from 'node:path';
 import { SqliteEventStore, type RecordedEvent } from '@ledger/event-store';
-import { LedgerProcess, type StartOptions } from './ledger-process';
+import { LedgerProcess, type StartOptions } from '@ledger/testing';
 
 /**
  * Starts a real ledger before the enclosing suite and stops it (removing its data)

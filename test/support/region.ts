@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { LedgerProcess } from './ledger-process';
+import type { LedgerProcess } from '@ledger/testing';
 import { consumer, enlist, newRequestId } from './fixtures';
 
 /** The shape of seed 2's cloud: nodes of one model, containers on them, each with a DHCP lease, and a static host lease per node. */

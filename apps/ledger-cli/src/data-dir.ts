@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { SqliteReadOnlyEventStore } from '@ledger/event-store';
-import { eventStoreFile, readModelFile } from '../../ledger/src/infrastructure/event-store.factory';
+import { eventStoreFile, SqliteReadOnlyEventStore } from '@ledger/event-store';
+import { readModelFile } from '@ledger/projections';
 import { stringFlag } from './parse-args';
 import { UsageError, type CliIo, type ParsedArgs } from './cli-command';
 

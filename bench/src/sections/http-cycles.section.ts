@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { LedgerProcess } from '../../../test/support/ledger-process';
+import { LedgerProcess } from '@ledger/testing';
 import type { BenchOptions, BenchSection, Measurement } from '../support/bench-section';
 import { JsonClient } from '../support/http-client';
 import { percentile, sorted } from '../support/stats';

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { SqliteReadOnlyEventStore } from '@ledger/event-store';
 import { openReadModelDatabase, rebuildReadModels } from '@ledger/projections';
-import { LedgerProcess } from '../../../test/support/ledger-process';
+import { LedgerProcess } from '@ledger/testing';
 import type { BenchSection, Measurement } from '../support/bench-section';
 import { JsonClient } from '../support/http-client';
 import { benchEvents, generatedLog } from '../support/generated-log';

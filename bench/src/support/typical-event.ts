@@ -1,13 +1,12 @@
 import { mintToken } from '@ledger/domain';
-import type { NewEvent } from '@ledger/event-store';
-import { cryptoRandomness } from '../../../apps/ledger/src/infrastructure/randomness';
+import { timeOrderedUuid, type NewEvent } from '@ledger/event-store';
 
 /**
  * The ledger's typical event: a NodeAcquired with its full envelope, as an acquire over
  * HTTP writes it, with ids made by the ledger's own generator. Raw SQLite figures use the
  * same serialized size and ids, so ratios compare like with like.
  */
-export const newEventId = (): string => cryptoRandomness.uuid();
+export const newEventId = (): string => timeOrderedUuid();
 
 export const typicalEvent = (): NewEvent => {
   const requestId = 'juju-fair-clouds-mobile-app-87-1';

@@ -6,3 +6,4 @@ export * from './node';
 export * from './ip-address';
 export * from './mac-address';
 export * from './lease';
+export * from './ledger-id';

@@ -5,3 +5,4 @@ export * from './event-store.port';
 export * from './command-handling';
 export * from './embedded';
 export * from './eventstoredb';
+export * from './time-ordered-uuid';

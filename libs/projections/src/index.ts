@@ -5,3 +5,4 @@ export * from './lease-cascade';
 export * from './time-travel';
 export * from './audit';
 export * from './rebuild';
+export * from './presentation';

@@ -5,8 +5,8 @@ import {
   type TimelineEntry,
 } from '@ledger/projections';
 import type { SqliteReadOnlyEventStore } from '@ledger/event-store';
-import { LEDGER_ID } from '../../../ledger/src/http/validators';
-import { presentState } from '../../../ledger/src/audit/time-travel/present-state';
+import { LEDGER_ID } from '@ledger/domain';
+import { presentState } from '@ledger/projections';
 import { stringFlag } from '../parse-args';
 import { UsageError, type CliCommand } from '../cli-command';
 import { ledgerFiles, openLog } from '../data-dir';

@@ -9,7 +9,7 @@ import { DeploymentReportRequestDto, ModelReleaseRequestDto, ReleaseRequestDto }
 import { AcquireNode } from './acquire-node/acquire-node.handler';
 import { RunTokenCommand } from './allocation-lifecycle/token-commands.handlers';
 import { ReleaseModel } from './release-model/release-model.handler';
-import { presentAllocation } from './allocation.presenter';
+import { presentAllocation } from '@ledger/projections';
 
 type ParsedToken = { token: string; nodeId: string };
 

@@ -1,6 +1,6 @@
 import { BadRequestException } from '@nestjs/common';
 import type { AuditFilter } from '@ledger/projections';
-import { LEDGER_ID } from '../http/validators';
+import { LEDGER_ID } from '@ledger/domain';
 import { integerParam, matching, queryParams, timeParam } from '../http/query-params';
 
 const FILTERS = ['nodeId', 'token', 'ip', 'controller', 'model', 'type', 'from', 'to', 'after', 'limit', 'format', 'minPosition'] as const;

@@ -1,6 +1,5 @@
 import { BadRequestException, Injectable, NotFoundException, PipeTransform } from '@nestjs/common';
-import { parseToken } from '@ledger/domain';
-import { LEDGER_ID } from './validators';
+import { LEDGER_ID, parseToken } from '@ledger/domain';
 
 /** A nodeId from the path; anything malformed cannot name a node. */
 @Injectable()

@@ -1,8 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { IsString, Matches, MaxLength } from 'class-validator';
-
-/** Ids that become parts of stream names: printable, bounded, no spaces or slashes. */
-export const LEDGER_ID = /^[A-Za-z0-9][A-Za-z0-9._:@-]{0,127}$/;
+import { LEDGER_ID } from '@ledger/domain';
 
 export const IsLedgerId = () =>
   applyDecorators(

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { timeOrderedUuid } from './time-ordered-uuid';
+import { timeOrderedUuid } from '@ledger/event-store';
 
 /** Every random value the ledger makes, injected so tests can make them predictable. */
 export interface Randomness {

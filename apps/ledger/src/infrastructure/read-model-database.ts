@@ -1,10 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
 import type Database from 'better-sqlite3';
-import { openReadModelDatabase } from '@ledger/projections';
+import { openReadModelDatabase, readModelFile } from '@ledger/projections';
 import { LEDGER_CONFIG } from './injection-tokens';
 import type { LedgerConfig } from '../config/ledger-config';
-import { readModelFile } from './event-store.factory';
 
 /**
  * The one connection to this instance's read-model file, shared by every read model so

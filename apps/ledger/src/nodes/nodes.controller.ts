@@ -9,7 +9,7 @@ import { CLOCK } from '../infrastructure/injection-tokens';
 import type { Clock } from '../infrastructure/clock';
 import { EnlistNodeRequestDto } from './enlist-node/enlist-node.request.dto';
 import { EnlistNode } from './enlist-node/enlist-node.handler';
-import { presentNode } from './node.presenter';
+import { presentNode } from '@ledger/projections';
 
 @Controller('v1/nodes')
 export class NodesController {

@@ -3,7 +3,7 @@ import { CommandBus } from '@nestjs/cqrs';
 import { Ctx } from '../../http/request-context.decorator';
 import type { RequestContext } from '../../application/request-context';
 import { NodeIdParam } from '../../http/params';
-import { LEDGER_ID } from '../../http/validators';
+import { LEDGER_ID } from '@ledger/domain';
 import { ReserveNodeRequestDto } from './reserve-node.request.dto';
 import { CancelReservation, ReserveNode } from './reservations.handlers';
 

@@ -4,7 +4,7 @@ import { NodeIdParam, parseMinPosition } from '../../http/params';
 import { queryParams } from '../../http/query-params';
 import { LedgerViewService } from '../../read-models/ledger-view.service';
 import { TimeTravelService } from './time-travel.service';
-import { presentState } from './present-state';
+import { presentState } from '@ledger/projections';
 
 /** Time travel: every read model as it stood at a time or a global position. */
 @Controller('v1/state')

@@ -1,11 +1,10 @@
 import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { PinoLogger } from 'nestjs-pino';
-import { CheckpointStore, LeaseCascadeRunner, type CascadeRelease, type LeaseReleaser } from '@ledger/projections';
+import { CheckpointStore, LeaseCascadeRunner, readModelFile, type CascadeRelease, type LeaseReleaser } from '@ledger/projections';
 import type { EventStore, RecordedEvent } from '@ledger/event-store';
 import { CLOCK, EVENT_STORE, LEDGER_CONFIG } from '../../infrastructure/injection-tokens';
 import type { LedgerConfig } from '../../config/ledger-config';
 import type { Clock } from '../../infrastructure/clock';
-import { readModelFile } from '../../infrastructure/event-store.factory';
 import { LeaseCommandService } from '../../application/lease-command.service';
 import { LedgerRefusal } from '../../application/ledger-refusal';
 import { systemContext } from '../../application/request-context';

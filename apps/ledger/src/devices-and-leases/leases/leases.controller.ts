@@ -11,7 +11,7 @@ import { CLOCK } from '../../infrastructure/injection-tokens';
 import type { Clock } from '../../infrastructure/clock';
 import { GrantLeaseRequestDto, ReleaseLeaseRequestDto, RenewLeaseRequestDto } from './lease.request.dto';
 import { GrantLease, ReleaseLease, RenewLease } from './lease-commands.handlers';
-import { presentIp, presentLease } from './lease.presenter';
+import { presentIp, presentLease } from '@ledger/projections';
 
 type LeaseQuery = Partial<Record<'status' | 'ip' | 'token' | 'nodeId' | 'deviceId' | 'controller' | 'model' | 'minPosition', string>>;
 

@@ -1,4 +1,4 @@
-import { dhcpHolding, ipStatus, leaseStatus, type IpLeasesView, type LeaseView, type LedgerViewState } from '@ledger/projections';
+import { dhcpHolding, ipStatus, leaseStatus, type IpLeasesView, type LeaseView, type LedgerViewState } from '../ledger-view';
 
 /** A lease as the API shows it, with its status derived now. */
 export const presentLease = (view: LedgerViewState, ips: IpLeasesView, lease: LeaseView, now: Date) => ({

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
-const MAIN = resolve(__dirname, '../../apps/ledger/src/main.js');
+const MAIN = resolve(__dirname, '../../../apps/ledger/src/main.js');
 
 export interface HttpResult<T = any> {
   status: number;

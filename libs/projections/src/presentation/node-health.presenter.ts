@@ -1,4 +1,4 @@
-import { activeFaultsOf, type NodeView } from '@ledger/projections';
+import { activeFaultsOf, type NodeView } from '../ledger-view';
 
 /**
  * A node's health as the API shows it (seed 4): automatic faults and operator

@@ -1,4 +1,4 @@
-import { isCurrent, type AllocationView, type LedgerViewState } from '@ledger/projections';
+import { isCurrent, type AllocationView, type LedgerViewState } from '../ledger-view';
 
 export const presentAllocation = (view: LedgerViewState, allocation: AllocationView) => ({
   token: allocation.token,

@@ -1,8 +1,9 @@
 import { parseToken } from '@ledger/domain';
-import { isCollection, type LedgerViewState } from '@ledger/projections';
-import { presentNode } from '../../nodes/node.presenter';
-import { presentAllocation } from '../../allocations/allocation.presenter';
-import { presentIp } from '../../devices-and-leases/leases/lease.presenter';
+import type { LedgerViewState } from '../ledger-view';
+import { isCollection } from '../runtime/snapshots/snapshot-tables';
+import { presentNode } from './node.presenter';
+import { presentAllocation } from './allocation.presenter';
+import { presentIp } from './lease.presenter';
 
 type Presenter = (view: LedgerViewState, entity: any, now: Date) => unknown;
 

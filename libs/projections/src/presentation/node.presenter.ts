@@ -1,4 +1,4 @@
-import { liveAllocationOf, liveReservationOf, nodeStatus, type LedgerViewState, type NodeView } from '@ledger/projections';
+import { liveAllocationOf, liveReservationOf, nodeStatus, type LedgerViewState, type NodeView } from '../ledger-view';
 import { presentNodeHealth } from './node-health.presenter';
 
 /** The node view as the API shows it. */
