@@ -4,9 +4,7 @@ import { Ctx } from '../http/request-context.decorator';
 import type { RequestContext } from '../application/request-context';
 import { parseMinPosition, TokenParam } from '../http/params';
 import { LedgerViewService } from '../read-models/ledger-view.service';
-import { AcquireRequestDto } from './acquire-node/acquire.request.dto';
 import { DeploymentReportRequestDto, ModelReleaseRequestDto, ReleaseRequestDto } from './allocation-lifecycle/allocation-action.request.dto';
-import { AcquireNode } from './acquire-node/acquire-node.handler';
 import { RunTokenCommand } from './allocation-lifecycle/token-commands.handlers';
 import { ReleaseModel } from './release-model/release-model.handler';
 import { presentAllocation } from '@ledger/projections';
@@ -16,12 +14,6 @@ type ParsedToken = { token: string; nodeId: string };
 @Controller('v1')
 export class AllocationsController {
   constructor(private readonly commands: CommandBus, private readonly views: LedgerViewService) {}
-
-  @Post('allocations')
-  @HttpCode(201)
-  acquire(@Body() body: AcquireRequestDto, @Ctx() context: RequestContext) {
-    return this.commands.execute(new AcquireNode(body, context));
-  }
 
   @Get('allocations/:token')
   async get(@Param('token', TokenParam) { token }: ParsedToken, @Query('minPosition') minPosition?: string) {

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { ApplicationModule } from '../application/application.module';
 import { ReadModelsModule } from '../read-models/read-models.module';
 import { AllocationsController } from './allocations.controller';
+import { AcquireNodeController } from './acquire-node/acquire-node.controller';
 import { AcquireService } from './acquire-node/acquire.service';
 import { AcquireNodeHandler } from './acquire-node/acquire-node.handler';
 import { RunTokenCommandHandler } from './allocation-lifecycle/token-commands.handlers';
@@ -12,7 +13,7 @@ import { CancelReservationHandler, ReserveNodeHandler } from './reservations/res
 /** Allocations: acquire, deployment progress, release, whole-model release, reservations. */
 @Module({
   imports: [ApplicationModule, ReadModelsModule],
-  controllers: [AllocationsController, ReservationsController],
+  controllers: [AcquireNodeController, AllocationsController, ReservationsController],
   providers: [AcquireService, AcquireNodeHandler, RunTokenCommandHandler, ReleaseModelHandler, ReserveNodeHandler, CancelReservationHandler],
 })
 export class AllocationsModule {}

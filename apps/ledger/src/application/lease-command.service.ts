@@ -3,7 +3,7 @@ import {
   leaseDecider, ownerKey, Streams,
   type LeaseCommand, type LeaseEvent, type LeaseOwner, type LeaseReply, type LeaseState, type OwnerLiveness, type OwnerLivenessReport, type Refusal,
 } from '@ledger/domain';
-import { CommandHandler, type EventStore } from '@ledger/event-store';
+import { DeciderRunner, type EventStore } from '@ledger/event-store';
 import { EVENT_STORE, RANDOMNESS } from '../infrastructure/injection-tokens';
 import type { Randomness } from '../infrastructure/randomness';
 import { commandHandlingOptions } from './envelopes';
@@ -31,7 +31,7 @@ const MAX_LIVENESS_ROUNDS = 10;
  */
 @Injectable()
 export class LeaseCommandService {
-  private readonly handler: CommandHandler<LeaseCommand, LeaseEvent, LeaseState, LeaseReply>;
+  private readonly handler: DeciderRunner<LeaseCommand, LeaseEvent, LeaseState, LeaseReply>;
 
   constructor(
     @Inject(EVENT_STORE) store: EventStore,
@@ -39,7 +39,7 @@ export class LeaseCommandService {
     private readonly owners: LeaseOwnersService,
     private readonly refusals: RefusalRecorder,
   ) {
-    this.handler = new CommandHandler(store, leaseDecider);
+    this.handler = new DeciderRunner(store, leaseDecider);
   }
 
   /** Decides and appends; a refusal is recorded in the log (unless it is a 404) and thrown. */

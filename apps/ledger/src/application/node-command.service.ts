@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { nodeDecider, Streams, type NodeCommand, type NodeEvent, type NodeReply, type NodeState, type Refusal } from '@ledger/domain';
-import { CommandHandler, type EventStore } from '@ledger/event-store';
+import { DeciderRunner, type EventStore } from '@ledger/event-store';
 import { EVENT_STORE, RANDOMNESS } from '../infrastructure/injection-tokens';
 import type { Randomness } from '../infrastructure/randomness';
 import { commandHandlingOptions } from './envelopes';
@@ -20,14 +20,14 @@ export type NodeCommandOutcome = { accepted: NodeCommandResult } | { refused: Re
 /** Runs node commands on their `node-{id}` stream; a refusal is recorded, then reported. */
 @Injectable()
 export class NodeCommandService {
-  private readonly handler: CommandHandler<NodeCommand, NodeEvent, NodeState, NodeReply>;
+  private readonly handler: DeciderRunner<NodeCommand, NodeEvent, NodeState, NodeReply>;
 
   constructor(
     @Inject(EVENT_STORE) store: EventStore,
     @Inject(RANDOMNESS) private readonly random: Randomness,
     private readonly refusals: RefusalRecorder,
   ) {
-    this.handler = new CommandHandler(store, nodeDecider);
+    this.handler = new DeciderRunner(store, nodeDecider);
   }
 
   /** Decides and appends; refusals come back as values (and are not yet recorded). */

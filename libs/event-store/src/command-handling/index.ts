@@ -1,3 +1,3 @@
 export * from './retry-policy';
 export * from './stream-state-cache';
-export * from './handle-command';
+export * from './decider-runner';

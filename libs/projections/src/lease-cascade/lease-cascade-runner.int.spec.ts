@@ -13,7 +13,7 @@ import {
   leaseDecider, nodeDecider, ownerKey, ownerLivenessIn, Streams,
   type LeaseCommand, type LeaseOwner, type NodeCommand, type NodeState, type LeaseReleased,
 } from '@ledger/domain';
-import { CommandHandler, SqliteEventStore, type EventStore, type RecordedEvent } from '@ledger/event-store';
+import { DeciderRunner, SqliteEventStore, type EventStore, type RecordedEvent } from '@ledger/event-store';
 import { CheckpointStore } from '../runtime/checkpoint-store';
 import { LeaseCascadeRunner, LEASE_CASCADE_CHECKPOINT, type LeaseReleaser } from './lease-cascade-runner';
 import type { CascadeRelease, CascadeState } from './cascade-state';
@@ -24,12 +24,12 @@ after(() => Promise.all(directories.map((d) => rm(d, { recursive: true, force: t
 
 /** A ledger's command side in miniature: the real deciders on the real store. */
 class MiniLedger {
-  readonly nodes: CommandHandler<NodeCommand, any, NodeState, any>;
-  readonly leases: CommandHandler<LeaseCommand, any, any, any>;
+  readonly nodes: DeciderRunner<NodeCommand, any, NodeState, any>;
+  readonly leases: DeciderRunner<LeaseCommand, any, any, any>;
 
   private constructor(readonly store: EventStore, readonly checkpointFile: string) {
-    this.nodes = new CommandHandler(store, nodeDecider);
-    this.leases = new CommandHandler(store, leaseDecider);
+    this.nodes = new DeciderRunner(store, nodeDecider);
+    this.leases = new DeciderRunner(store, leaseDecider);
   }
 
   static async open(): Promise<MiniLedger> {

@@ -1,15 +1,7 @@
 import { BadRequestException } from '@nestjs/common';
-import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import type { NodeReply } from '@ledger/domain';
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { AcquireService } from './acquire.service';
-import type { RequestContext } from '../../application/request-context';
-import type { AcquireRequestDto } from './acquire.request.dto';
-
-export class AcquireNode extends Command<NodeReply & { position: number | null }> {
-  constructor(readonly body: AcquireRequestDto, readonly context: RequestContext) {
-    super();
-  }
-}
+import { AcquireNode } from './acquire-node.command';
 
 @CommandHandler(AcquireNode)
 export class AcquireNodeHandler implements ICommandHandler<AcquireNode> {

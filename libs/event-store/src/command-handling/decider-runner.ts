@@ -29,8 +29,9 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /**
  * Runs one command against one stream: load (from the cache onwards), fold, decide,
  * append with the expected revision; on a revision conflict only, do it all again.
+ * (Named apart from Nest's CommandHandler: this is the loop under every use case, not one.)
  */
-export class CommandHandler<Command, Event extends { type: string; data: unknown }, State, Reply> {
+export class DeciderRunner<Command, Event extends { type: string; data: unknown }, State, Reply> {
   private readonly cache = new StreamStateCache<State>();
 
   constructor(

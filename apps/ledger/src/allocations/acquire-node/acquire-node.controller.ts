@@ -1,0 +1,17 @@
+import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { Ctx } from '../../http/request-context.decorator';
+import type { RequestContext } from '../../application/request-context';
+import { AcquireRequestDto } from './acquire.request.dto';
+import { AcquireNode } from './acquire-node.command';
+
+@Controller('v1/allocations')
+export class AcquireNodeController {
+  constructor(private readonly commands: CommandBus) {}
+
+  @Post()
+  @HttpCode(201)
+  acquire(@Body() body: AcquireRequestDto, @Ctx() context: RequestContext) {
+    return this.commands.execute(new AcquireNode(body, context));
+  }
+}
