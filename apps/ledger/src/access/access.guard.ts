@@ -1,4 +1,4 @@
-import { CanActivate, ExecutionContext, ForbiddenException, HttpException, HttpStatus, Inject, Injectable, UnauthorizedException } from '@nestjs/common';
+import { CanActivate, ExecutionContext, HttpException, HttpStatus, Inject, Injectable, UnauthorizedException } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { parseDeviceId, parseToken, type Consumer } from '@ledger/domain';
 import { LEDGER_CONFIG } from '../infrastructure/injection-tokens';
@@ -100,12 +100,12 @@ export class AccessGuard implements CanActivate {
     return this.views.view.devices[deviceId]?.token ?? (await this.nodes.load(parsed.nodeId)).devices[deviceId]?.token ?? '';
   }
 
-  private async deny(request: LedgerRequest, principal: Principal, message: string, nodeId: string | null): Promise<never> {
-    await this.refusals.record(
+  /** A denied attempt goes down the one refusal path: recorded, then answered 403 by the exception filter. */
+  private deny(request: LedgerRequest, principal: Principal, message: string, nodeId: string | null): Promise<never> {
+    return this.refusals.refuse(
       { command: `${request.method} ${(request.route as { path?: string } | undefined)?.path ?? request.path}`, nodeId, token: typeof request.params.token === 'string' ? request.params.token : null },
       { code: 'forbidden', message },
       { correlationId: String(request.id), actor: principal.name, requestId: null },
     );
-    throw new ForbiddenException({ code: 'forbidden', message });
   }
 }

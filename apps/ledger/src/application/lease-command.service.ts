@@ -7,7 +7,6 @@ import { DeciderRunner, type EventStore } from '@ledger/event-store';
 import { EVENT_STORE, RANDOMNESS } from '../infrastructure/injection-tokens';
 import type { Randomness } from '../infrastructure/randomness';
 import { commandHandlingOptions } from './envelopes';
-import { LedgerRefusal } from './ledger-refusal';
 import { RefusalRecorder } from './refusal-recorder';
 import { LeaseOwnersService } from './lease-owners.service';
 import type { RequestContext } from './request-context';
@@ -31,7 +30,7 @@ const MAX_LIVENESS_ROUNDS = 10;
  */
 @Injectable()
 export class LeaseCommandService {
-  private readonly handler: DeciderRunner<LeaseCommand, LeaseEvent, LeaseState, LeaseReply>;
+  private readonly handler: DeciderRunner<LeaseCommand, LeaseEvent, LeaseState, LeaseReply, Refusal>;
 
   constructor(
     @Inject(EVENT_STORE) store: EventStore,
@@ -42,7 +41,7 @@ export class LeaseCommandService {
     this.handler = new DeciderRunner(store, leaseDecider);
   }
 
-  /** Decides and appends; a refusal is recorded in the log (unless it is a 404) and thrown. */
+  /** Decides and appends; a refusal is recorded and thrown (RefusalRecorder.refuse). */
   async execute(
     ip: string,
     build: (liveness: OwnerLivenessReport) => LeaseCommand,
@@ -58,13 +57,13 @@ export class LeaseCommandService {
       const command = build(await this.livenessOf(wanted, cache));
       const handled = await this.handler.handle(stream, command, commandHandlingOptions(context, this.random, options.causationId ?? null));
       if (handled.outcome === 'accepted') return { reply: handled.reply, position: handled.position, state: handled.state };
-      const refusal = handled.refusal as Refusal;
+      const refusal = handled.refusal;
       if (typeof refusal.details?.missingLiveness === 'string') {
         cache.clear();
         continue;
       }
-      await this.record(command, refusal, context);
-      throw new LedgerRefusal(refusal);
+      const token = command.type === 'GrantLease' ? command.owner.token : null;
+      return this.refusals.refuse({ command: command.type, nodeId: null, token, ip: command.ip }, refusal, context);
     }
     throw new Error(`${stream}: the active lease kept changing hands; gave up after ${MAX_LIVENESS_ROUNDS} rounds`);
   }
@@ -82,11 +81,5 @@ export class LeaseCommandService {
       report[key] = await cache.get(key)!;
     }
     return report;
-  }
-
-  private async record(command: LeaseCommand, refusal: Refusal, context: RequestContext): Promise<void> {
-    if (refusal.code === 'not_found') return;
-    const token = command.type === 'GrantLease' ? command.owner.token : null;
-    await this.refusals.record({ command: command.type, nodeId: null, token, ip: command.ip }, refusal, context);
   }
 }

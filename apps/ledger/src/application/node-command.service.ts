@@ -1,11 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { nodeDecider, Streams, type NodeCommand, type NodeEvent, type NodeReply, type NodeState, type Refusal } from '@ledger/domain';
+import { nodeDecider, Streams, type Consumer, type NodeCommand, type NodeEvent, type NodeReply, type NodeState, type Refusal } from '@ledger/domain';
 import { DeciderRunner, type EventStore } from '@ledger/event-store';
 import { EVENT_STORE, RANDOMNESS } from '../infrastructure/injection-tokens';
 import type { Randomness } from '../infrastructure/randomness';
 import { commandHandlingOptions } from './envelopes';
-import { LedgerRefusal } from './ledger-refusal';
-import { RefusalRecorder } from './refusal-recorder';
+import { RefusalRecorder, type RefusedCommand } from './refusal-recorder';
 import type { RequestContext } from './request-context';
 
 export interface NodeCommandResult {
@@ -15,12 +14,20 @@ export interface NodeCommandResult {
   state: NodeState;
 }
 
+/** How a refused node command is described in its refusal record. */
+export const refusedNodeCommand = (command: Pick<NodeCommand, 'type' | 'nodeId'> & { token?: string; consumer?: Consumer }): RefusedCommand => ({
+  command: command.type,
+  nodeId: command.nodeId,
+  token: command.token ?? null,
+  consumer: command.consumer ? { controller: command.consumer.controller, model: command.consumer.model } : null,
+});
+
 export type NodeCommandOutcome = { accepted: NodeCommandResult } | { refused: Refusal; state: NodeState };
 
-/** Runs node commands on their `node-{id}` stream; a refusal is recorded, then reported. */
+/** Runs node commands on their `node-{id}` stream; a refusal goes down the one refusal path. */
 @Injectable()
 export class NodeCommandService {
-  private readonly handler: DeciderRunner<NodeCommand, NodeEvent, NodeState, NodeReply>;
+  private readonly handler: DeciderRunner<NodeCommand, NodeEvent, NodeState, NodeReply, Refusal>;
 
   constructor(
     @Inject(EVENT_STORE) store: EventStore,
@@ -33,32 +40,15 @@ export class NodeCommandService {
   /** Decides and appends; refusals come back as values (and are not yet recorded). */
   async attempt(command: NodeCommand, context: RequestContext): Promise<NodeCommandOutcome> {
     const handled = await this.handler.handle(Streams.node(command.nodeId), command, commandHandlingOptions(context, this.random));
-    if (handled.outcome === 'refused') return { refused: handled.refusal as Refusal, state: handled.state };
+    if (handled.outcome === 'refused') return { refused: handled.refusal, state: handled.state };
     return { accepted: { reply: handled.reply, position: handled.position, state: handled.state } };
   }
 
-  /** Decides and appends; a refusal is recorded in the log and thrown as a LedgerRefusal. */
+  /** Decides and appends; a refusal is recorded and thrown (RefusalRecorder.refuse). */
   async execute(command: NodeCommand, context: RequestContext): Promise<NodeCommandResult> {
     const outcome = await this.attempt(command, context);
     if ('accepted' in outcome) return outcome.accepted;
-    await this.recordRefusal(command, outcome.refused, outcome.state, context);
-    throw new LedgerRefusal(outcome.refused);
-  }
-
-  async recordRefusal(command: NodeCommand, refusal: Refusal, state: NodeState, context: RequestContext): Promise<void> {
-    // A 404 is bad input, not a decision: unknown nodes and tokens are never written,
-    // so arbitrary ids from the network cannot create streams or grow the log.
-    if (state.profile === null || refusal.code === 'not_found') return;
-    await this.refusals.record(
-      {
-        command: command.type,
-        nodeId: command.nodeId,
-        token: 'token' in command ? command.token : null,
-        consumer: 'consumer' in command ? { controller: command.consumer.controller, model: command.consumer.model } : null,
-      },
-      refusal,
-      context,
-    );
+    return this.refusals.refuse(refusedNodeCommand(command), outcome.refused, context);
   }
 
   /** The node's current state, from the stream itself (not a projection). */

@@ -4,13 +4,18 @@ import { isConcurrencyError } from '../concurrency-error';
 import { conflictRetryPolicy, RetriesExhaustedError, type RetryPolicy } from './retry-policy';
 import { StreamStateCache } from './stream-state-cache';
 
+/** What a decider refuses with: at least a code and a message (the domain's Refusal fits). */
+export interface StreamRefusal {
+  code: string;
+  message: string;
+  details?: Record<string, unknown>;
+}
+
 /** Structurally the domain's Decider, so this lib does not depend on the domain. */
-export interface StreamDecider<Command, Event, State, Reply> {
+export interface StreamDecider<Command, Event, State, Reply, Refusal extends StreamRefusal = StreamRefusal> {
   initialState(): State;
   evolve(state: State, event: Event): State;
-  decide(command: Command, state: State):
-    | { outcome: 'accepted'; events: Event[]; reply: Reply }
-    | { outcome: 'refused'; refusal: { code: string; message: string; details?: Record<string, unknown> } };
+  decide(command: Command, state: State): { outcome: 'accepted'; events: Event[]; reply: Reply } | { outcome: 'refused'; refusal: Refusal };
 }
 
 export type HandledCommand<State, Reply, Refusal> =
@@ -31,19 +36,19 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * append with the expected revision; on a revision conflict only, do it all again.
  * (Named apart from Nest's CommandHandler: this is the loop under every use case, not one.)
  */
-export class DeciderRunner<Command, Event extends { type: string; data: unknown }, State, Reply> {
+export class DeciderRunner<Command, Event extends { type: string; data: unknown }, State, Reply, Refusal extends StreamRefusal = StreamRefusal> {
   private readonly cache = new StreamStateCache<State>();
 
   constructor(
     private readonly store: EventStore,
-    private readonly decider: StreamDecider<Command, Event, State, Reply>,
+    private readonly decider: StreamDecider<Command, Event, State, Reply, Refusal>,
   ) {}
 
   async handle(
     stream: string,
     command: Command,
     options: CommandHandlingOptions<Event>,
-  ): Promise<HandledCommand<State, Reply, { code: string; message: string; details?: Record<string, unknown> }>> {
+  ): Promise<HandledCommand<State, Reply, Refusal>> {
     const policy = options.retryPolicy ?? conflictRetryPolicy;
     const random = options.random ?? Math.random;
     for (let attempt = 1; attempt <= policy.maxAttempts; attempt++) {

@@ -1,48 +1,63 @@
 import { parseToken } from '@ledger/domain';
-import type { LedgerViewState } from '../ledger-view';
+import type { DeviceView, LedgerViewState } from '../ledger-view';
 import { isCollection } from '../runtime/snapshots/snapshot-tables';
 import { presentNode } from './node.presenter';
 import { presentAllocation } from './allocation.presenter';
 import { presentIp } from './lease.presenter';
 
-type Presenter = (view: LedgerViewState, entity: any, now: Date) => unknown;
+export type PresentedNode = ReturnType<typeof presentNode>;
+export type PresentedAllocation = ReturnType<typeof presentAllocation>;
+export type PresentedIp = ReturnType<typeof presentIp>;
 
-/**
- * How each collection of the ledger view is shown, with statuses computed at `now`.
- * A collection without a line here is shown as stored, so everything the view holds
- * appears in a state document the day it is added.
- */
-export const STATE_PRESENTERS: Record<string, Presenter> = {
-  nodes: (view, node, now) => presentNode(view, node, now),
-  allocations: (view, allocation) => presentAllocation(view, allocation),
-  leases: (view, ips, now) => presentIp(view, ips, now),
+/** The ledger view as a document: each collection a list sorted by key, statuses computed at a moment. */
+export interface StateDocument {
+  nodes: PresentedNode[];
+  allocations: PresentedAllocation[];
+  devices: DeviceView[];
+  leases: PresentedIp[];
+  /** A collection added to the view later appears here, shown as stored, the day it is added. */
+  [collection: string]: unknown[];
+}
+
+type Presenters = { [Field in 'nodes' | 'allocations' | 'leases']: (view: LedgerViewState, key: string, now: Date) => StateDocument[Field][number] };
+
+/** How each collection of the ledger view is shown, with statuses computed at `now`. */
+export const STATE_PRESENTERS: Presenters = {
+  nodes: (view, key, now) => presentNode(view, view.nodes[key], now),
+  allocations: (view, key) => presentAllocation(view, view.allocations[key]),
+  leases: (view, key, now) => presentIp(view, view.leases[key], now),
 };
 
-const tokenNode = (value: unknown): string | null => (typeof value === 'string' ? parseToken(value)?.nodeId ?? null : null);
+const isPresented = (field: string): field is keyof Presenters => field in STATE_PRESENTERS;
 
-const names = (entity: any, nodeId: string): boolean =>
-  entity?.nodeId === nodeId || entity?.owner?.nodeId === nodeId || tokenNode(entity?.token) === nodeId || tokenNode(entity?.owner?.token) === nodeId;
+const tokenNode = (value: unknown): string | null => (typeof value === 'string' ? (parseToken(value)?.nodeId ?? null) : null);
+
+const field = (entity: unknown, name: string): unknown => (entity !== null && typeof entity === 'object' ? (entity as Record<string, unknown>)[name] : undefined);
+
+const names = (entity: unknown, nodeId: string): boolean => {
+  const owner = field(entity, 'owner');
+  return field(entity, 'nodeId') === nodeId || field(owner, 'nodeId') === nodeId || tokenNode(field(entity, 'token')) === nodeId || tokenNode(field(owner, 'token')) === nodeId;
+};
 
 /**
  * Whether an entity is about a node: its own key in `nodes`, its nodeId, the node its
  * token (or its owner's) names, or, for an entity that lists others (an address's
  * leases), any of those.
  */
-export const concernsNode = (field: string, key: string, entity: any, nodeId: string): boolean =>
-  (field === 'nodes' && key === nodeId) ||
+export const concernsNode = (collection: string, key: string, entity: unknown, nodeId: string): boolean =>
+  (collection === 'nodes' && key === nodeId) ||
   names(entity, nodeId) ||
   (entity !== null && typeof entity === 'object' && Object.values(entity).some((value) => Array.isArray(value) && value.some((item) => names(item, nodeId))));
 
 /** The view as a document: each collection as a list sorted by key, optionally only what concerns one node. */
-export const presentState = (view: LedgerViewState, now: Date, filter: { nodeId?: string } = {}): Record<string, unknown[]> => {
+export const presentState = (view: LedgerViewState, now: Date, filter: { nodeId?: string } = {}): StateDocument => {
   const document: Record<string, unknown[]> = {};
-  for (const [field, value] of Object.entries(view)) {
+  for (const [collection, value] of Object.entries(view)) {
     if (!isCollection(value)) continue;
-    const present = STATE_PRESENTERS[field] ?? ((_view, entity) => entity);
-    document[field] = Object.keys(value)
+    const keys = Object.keys(value)
       .sort()
-      .filter((key) => filter.nodeId === undefined || concernsNode(field, key, value[key], filter.nodeId))
-      .map((key) => present(view, value[key], now));
+      .filter((key) => filter.nodeId === undefined || concernsNode(collection, key, value[key], filter.nodeId));
+    document[collection] = isPresented(collection) ? keys.map((key) => STATE_PRESENTERS[collection](view, key, now)) : keys.map((key) => value[key]);
   }
-  return document;
+  return document as StateDocument;
 };

@@ -6,11 +6,10 @@ import { CLOCK, EVENT_STORE, RANDOMNESS } from '../../infrastructure/injection-t
 import type { Clock } from '../../infrastructure/clock';
 import type { Randomness } from '../../infrastructure/randomness';
 import { LedgerViewService } from '../../read-models/ledger-view.service';
-import { NodeCommandService } from '../../application/node-command.service';
+import { NodeCommandService, refusedNodeCommand } from '../../application/node-command.service';
 import { RefusalRecorder } from '../../application/refusal-recorder';
 import { fingerprintOf, hashSecret } from '../../application/fingerprint';
 import { toNewEvents } from '../../application/envelopes';
-import { LedgerRefusal } from '../../application/ledger-refusal';
 import type { RequestContext } from '../../application/request-context';
 
 export interface AcquireRequest {
@@ -57,7 +56,11 @@ export class AcquireService {
     const fingerprint = fingerprintOf({ consumer: request.consumer, nodeId: request.nodeId, constraints: request.constraints, keyHash });
     const routeStream = Streams.request(request.requestId);
     if (request.nodeId !== undefined && (await this.nodes.load(request.nodeId)).profile === null) {
-      throw new LedgerRefusal(refuse('not_found', `node ${request.nodeId} is not enlisted`).refusal);
+      return this.refusals.refuse(
+        refusedNodeCommand({ type: 'AcquireNode', nodeId: request.nodeId, consumer: request.consumer }),
+        refuse('not_found', `node ${request.nodeId} is not enlisted`).refusal,
+        context,
+      );
     }
     const tried = new Set<string>();
 
@@ -92,8 +95,7 @@ export class AcquireService {
 
       tried.add(nodeId);
       if (request.nodeId || !TRY_ANOTHER_NODE.has(outcome.refused.code)) {
-        await this.nodes.recordRefusal({ type: 'AcquireNode', nodeId, consumer: request.consumer } as never, outcome.refused, outcome.state, context);
-        throw new LedgerRefusal(outcome.refused);
+        return this.refusals.refuse(refusedNodeCommand({ type: 'AcquireNode', nodeId, consumer: request.consumer }), outcome.refused, context);
       }
       const next = this.pick(request, tried);
       if (!next) return this.noMatchingNode(request, context);
@@ -125,12 +127,11 @@ export class AcquireService {
     return this.refused(null, request, refuse('no_matching_node', 'no ready node matches the constraints', { constraints: request.constraints ?? {} }).refusal, context);
   }
 
-  private async refused(nodeId: string | null, request: AcquireRequest, refusal: Refusal, context: RequestContext): Promise<never> {
-    await this.refusals.record(
+  private refused(nodeId: string | null, request: AcquireRequest, refusal: Refusal, context: RequestContext): Promise<never> {
+    return this.refusals.refuse(
       { command: 'AcquireNode', nodeId, token: null, consumer: { controller: request.consumer.controller, model: request.consumer.model } },
       refusal,
       context,
     );
-    throw new LedgerRefusal(refusal);
   }
 }

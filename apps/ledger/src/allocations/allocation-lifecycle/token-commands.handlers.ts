@@ -32,7 +32,7 @@ export class RunTokenCommandHandler implements ICommandHandler<RunTokenCommand> 
 
   async execute({ token, nodeId, action, requestId, context }: RunTokenCommand) {
     const request = requestId ? { requestId, fingerprint: fingerprintOf({ token, action }) } : null;
-    const command = { ...action, nodeId, token, now: this.clock().toISOString(), request } as NodeCommand;
+    const command: NodeCommand = { ...action, nodeId, token, now: this.clock().toISOString(), request };
     const { reply, position } = await this.nodes.execute(command, { ...context, requestId });
     return { ...reply, position };
   }
