@@ -1,10 +1,11 @@
-import { BeforeApplicationShutdown, Inject, Injectable, OnModuleInit, ServiceUnavailableException } from '@nestjs/common';
+import { BeforeApplicationShutdown, Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { PinoLogger } from 'nestjs-pino';
 import { AuditIndexProjector, AuditIndexReader, ProjectorRunner, type RebuildProgress, type RebuildResult } from '@ledger/projections';
 import type { EventStore } from '@ledger/event-store';
 import { EVENT_STORE, LEDGER_CONFIG } from '../infrastructure/injection-tokens';
 import type { LedgerConfig } from '../config/ledger-config';
 import { ReadModelDatabase } from '../infrastructure/read-model-database';
+import { NotCaughtUp } from '../application/not-caught-up';
 
 /**
  * The audit index (one row per event, in the read-model file), followed from the log.
@@ -44,10 +45,7 @@ export class AuditIndexService implements OnModuleInit, BeforeApplicationShutdow
   /** Resolves once the index reflects `minPosition`; 503 if it does not in time. */
   async atLeast(minPosition: number | undefined): Promise<void> {
     if (minPosition !== undefined && !(await this.runner.waitFor(minPosition, this.config.readWaitMs))) {
-      throw new ServiceUnavailableException({
-        code: 'not_caught_up',
-        message: `the audit index is at position ${this.runner.position}, not yet at ${minPosition}; retry shortly`,
-      });
+      throw new NotCaughtUp(`the audit index is at position ${this.runner.position}, not yet at ${minPosition}; retry shortly`);
     }
   }
 

@@ -3,6 +3,8 @@ import type { Request, Response } from 'express';
 import { PinoLogger } from 'nestjs-pino';
 import type { RefusalCode } from '@ledger/domain';
 import { LedgerRefusal } from '../application/ledger-refusal';
+import { InvalidInput } from '../application/invalid-input';
+import { NotCaughtUp } from '../application/not-caught-up';
 
 const STATUS_OF_REFUSAL: Partial<Record<RefusalCode, number>> = {
   not_found: HttpStatus.NOT_FOUND,
@@ -47,6 +49,10 @@ export class LedgerExceptionFilter implements ExceptionFilter {
       const { code, message, details } = error.refusal;
       return [STATUS_OF_REFUSAL[code] ?? HttpStatus.CONFLICT, { code, message, ...(details ? { details } : {}) }];
     }
+    if (error instanceof InvalidInput) {
+      return [HttpStatus.BAD_REQUEST, { code: 'invalid_request', message: error.message, ...(error.details ? { details: error.details } : {}) }];
+    }
+    if (error instanceof NotCaughtUp) return [HttpStatus.SERVICE_UNAVAILABLE, { code: 'not_caught_up', message: error.message }];
     if (error instanceof HttpException) {
       const status = error.getStatus();
       const payload = error.getResponse();

@@ -2,16 +2,23 @@ import { type CallHandler, type ExecutionContext, HttpException, Injectable, typ
 import type { Request } from 'express';
 import { type Observable, tap } from 'rxjs';
 import { LedgerRefusal } from '../application/ledger-refusal';
+import { InvalidInput } from '../application/invalid-input';
+import { NotCaughtUp } from '../application/not-caught-up';
+import { COMMAND_METRIC } from '../http/command-metric.decorator';
 import { LedgerMetrics } from './ledger-metrics';
 
 /** `AllocationsController.release` -> `allocations.release`: one name per command endpoint. */
 const commandName = (controller: { name: string }, handler: { name: string }): string => {
+  const named: unknown = Reflect.getMetadata(COMMAND_METRIC, handler);
+  if (typeof named === 'string') return named;
   const resource = controller.name.replace(/Controller$/, '');
   return `${resource.charAt(0).toLowerCase()}${resource.slice(1)}.${handler.name}`;
 };
 
 const outcomeOf = (error: unknown): { outcome: string; code: string } => {
   if (error instanceof LedgerRefusal) return { outcome: 'refused', code: error.refusal.code };
+  if (error instanceof InvalidInput) return { outcome: 'invalid', code: 'invalid_request' };
+  if (error instanceof NotCaughtUp) return { outcome: 'error', code: '503' };
   if (error instanceof HttpException && error.getStatus() < 500) {
     const payload = error.getResponse();
     const code = typeof payload === 'object' && payload && typeof (payload as { code?: unknown }).code === 'string' ? (payload as { code: string }).code : String(error.getStatus());

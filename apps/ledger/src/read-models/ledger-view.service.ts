@@ -1,4 +1,4 @@
-import { BadRequestException, BeforeApplicationShutdown, Inject, Injectable, OnModuleInit, ServiceUnavailableException } from '@nestjs/common';
+import { BeforeApplicationShutdown, Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { PinoLogger } from 'nestjs-pino';
 import { CheckpointStore, ledgerProjection, ProjectionRunner, SnapshotReader, type LedgerViewState, type RebuildProgress, type RebuildResult } from '@ledger/projections';
 import type { EventStore } from '@ledger/event-store';
@@ -6,6 +6,8 @@ import { CLOCK, EVENT_STORE, LEDGER_CONFIG } from '../infrastructure/injection-t
 import type { LedgerConfig } from '../config/ledger-config';
 import type { Clock } from '../infrastructure/clock';
 import { ReadModelDatabase } from '../infrastructure/read-model-database';
+import { InvalidInput } from '../application/invalid-input';
+import { NotCaughtUp } from '../application/not-caught-up';
 
 /** The live read models, followed from the log, and read-your-writes waiting. */
 @Injectable()
@@ -53,13 +55,10 @@ export class LedgerViewService implements OnModuleInit, BeforeApplicationShutdow
    */
   async atLeast(minPosition: number | undefined): Promise<LedgerViewState> {
     if (minPosition !== undefined && minPosition > this.runner.position && minPosition > (await this.store.headPosition())) {
-      throw new BadRequestException({ code: 'invalid_request', message: `minPosition ${minPosition} is past the newest event in the log` });
+      throw new InvalidInput(`minPosition ${minPosition} is past the newest event in the log`);
     }
     if (minPosition !== undefined && !(await this.runner.waitFor(minPosition, this.config.readWaitMs))) {
-      throw new ServiceUnavailableException({
-        code: 'not_caught_up',
-        message: `read models are at position ${this.runner.position}, not yet at ${minPosition}; retry shortly`,
-      });
+      throw new NotCaughtUp(`read models are at position ${this.runner.position}, not yet at ${minPosition}; retry shortly`);
     }
     return this.runner.state;
   }

@@ -4,6 +4,7 @@ import { Ctx } from '../../http/request-context.decorator';
 import type { RequestContext } from '../../application/request-context';
 import { AcquireRequestDto } from './acquire.request.dto';
 import { AcquireNode } from './acquire-node.command';
+import { CommandMetric } from '../../http/command-metric.decorator';
 
 @Controller('v1/allocations')
 export class AcquireNodeController {
@@ -11,6 +12,7 @@ export class AcquireNodeController {
 
   @Post()
   @HttpCode(201)
+  @CommandMetric('allocations.acquire')
   acquire(@Body() body: AcquireRequestDto, @Ctx() context: RequestContext) {
     return this.commands.execute(new AcquireNode(body, context));
   }

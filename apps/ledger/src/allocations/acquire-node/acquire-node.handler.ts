@@ -1,7 +1,7 @@
-import { BadRequestException } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { AcquireService } from './acquire.service';
 import { AcquireNode } from './acquire-node.command';
+import { InvalidInput } from '../../application/invalid-input';
 
 @CommandHandler(AcquireNode)
 export class AcquireNodeHandler implements ICommandHandler<AcquireNode> {
@@ -9,7 +9,7 @@ export class AcquireNodeHandler implements ICommandHandler<AcquireNode> {
 
   async execute({ body, context }: AcquireNode) {
     if (body.nodeId !== undefined && body.constraints !== undefined) {
-      throw new BadRequestException({ code: 'invalid_request', message: 'give either nodeId or constraints, not both' });
+      throw new InvalidInput('give either nodeId or constraints, not both');
     }
     const { consumer } = body;
     const { reply, position } = await this.acquisitions.acquire(

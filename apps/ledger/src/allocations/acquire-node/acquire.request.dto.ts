@@ -1,6 +1,7 @@
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsInt, IsObject, IsOptional, Max, Min, ValidateNested } from 'class-validator';
 import { IsBoundedText, IsLedgerId } from '../../http/validators';
+import type { AcquireNodeInput } from './acquire-node.command';
 
 export class ConsumerDto {
   @IsBoundedText(128) controller!: string;
@@ -18,7 +19,7 @@ export class ConstraintsDto {
   @IsOptional() @IsBoundedText(64) zone?: string;
 }
 
-export class AcquireRequestDto {
+export class AcquireRequestDto implements AcquireNodeInput {
   @IsLedgerId() requestId!: string;
   @IsObject() @ValidateNested() @Type(() => ConsumerDto) consumer!: ConsumerDto;
   @IsOptional() @IsLedgerId() nodeId?: string;

@@ -1,5 +1,6 @@
 import { IsBoolean, IsOptional } from 'class-validator';
 import { IsBoundedText, IsLedgerId } from '../../http/validators';
+import type { ModelReleaseInput } from '../release-model/release-model.handler';
 
 /** Body of deploying / deployed / failed reports. */
 export class DeploymentReportRequestDto {
@@ -13,7 +14,7 @@ export class ReleaseRequestDto {
   @IsOptional() @IsBoolean() force?: boolean;
 }
 
-export class ModelReleaseRequestDto {
+export class ModelReleaseRequestDto implements ModelReleaseInput {
   @IsBoundedText(128) controller!: string;
   @IsBoundedText(128) model!: string;
   @IsOptional() @IsBoolean() force?: boolean;

@@ -9,7 +9,14 @@ import { fingerprintOf } from '../../application/fingerprint';
 import { LedgerViewService } from '../../read-models/ledger-view.service';
 import { CLOCK, EVENT_STORE } from '../../infrastructure/injection-tokens';
 import type { Clock } from '../../infrastructure/clock';
-import type { ModelReleaseRequestDto } from '../allocation-lifecycle/allocation-action.request.dto';
+
+/** What the command carries: plain values (the HTTP request DTO implements this). */
+export interface ModelReleaseInput {
+  controller: string;
+  model: string;
+  force?: boolean;
+  requestId?: string;
+}
 
 export interface ModelReleased {
   controller: string;
@@ -22,7 +29,7 @@ export interface ModelReleased {
 }
 
 export class ReleaseModel extends Command<ModelReleased> {
-  constructor(readonly body: ModelReleaseRequestDto, readonly context: RequestContext) {
+  constructor(readonly body: ModelReleaseInput, readonly context: RequestContext) {
     super();
   }
 }

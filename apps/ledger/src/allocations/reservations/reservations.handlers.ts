@@ -1,4 +1,4 @@
-import { BadRequestException, Inject } from '@nestjs/common';
+import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { NodeCommandService } from '../../application/node-command.service';
 import type { RequestContext } from '../../application/request-context';
@@ -7,7 +7,14 @@ import { CLOCK, LEDGER_CONFIG, RANDOMNESS } from '../../infrastructure/injection
 import type { Clock } from '../../infrastructure/clock';
 import type { Randomness } from '../../infrastructure/randomness';
 import type { LedgerConfig } from '../../config/ledger-config';
-import type { ReserveNodeRequestDto } from './reserve-node.request.dto';
+import { InvalidInput } from '../../application/invalid-input';
+
+/** What the command carries: plain values (the HTTP request DTO implements this). */
+export interface ReserveNodeInput {
+  agentName: string;
+  owner?: string;
+  ttlSeconds?: number;
+}
 
 export interface ReservationGranted {
   nodeId: string;
@@ -19,7 +26,7 @@ export interface ReservationGranted {
 }
 
 export class ReserveNode extends Command<ReservationGranted> {
-  constructor(readonly nodeId: string, readonly body: ReserveNodeRequestDto, readonly context: RequestContext) {
+  constructor(readonly nodeId: string, readonly body: ReserveNodeInput, readonly context: RequestContext) {
     super();
   }
 }
@@ -36,7 +43,7 @@ export class ReserveNodeHandler implements ICommandHandler<ReserveNode> {
   async execute({ nodeId, body, context }: ReserveNode): Promise<ReservationGranted> {
     const ttl = body.ttlSeconds ?? this.config.reservationTtlDefaultSeconds;
     if (ttl > this.config.reservationTtlMaxSeconds) {
-      throw new BadRequestException({ code: 'invalid_request', message: `ttlSeconds must be at most ${this.config.reservationTtlMaxSeconds}` });
+      throw new InvalidInput(`ttlSeconds must be at most ${this.config.reservationTtlMaxSeconds}`);
     }
     const now = this.clock();
     const reservationKey = this.random.secretKey();

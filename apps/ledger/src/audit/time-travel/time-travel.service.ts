@@ -1,8 +1,9 @@
-import { BadRequestException, Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { ledgerProjection, positionAtTime, stateAt, type LedgerViewState, type PointInLog } from '@ledger/projections';
 import type { EventStore } from '@ledger/event-store';
 import { EVENT_STORE } from '../../infrastructure/injection-tokens';
 import { LedgerViewService } from '../../read-models/ledger-view.service';
+import { InvalidInput } from '../../application/invalid-input';
 
 export interface ViewAt {
   view: LedgerViewState;
@@ -22,7 +23,7 @@ export class TimeTravelService {
   async viewAt(point: PointInLog): Promise<ViewAt> {
     const head = await this.store.headPosition();
     if ('position' in point && point.position > head) {
-      throw new BadRequestException({ code: 'invalid_request', message: `at: position ${point.position} is beyond the log's head (${head})` });
+      throw new InvalidInput(`at: position ${point.position} is beyond the log's head (${head})`);
     }
     const position = 'position' in point ? point.position : await positionAtTime(this.store, point.time, head);
     const result = await stateAt(this.store, ledgerProjection, position, this.views.snapshots);

@@ -1,11 +1,17 @@
-import { Inject, NotFoundException } from '@nestjs/common';
+import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { normaliseMac, parseDeviceId } from '@ledger/domain';
+import { normaliseMac, parseDeviceId, refuse } from '@ledger/domain';
 import { NodeCommandService } from '../../application/node-command.service';
 import type { RequestContext } from '../../application/request-context';
 import { CLOCK } from '../../infrastructure/injection-tokens';
 import type { Clock } from '../../infrastructure/clock';
-import type { RegisterDeviceRequestDto } from './register-device.request.dto';
+import { LedgerRefusal } from '../../application/ledger-refusal';
+
+/** What the command carries: plain values (the HTTP request DTO implements this). */
+export interface RegisterDeviceInput {
+  hostname: string;
+  mac: string;
+}
 
 export interface DeviceRegistration {
   deviceId: string;
@@ -18,7 +24,7 @@ export interface DeviceRegistration {
 
 /** Registers a container or VM under a live allocation: fenced on the token's node stream. */
 export class RegisterDevice extends Command<DeviceRegistration> {
-  constructor(readonly token: string, readonly nodeId: string, readonly body: RegisterDeviceRequestDto, readonly context: RequestContext) {
+  constructor(readonly token: string, readonly nodeId: string, readonly body: RegisterDeviceInput, readonly context: RequestContext) {
     super();
   }
 }
@@ -50,7 +56,7 @@ export class RemoveDeviceHandler implements ICommandHandler<RemoveDevice> {
 
   async execute({ deviceId, context }: RemoveDevice) {
     const parsed = parseDeviceId(deviceId);
-    if (!parsed) throw new NotFoundException({ code: 'not_found', message: `no device ${deviceId.slice(0, 128)}` });
+    if (!parsed) throw new LedgerRefusal(refuse('not_found', `no device ${deviceId.slice(0, 128)}`).refusal);
     const { reply, position } = await this.nodes.execute({ type: 'RemoveDevice', nodeId: parsed.nodeId, deviceId, now: this.clock().toISOString() }, context);
     return { deviceId, status: reply.status ?? 'removed', position };
   }

@@ -1,4 +1,4 @@
-import { BadRequestException, Inject } from '@nestjs/common';
+import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { normaliseIp, normaliseMac, type LeaseKind } from '@ledger/domain';
 import { LeaseCommandService } from '../../application/lease-command.service';
@@ -6,7 +6,27 @@ import { LeaseOwnersService, type OwnerReference } from '../../application/lease
 import type { RequestContext } from '../../application/request-context';
 import { CLOCK } from '../../infrastructure/injection-tokens';
 import type { Clock } from '../../infrastructure/clock';
-import type { GrantLeaseRequestDto, ReleaseLeaseRequestDto, RenewLeaseRequestDto } from './lease.request.dto';
+import { InvalidInput } from '../../application/invalid-input';
+
+/** What the command carries: plain values (the HTTP request DTO implements this). */
+export interface GrantLeaseInput {
+  ip: string;
+  mac: string;
+  owner: { token?: string; deviceId?: string };
+  kind: 'dhcp' | 'static';
+  expiresAt?: string | null;
+}
+
+/** What the command carries: plain values (the HTTP request DTO implements this). */
+export interface RenewLeaseInput {
+  expiresAt: string | null;
+  leaseId?: string;
+}
+
+/** What the command carries: plain values (the HTTP request DTO implements this). */
+export interface ReleaseLeaseInput {
+  leaseId?: string;
+}
 
 export interface LeaseAnswer {
   ip: string;
@@ -21,19 +41,19 @@ const isoOrNull = (value: string | null | undefined): string | null => (value ==
 
 const futureOrNull = (value: string | null | undefined, now: Date): string | null => {
   const at = isoOrNull(value);
-  if (at !== null && Date.parse(at) <= now.getTime()) throw new BadRequestException({ code: 'invalid_request', message: 'expiresAt must be in the future' });
+  if (at !== null && Date.parse(at) <= now.getTime()) throw new InvalidInput('expiresAt must be in the future');
   return at;
 };
 
-const ownerReference = (owner: GrantLeaseRequestDto['owner']): OwnerReference => {
+const ownerReference = (owner: GrantLeaseInput['owner']): OwnerReference => {
   if ((owner.token === undefined) === (owner.deviceId === undefined)) {
-    throw new BadRequestException({ code: 'invalid_request', message: 'owner: give exactly one of token or deviceId' });
+    throw new InvalidInput('owner: give exactly one of token or deviceId');
   }
   return owner.token !== undefined ? { token: owner.token } : { deviceId: owner.deviceId! };
 };
 
 export class GrantLease extends Command<LeaseAnswer> {
-  constructor(readonly body: GrantLeaseRequestDto, readonly context: RequestContext) {
+  constructor(readonly body: GrantLeaseInput, readonly context: RequestContext) {
     super();
   }
 }
@@ -59,7 +79,7 @@ export class GrantLeaseHandler implements ICommandHandler<GrantLease> {
 }
 
 export class RenewLease extends Command<LeaseAnswer> {
-  constructor(readonly ip: string, readonly body: RenewLeaseRequestDto, readonly context: RequestContext) {
+  constructor(readonly ip: string, readonly body: RenewLeaseInput, readonly context: RequestContext) {
     super();
   }
 }
@@ -81,7 +101,7 @@ export class RenewLeaseHandler implements ICommandHandler<RenewLease> {
 }
 
 export class ReleaseLease extends Command<LeaseAnswer> {
-  constructor(readonly ip: string, readonly body: ReleaseLeaseRequestDto, readonly context: RequestContext) {
+  constructor(readonly ip: string, readonly body: ReleaseLeaseInput, readonly context: RequestContext) {
     super();
   }
 }

@@ -2,13 +2,14 @@ import { Type } from 'class-transformer';
 import { IsIn, IsISO8601, IsObject, IsOptional, ValidateIf, ValidateNested } from 'class-validator';
 import { IsBoundedText } from '../../http/validators';
 import { IsIpAddress, IsMacAddress } from '../../http/address-validators';
+import type { GrantLeaseInput, ReleaseLeaseInput, RenewLeaseInput } from './lease-commands.handlers';
 
 export class LeaseOwnerDto {
   @IsOptional() @IsBoundedText(512) token?: string;
   @IsOptional() @IsBoundedText(512) deviceId?: string;
 }
 
-export class GrantLeaseRequestDto {
+export class GrantLeaseRequestDto implements GrantLeaseInput {
   @IsIpAddress() ip!: string;
   @IsMacAddress() mac!: string;
   @IsObject() @ValidateNested() @Type(() => LeaseOwnerDto) owner!: LeaseOwnerDto;
@@ -17,11 +18,11 @@ export class GrantLeaseRequestDto {
   @IsOptional() @ValidateIf((_, value) => value !== null) @IsISO8601({ strict: true }) expiresAt?: string | null;
 }
 
-export class RenewLeaseRequestDto {
+export class RenewLeaseRequestDto implements RenewLeaseInput {
   @ValidateIf((_, value) => value !== null) @IsISO8601({ strict: true }) expiresAt!: string | null;
   @IsOptional() @IsBoundedText(128) leaseId?: string;
 }
 
-export class ReleaseLeaseRequestDto {
+export class ReleaseLeaseRequestDto implements ReleaseLeaseInput {
   @IsOptional() @IsBoundedText(128) leaseId?: string;
 }

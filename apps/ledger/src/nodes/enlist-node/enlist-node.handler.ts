@@ -1,10 +1,20 @@
 import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { NodeCommandService } from '../../application/node-command.service';
 import type { RequestContext } from '../../application/request-context';
-import type { EnlistNodeRequestDto } from './enlist-node.request.dto';
+
+/** What the command carries: plain values (the HTTP request DTO implements this). */
+export interface EnlistNodeInput {
+  nodeId: string;
+  hostname: string;
+  arch?: string;
+  cpuCount?: number;
+  memoryMb?: number;
+  tags?: string[];
+  zone?: string;
+}
 
 export class EnlistNode extends Command<{ nodeId: string; position: number | null }> {
-  constructor(readonly body: EnlistNodeRequestDto, readonly context: RequestContext) {
+  constructor(readonly body: EnlistNodeInput, readonly context: RequestContext) {
     super();
   }
 }

@@ -1,7 +1,8 @@
 import { ArrayMaxSize, IsArray, IsInt, IsOptional, Max, Min } from 'class-validator';
 import { IsBoundedText, IsLedgerId } from '../../http/validators';
+import type { EnlistNodeInput } from './enlist-node.handler';
 
-export class EnlistNodeRequestDto {
+export class EnlistNodeRequestDto implements EnlistNodeInput {
   @IsLedgerId() nodeId!: string;
   @IsBoundedText(253) hostname!: string;
   @IsOptional() @IsBoundedText(32) arch?: string;

@@ -1,6 +1,6 @@
-import { BadRequestException } from '@nestjs/common';
 import { isISO8601 } from 'class-validator';
 import { DHCP_BINDING_STATES, parseIp, parseMac, type DhcpBindingState } from '@ledger/domain';
+import { InvalidInput } from '../../application/invalid-input';
 
 /** One DHCP lease record, validated and normalised. */
 export interface DhcpLeaseRecord {
@@ -61,13 +61,10 @@ export const parseDhcpLeaseRecords = (raw: unknown[]): DhcpLeaseRecord[] => {
   const records = raw.map((record, i) => parseRecord(record, `leases[${i}]`, problems));
   if (problems.length > 0) {
     const shown = problems.slice(0, MAX_PROBLEMS_SHOWN);
-    throw new BadRequestException({
-      code: 'invalid_request',
-      message:
-        shown.map((p) => `${p.field}: ${p.problems.join('; ')}`).join(' | ') +
-        (problems.length > shown.length ? ` | and ${problems.length - shown.length} more problems` : ''),
-      details: shown,
-    });
+    throw new InvalidInput(
+      shown.map((p) => `${p.field}: ${p.problems.join('; ')}`).join(' | ') + (problems.length > shown.length ? ` | and ${problems.length - shown.length} more problems` : ''),
+      shown,
+    );
   }
   return records as DhcpLeaseRecord[];
 };

@@ -5,8 +5,14 @@ import { LeaseCommandService, type LivenessCache } from '../../application/lease
 import type { RequestContext } from '../../application/request-context';
 import { CLOCK } from '../../infrastructure/injection-tokens';
 import type { Clock } from '../../infrastructure/clock';
-import type { LeaseObservationsRequestDto } from './lease-observation.request.dto';
 import { parseDhcpLeaseRecords, type DhcpLeaseRecord } from './dhcp-lease-records';
+
+/** What the command carries: plain values (the HTTP request DTO implements this). */
+export interface LeaseObservationsInput {
+  source: string;
+  /** Raw records: each is checked by parseDhcpLeaseRecords. */
+  leases: unknown[];
+}
 
 export interface DhcpLeaseResult extends DhcpRecordJudgement {
   ip: string;
@@ -26,7 +32,7 @@ export interface LeaseObservationsAnswer {
 const PARALLEL_ADDRESSES = 32;
 
 export class ObserveDhcpLeases extends Command<LeaseObservationsAnswer> {
-  constructor(readonly body: LeaseObservationsRequestDto, readonly context: RequestContext) {
+  constructor(readonly body: LeaseObservationsInput, readonly context: RequestContext) {
     super();
   }
 }

@@ -5,10 +5,17 @@ import { NodeCommandService } from '../../application/node-command.service';
 import type { RequestContext } from '../../application/request-context';
 import { CLOCK } from '../../infrastructure/injection-tokens';
 import type { Clock } from '../../infrastructure/clock';
-import type { NodeObservationRequestDto } from './node-observation.request.dto';
+
+/** What the command carries: plain values (the HTTP request DTO implements this). */
+export interface NodeObservationInput {
+  nodeId: string;
+  providerStatus: string;
+  observedAt: string;
+  source: string;
+}
 
 export class ObserveNode extends Command<NodeReply & { position: number | null }> {
-  constructor(readonly body: NodeObservationRequestDto, readonly context: RequestContext) {
+  constructor(readonly body: NodeObservationInput, readonly context: RequestContext) {
     super();
   }
 }

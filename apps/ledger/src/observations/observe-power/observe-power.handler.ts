@@ -1,4 +1,4 @@
-import { BadRequestException, Inject } from '@nestjs/common';
+import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { activeFaults, type FaultName } from '@ledger/domain';
 import { NodeCommandService } from '../../application/node-command.service';
@@ -6,7 +6,15 @@ import type { RequestContext } from '../../application/request-context';
 import { CLOCK, LEDGER_CONFIG } from '../../infrastructure/injection-tokens';
 import type { Clock } from '../../infrastructure/clock';
 import type { LedgerConfig } from '../../config/ledger-config';
-import type { PowerObservationRequestDto } from './power-observation.request.dto';
+import { InvalidInput } from '../../application/invalid-input';
+
+/** What the command carries: plain values (the HTTP request DTO implements this). */
+export interface PowerObservationInput {
+  nodeId: string;
+  ok: boolean;
+  error?: string;
+  observedAt: string;
+}
 
 const MAX_CLOCK_SKEW_MS = 5 * 60_000;
 
@@ -20,7 +28,7 @@ export interface PowerObserved {
 }
 
 export class ObservePower extends Command<PowerObserved> {
-  constructor(readonly body: PowerObservationRequestDto, readonly context: RequestContext) {
+  constructor(readonly body: PowerObservationInput, readonly context: RequestContext) {
     super();
   }
 }
@@ -37,7 +45,7 @@ export class ObservePowerHandler implements ICommandHandler<ObservePower> {
     const now = this.clock();
     // Observations are ordered by observedAt, so one from the future would silence every real one until then.
     if (Date.parse(body.observedAt) > now.getTime() + MAX_CLOCK_SKEW_MS) {
-      throw new BadRequestException({ code: 'invalid_request', message: `observedAt: must not be more than ${MAX_CLOCK_SKEW_MS / 1000} s in the future` });
+      throw new InvalidInput(`observedAt: must not be more than ${MAX_CLOCK_SKEW_MS / 1000} s in the future`);
     }
     const { reply, position, state } = await this.nodes.execute(
       {
