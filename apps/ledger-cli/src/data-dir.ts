@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { eventStoreFile, SqliteReadOnlyEventStore } from '@ledger/event-store';
-import { readModelFile } from '@ledger/projections';
+import { LEDGER_UPCASTERS, readModelFile } from '@ledger/projections';
 import { stringFlag } from './parse-args';
 import { UsageError, type CliIo, type ParsedArgs } from './cli-command';
 
@@ -18,10 +18,10 @@ export const ledgerFiles = (args: ParsedArgs, io: CliIo): LedgerFiles => {
   return { dataDir, eventFile: eventStoreFile({ dataDir }), readModelFile: readModelFile({ readModelDir }) };
 };
 
-/** The log, read-only: safe beside a running ledger (WAL), and it can never be written through this handle. */
+/** The log, read-only: safe beside a running ledger (WAL), never written through this handle, every event in its current shape. */
 export const openLog = (files: LedgerFiles): SqliteReadOnlyEventStore => {
   if (!existsSync(files.eventFile)) throw new UsageError(`no event store at ${files.eventFile} (give --data-dir, or set LEDGER_DATA_DIR)`);
-  return SqliteReadOnlyEventStore.open({ file: files.eventFile });
+  return SqliteReadOnlyEventStore.open({ file: files.eventFile, upcasters: LEDGER_UPCASTERS });
 };
 
 /** --snapshot-every, else LEDGER_SNAPSHOT_EVERY, else the ledger's default. */

@@ -7,3 +7,4 @@ export * from './ip-address';
 export * from './mac-address';
 export * from './lease';
 export * from './ledger-id';
+export * from './event-upcasters';

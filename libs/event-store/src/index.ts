@@ -6,3 +6,4 @@ export * from './command-handling';
 export * from './embedded';
 export * from './eventstoredb';
 export * from './time-ordered-uuid';
+export * from './upcasting';

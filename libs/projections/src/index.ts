@@ -6,3 +6,4 @@ export * from './time-travel';
 export * from './audit';
 export * from './rebuild';
 export * from './presentation';
+export * from './upcasting';

@@ -14,6 +14,7 @@ import {
   type Refusal,
 } from '@ledger/domain';
 import type { ExpectedRevision, NewEvent } from '@ledger/event-store';
+import { LEDGER_UPCASTERS } from '@ledger/projections';
 import { SeededRandom } from './seeded-random';
 
 /** One append the simulated ledger made, stamped with the simulated time it happened. */
@@ -193,7 +194,8 @@ export class HistorySimulator {
 
   private tokenCommand(node: SimulatedNode, action: { type: 'StartDeployment' | 'MarkDeployed' } | { type: 'ReleaseAllocation'; ending: 'released' | 'force_released' | 'model_released' }, actor: string): SimulatedAppend[] {
     const token = node.state.allocation!.token;
-    return this.decide(node, { ...action, nodeId: node.nodeId, token, now: this.iso(), request: null } as NodeCommand, actor);
+    const command: NodeCommand = { ...action, nodeId: node.nodeId, token, now: this.iso(), request: null };
+    return this.decide(node, command, actor);
   }
 
   /** A holder comes back from lunch and releases a token that died meanwhile (seed 1). */
@@ -262,7 +264,7 @@ export class HistorySimulator {
     const correlationId = cause?.correlationId ?? this.random.uuid(this.now);
     return [{
       stream: Streams.ip(ip),
-      events: decision.events.map((event) => ({ ...this.envelope(event, actor, correlationId, null), metadata: { correlationId, causationId: cause?.id ?? null, actor, requestId: null, schemaVersion: 1 } })),
+      events: decision.events.map((event) => ({ ...this.envelope(event, actor, correlationId, null), metadata: { correlationId, causationId: cause?.id ?? null, actor, requestId: null, schemaVersion: LEDGER_UPCASTERS.currentVersion(event.type) } })),
       expectedRevision,
       at: new Date(this.now),
     }];
@@ -323,7 +325,7 @@ export class HistorySimulator {
       id: this.random.uuid(this.now),
       type: event.type,
       data: event.data,
-      metadata: { correlationId, causationId: null, actor, requestId, schemaVersion: 1 },
+      metadata: { correlationId, causationId: null, actor, requestId, schemaVersion: LEDGER_UPCASTERS.currentVersion(event.type) },
     };
   }
 

@@ -1,10 +1,9 @@
 import type { NewEvent } from '@ledger/event-store';
+import { LEDGER_UPCASTERS } from '@ledger/projections';
 import type { RequestContext } from './request-context';
 import type { Randomness } from '../infrastructure/randomness';
 
-export const SCHEMA_VERSION = 1;
-
-/** Wraps domain events in the one envelope, stamping who and why. */
+/** Wraps domain events in the one envelope, stamping who and why, and the shape (schema version) of each event's data. */
 export const toNewEvents = (events: ReadonlyArray<{ type: string; data: unknown }>, context: RequestContext, newId: () => string, causationId: string | null = null): NewEvent[] =>
   events.map((event) => ({
     id: newId(),
@@ -15,7 +14,7 @@ export const toNewEvents = (events: ReadonlyArray<{ type: string; data: unknown 
       causationId,
       actor: context.actor,
       requestId: context.requestId,
-      schemaVersion: SCHEMA_VERSION,
+      schemaVersion: LEDGER_UPCASTERS.currentVersion(event.type),
     },
   }));
 

@@ -1,6 +1,7 @@
 import { DynamicModule, Global, Inject, Injectable, Module, OnApplicationShutdown } from '@nestjs/common';
 import { PinoLogger } from 'nestjs-pino';
-import type { EventStore } from '@ledger/event-store';
+import { UpcastingEventStore, type EventStore } from '@ledger/event-store';
+import { LEDGER_UPCASTERS } from '@ledger/projections';
 import type { LedgerConfig } from '../config/ledger-config';
 import { CLOCK, EVENT_STORE, LEDGER_CONFIG, RANDOMNESS } from './injection-tokens';
 import { systemClock, type Clock } from './clock';
@@ -49,7 +50,8 @@ export class InfrastructureModule {
         { provide: LEDGER_CONFIG, useValue: config },
         { provide: CLOCK, useValue: clock },
         { provide: RANDOMNESS, useValue: randomness },
-        { provide: EVENT_STORE, useFactory: () => openEventStore(config, clock) },
+        // Everything the ledger loads from the log comes through the one upcaster registry, in its current shape.
+        { provide: EVENT_STORE, useFactory: async () => new UpcastingEventStore(await openEventStore(config, clock), LEDGER_UPCASTERS) },
         EventStoreLifecycle,
         ReadModelDatabase,
       ],

@@ -5,6 +5,7 @@ import { AppendNotifier } from './append-notifier';
 import { EVENT_COLUMNS } from './event-row';
 import { SCHEMA_VERSION } from './schema';
 import { SqliteAllSubscription } from './sqlite-subscription';
+import { NO_UPCASTERS, type UpcasterRegistry } from '../upcasting/upcaster-registry';
 
 type RawRow = [position: number, eventId: string, stream: string, revision: number, type: string, data: string, metadata: string, recordedAt: string];
 
@@ -21,6 +22,8 @@ const toEvent = (row: RawRow): RecordedEvent => ({
 
 export interface SqliteReadOnlyStoreOptions {
   file: string;
+  /** Old event shapes made current as they are read (default: events exactly as stored). */
+  upcasters?: UpcasterRegistry;
   /** How often a live subscription looks for events appended by the process that writes the file. */
   pollIntervalMs?: number;
   busyTimeoutMs?: number;
@@ -41,12 +44,14 @@ export class SqliteReadOnlyEventStore implements EventStore {
   private readonly notifier = new AppendNotifier();
   private readonly subscriptions = new Set<SqliteAllSubscription>();
   private closed = false;
+  private readonly upcasters: UpcasterRegistry;
 
   static open(options: SqliteReadOnlyStoreOptions): SqliteReadOnlyEventStore {
     return new SqliteReadOnlyEventStore(options);
   }
 
   private constructor(private readonly options: SqliteReadOnlyStoreOptions) {
+    this.upcasters = options.upcasters ?? NO_UPCASTERS;
     this.db = new Database(options.file, { readonly: true, fileMustExist: true });
     try {
       this.db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5_000}`);
@@ -68,7 +73,7 @@ export class SqliteReadOnlyEventStore implements EventStore {
 
   async readStream(stream: string, options: { fromRevision?: number } = {}): Promise<RecordedEvent[]> {
     this.assertOpen();
-    return this.streamFrom.all(stream, options.fromRevision ?? 0).map(toEvent);
+    return this.streamFrom.all(stream, options.fromRevision ?? 0).map((row) => this.upcasters.upcast(toEvent(row)));
   }
 
   async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
@@ -80,7 +85,7 @@ export class SqliteReadOnlyEventStore implements EventStore {
     this.assertOpen();
     const rows = this.allAfter.all(afterPosition, maxCount);
     const events = new Array<RecordedEvent>(rows.length);
-    for (let i = 0; i < rows.length; i++) events[i] = toEvent(rows[i]);
+    for (let i = 0; i < rows.length; i++) events[i] = this.upcasters.upcast(toEvent(rows[i]));
     return events;
   }
 
@@ -96,8 +101,10 @@ export class SqliteReadOnlyEventStore implements EventStore {
     const json = new Array<string>(rows.length);
     for (let i = 0; i < rows.length; i++) {
       const row = rows[i];
-      events[i] = toEvent(row);
-      json[i] = `{"id":${JSON.stringify(row[1])},"type":${JSON.stringify(row[4])},"stream":${JSON.stringify(row[2])},"revision":${row[3]},"position":${row[0]},"recordedAt":${JSON.stringify(row[7])},"data":${row[5]},"metadata":${row[6]}}`;
+      const stored = toEvent(row);
+      events[i] = this.upcasters.upcast(stored);
+      // An upcast event is printed again (same field order); one stored in its current shape is spliced as stored.
+      json[i] = events[i] !== stored ? JSON.stringify(events[i]) : `{"id":${JSON.stringify(row[1])},"type":${JSON.stringify(row[4])},"stream":${JSON.stringify(row[2])},"revision":${row[3]},"position":${row[0]},"recordedAt":${JSON.stringify(row[7])},"data":${row[5]},"metadata":${row[6]}}`;
     }
     return { events, json };
   }

@@ -1,0 +1,54 @@
+import type { AllSubscription, EventStore, ReadAllOptions } from '../event-store.port';
+import type { ExpectedRevision } from '../expected-revision';
+import type { NewEvent, RecordedEvent } from '../envelope';
+import type { GroupCommitStats } from '../embedded';
+import type { UpcasterRegistry } from './upcaster-registry';
+
+/**
+ * Any EventStore, handing out every event in its current shape: the ledger opens its
+ * store through this, so the decider runner, the projections, the lease cascade and
+ * time travel all load through one upcaster registry.
+ */
+export class UpcastingEventStore implements EventStore {
+  constructor(
+    readonly inner: EventStore,
+    private readonly upcasters: UpcasterRegistry,
+  ) {}
+
+  appendToStream(stream: string, events: NewEvent[], expectedRevision: ExpectedRevision) {
+    return this.inner.appendToStream(stream, events, expectedRevision);
+  }
+
+  async readStream(stream: string, options?: { fromRevision?: number }): Promise<RecordedEvent[]> {
+    return (await this.inner.readStream(stream, options)).map((event) => this.upcasters.upcast(event));
+  }
+
+  async readAll(options?: ReadAllOptions): Promise<RecordedEvent[]> {
+    return (await this.inner.readAll(options)).map((event) => this.upcasters.upcast(event));
+  }
+
+  subscribeToAll(options?: { fromPosition?: number }): AllSubscription {
+    const subscription = this.inner.subscribeToAll(options);
+    const upcasters = this.upcasters;
+    return {
+      close: () => subscription.close(),
+      async *[Symbol.asyncIterator]() {
+        for await (const event of subscription) yield upcasters.upcast(event);
+      },
+    };
+  }
+
+  /** The adapter's own counters (the embedded store's group commits), passed through for /metrics. */
+  get stats(): (() => GroupCommitStats) | undefined {
+    const inner = this.inner as { stats?: () => GroupCommitStats };
+    return inner.stats?.bind(inner);
+  }
+
+  headPosition(): Promise<number> {
+    return this.inner.headPosition();
+  }
+
+  close(): Promise<void> {
+    return this.inner.close();
+  }
+}
