@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { cpus, loadavg, release, totalmem, type } from 'node:os';
 
@@ -15,7 +16,7 @@ export interface MachineInfo {
 
 const betterSqlite3Version = (): string => {
   try {
-    return (require('better-sqlite3/package.json') as { version: string }).version;
+    return (JSON.parse(readFileSync(require.resolve('better-sqlite3/package.json'), 'utf8')) as { version: string }).version;
   } catch {
     return 'unknown';
   }

@@ -1,3 +1,9 @@
+/**
+ * Why this file is over 300 lines: it is one simulation, a ledger in miniature driving
+ * the real deciders through a node's whole life (enlist, reserve, acquire, deploy,
+ * devices, leases, health, release, refusals) with one seeded clock and one random
+ * source; split by step kind, every part would need the same shared state passed around.
+ */
 import {
   leaseDecider,
   nodeDecider,

@@ -1,10 +1,14 @@
 import type { RecordedEvent } from '@ledger/event-store';
 
-/** What an event changed and why, in words, for timelines and replays. */
+/**
+ * What an event changed and why, in words, for timelines and replays. Each line reads
+ * the fields its own event type has, so `data` is deliberately loose here.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- one table over every event type's data; each entry reads only its own type's fields
 export type EventSummary = (data: any, event: RecordedEvent) => string;
 
 const short = (token: unknown): string => (typeof token === 'string' && token.length > 24 ? `${token.slice(0, 20)}…` : String(token));
-const consumerOf = (consumer: any): string =>
+const consumerOf = (consumer: { controller: string; model: string; machine?: string } | null | undefined): string =>
   consumer ? `${consumer.controller}/${consumer.model}${consumer.machine ? ` machine ${consumer.machine}` : ''}` : 'someone';
 
 /**

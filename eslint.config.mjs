@@ -1,0 +1,112 @@
+// Lint for the whole tree (apps, libs, test, bench), run by `npm test`.
+// Two jobs: typescript-eslint's strict rules (no explicit `any`), and the import
+// boundaries that keep the layering the README's architecture diagram shows.
+import tseslint from 'typescript-eslint';
+import boundaries from 'eslint-plugin-boundaries';
+
+const LIBS = ['domain', 'event-store', 'projections', 'access-lib'];
+// The ledger's shared layers; everything else directly under apps/ledger/src is a feature module.
+const LEDGER_LAYERS = ['ledger-config', 'ledger-infrastructure', 'ledger-application', 'ledger-read-models', 'ledger-http'];
+
+const allow = (from, to) => ({ from: { element: { types: from } }, allow: { to: { element: { types: to } } } });
+const allowPackages = (from) => ({ from: { element: { types: from } }, allow: { to: { module: { origin: ['external', 'core'] } } } });
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', '**/*.js', '**/*.mjs'] },
+  {
+    files: ['**/*.ts'],
+    extends: [tseslint.configs.strict],
+    rules: {
+      '@typescript-eslint/no-explicit-any': 'error',
+      // Unused names are already a compile error (noUnusedLocals); `_name` marks a deliberately ignored one.
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      // Nest modules are classes with decorators and nothing else.
+      '@typescript-eslint/no-extraneous-class': ['error', { allowWithDecorator: true }],
+      // Off: `!` follows checks the compiler cannot see (a Map.get after has, a parsed id
+      // known valid); and read models are plain records, so `delete record[key]` is the operation.
+      '@typescript-eslint/no-non-null-assertion': 'off',
+      '@typescript-eslint/no-dynamic-delete': 'off',
+    },
+  },
+  {
+    // End-to-end tests, the test harness and the bench read the ledger's JSON answers
+    // untyped and assert on them field by field; everywhere else `any` is an error.
+    files: ['test/**/*.ts', 'libs/testing/**/*.ts', 'bench/**/*.ts', '**/*.spec.ts'],
+    rules: { '@typescript-eslint/no-explicit-any': 'off' },
+  },
+  {
+    files: ['**/*.ts'],
+    plugins: { boundaries },
+    settings: {
+      'import/resolver': { typescript: { project: './tsconfig.json' } },
+      'boundaries/elements': [
+        { type: 'domain', pattern: 'libs/domain' },
+        { type: 'event-store', pattern: 'libs/event-store' },
+        { type: 'projections', pattern: 'libs/projections' },
+        { type: 'access-lib', pattern: 'libs/access' },
+        { type: 'testing-lib', pattern: 'libs/testing' },
+        { type: 'ledger-config', pattern: 'apps/ledger/src/config' },
+        { type: 'ledger-infrastructure', pattern: 'apps/ledger/src/infrastructure' },
+        { type: 'ledger-application', pattern: 'apps/ledger/src/application' },
+        { type: 'ledger-read-models', pattern: 'apps/ledger/src/read-models' },
+        { type: 'ledger-http', pattern: 'apps/ledger/src/http' },
+        { type: 'ledger-feature', pattern: 'apps/ledger/src/*', capture: ['feature'] },
+        { type: 'ledger-root', pattern: 'apps/ledger/src/*.ts', mode: 'file' },
+        { type: 'cli', pattern: 'apps/ledger-cli' },
+        { type: 'e2e', pattern: 'test' },
+        { type: 'bench', pattern: 'bench' },
+      ],
+      // Specs and test support (fixtures, generated histories) may use the test tools.
+      'boundaries/files': [
+        { category: 'spec', pattern: '**/*.spec.ts' },
+        { category: 'spec', pattern: '**/testing/**' },
+        { category: 'spec', pattern: '**/invariants/*-history.ts' },
+      ],
+    },
+    rules: {
+      'boundaries/no-unknown-files': 'error',
+      'boundaries/dependencies': [
+        'error',
+        {
+          default: 'disallow',
+          // Packages and node's own modules are checked too: that is how the domain stays pure.
+          checkAllOrigins: true,
+          checkUnknownLocals: true,
+          message: 'layering: {{from.element.types}} may not import {{dependency.source}} ({{to.element.types}}{{to.module.origin}}); see the README, Architecture',
+          policies: [
+            // The domain is pure: no framework, no I/O (node:net only parses addresses); its specs use the test tools.
+            allow(['domain'], ['domain']),
+            { from: { element: { type: 'domain' } }, allow: { to: { module: { source: 'node:net' } } } },
+            { from: { file: { categories: 'spec' } }, allow: { to: { module: { origin: ['external', 'core'] } } } },
+            // Libraries depend inward only, and never on an app.
+            allow(['event-store'], ['event-store']),
+            allow(['projections'], ['domain', 'event-store', 'projections']),
+            allow(['access-lib'], ['domain', 'access-lib']),
+            allow(['testing-lib'], [...LIBS, 'testing-lib']),
+            allowPackages(['event-store', 'projections', 'access-lib', 'testing-lib']),
+            // Inside the ledger: config <- infrastructure <- application / read models <- features <- root.
+            allow(['ledger-config'], ['ledger-config']),
+            allow(['ledger-infrastructure'], [...LIBS, 'ledger-config', 'ledger-infrastructure']),
+            allow(['ledger-application'], [...LIBS, 'ledger-config', 'ledger-infrastructure', 'ledger-application']),
+            allow(['ledger-read-models'], [...LIBS, 'ledger-config', 'ledger-infrastructure', 'ledger-application', 'ledger-read-models']),
+            allow(['ledger-http'], [...LIBS, 'ledger-application', 'ledger-http']),
+            allow(['ledger-feature'], [...LIBS, ...LEDGER_LAYERS]),
+            // A feature imports itself, and no other feature (admin reads the audit index through AuditModule).
+            { from: { element: { type: 'ledger-feature' } }, allow: { to: { element: { type: 'ledger-feature', captured: { feature: '{{from.captured.feature}}' } } } } },
+            { from: { element: { type: 'ledger-feature', captured: { feature: 'admin' } } }, allow: { to: { element: { type: 'ledger-feature', captured: { feature: 'audit' } } } } },
+            allow(['ledger-root'], [...LIBS, ...LEDGER_LAYERS, 'ledger-feature', 'ledger-root']),
+            allowPackages([...LEDGER_LAYERS, 'ledger-feature', 'ledger-root']),
+            // The CLI stands beside the server: libraries only.
+            allow(['cli'], [...LIBS, 'cli']),
+            allowPackages(['cli']),
+            // End-to-end tests drive the real apps; the bench uses the libraries, the harness and the CLI's log generator, never test/.
+            allow(['e2e'], [...LIBS, 'testing-lib', 'cli', 'e2e']),
+            allowPackages(['e2e']),
+            allow(['bench'], [...LIBS, 'testing-lib', 'cli', 'bench']),
+            allowPackages(['bench']),
+          ],
+        },
+      ],
+    },
+  },
+);
