@@ -37,7 +37,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const plain = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 
 describe('crash recovery under load', () => {
-  it(`loses nothing acknowledged across ${KILLS} SIGKILLs at random moments (seed ${seed})`, { timeout: SOAK ? 3_600_000 : 110_000 }, async () => {
+  // A bound for a hung run, not a speed check: 110 s was hit on a 2-core machine at load 16 with the same seed before and after issue 10.
+  it(`loses nothing acknowledged across ${KILLS} SIGKILLs at random moments (seed ${seed})`, { timeout: SOAK ? 3_600_000 : 900_000 }, async () => {
     console.log(`crash-recovery seed ${seed}: replay with LEDGER_CRASH_SEED=${seed}`);
     const random = seededRandom(seed);
     const world = new CrashWorld(`c${seed.toString(36)}`, MAX_NODES);
