@@ -16,8 +16,13 @@ export class LineSplitter {
   push(chunk: Buffer): void {
     let start = 0;
     for (let end = chunk.indexOf(10, start); end !== -1; end = chunk.indexOf(10, start)) {
-      this.keep(chunk.subarray(start, end));
-      this.flush();
+      if (this.parts.length === 0) {
+        // The common case, a whole line inside one chunk: decoded straight from it, no copy.
+        this.onLine(chunk.toString('utf8', start, Math.min(end, start + MAX_LINE_BYTES)));
+      } else {
+        this.keep(chunk.subarray(start, end));
+        this.flush();
+      }
       start = end + 1;
     }
     if (start < chunk.length) this.keep(chunk.subarray(start));
