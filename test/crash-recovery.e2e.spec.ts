@@ -33,6 +33,8 @@ const MAX_NODES = SOAK ? 120 : 48;
 const ALLOCATIONS_CHECKED_PER_RESTART = 30;
 
 const seed = seedFrom('LEDGER_CRASH_SEED');
+/** Acknowledged commands each load window waits for before its kill, so the check at the end never depends on the machine's speed. */
+const MIN_ACKS_PER_WINDOW = 6;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const plain = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 
@@ -82,7 +84,10 @@ describe('crash recovery under load', () => {
 
       for (let kill = 1; kill <= KILLS; kill++) {
         gate.resume();
+        const ackedBefore = world.acknowledged;
         await sleep(random.int(LOAD_MS.min, LOAD_MS.max));
+        // A busy machine answers fewer commands in the same time: the load runs on until it has done some work, then the kill lands.
+        while (world.acknowledged < ackedBefore + MIN_ACKS_PER_WINDOW) await sleep(10);
         await ledger.kill();
         await gate.pause();
         ledger = await start(ledger.dataDir);
