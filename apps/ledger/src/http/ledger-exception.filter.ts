@@ -5,6 +5,7 @@ import type { RefusalCode } from '@ledger/domain';
 import { LedgerRefusal } from '../command-side/ledger-refusal';
 
 const STATUS_OF_REFUSAL: Partial<Record<RefusalCode, number>> = {
+  invalid_request: HttpStatus.BAD_REQUEST,
   not_found: HttpStatus.NOT_FOUND,
   forbidden: HttpStatus.FORBIDDEN,
 };
