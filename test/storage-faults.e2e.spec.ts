@@ -7,7 +7,7 @@
  * command is there after a kill -9.
  */
 import assert from 'node:assert/strict';
-import { renameSync, copyFileSync } from 'node:fs';
+import { closeSync, copyFileSync, existsSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { LedgerProcess, type HttpResult } from './support/ledger-process';
@@ -162,6 +162,65 @@ describe('storage faults: a full or read-only disk', { skip: unavailable ?? fals
     }
   });
 });
+
+describe('storage faults: the CLI tools on a full disk', { skip: unavailable ?? false }, () => {
+  it('rebuild and export say the disk is full and exit non-zero, leaving no half-written file; once there is room, verify and rebuild pass', { timeout: 300_000 }, async () => {
+    const tmpfs = SmallTmpfs.mount(8);
+    let ledger: LedgerProcess | null = null;
+    try {
+      ledger = await LedgerProcess.start({ dataDir: tmpfs.dir, env: ENV });
+      for (let i = 0; i < 120; i += 8) {
+        const results = await Promise.all(Array.from({ length: 8 }, (_, k) => enlist(ledger!, `cli-${i + k}`, { tags: LONG_TAGS })));
+        for (const result of results) assert.equal(result.status, 201);
+      }
+      await ledger.stop();
+      const filler = fillDisk(tmpfs.dir);
+
+      const rebuilt = runCli(['rebuild', '--data-dir', tmpfs.dir]);
+      assert.equal(rebuilt.status, 75, `rebuild on a full disk: ${rebuilt.stdout}${rebuilt.stderr}`);
+      assert.match(rebuilt.stderr, /rebuild refused: the disk holding the ledger is full \(storage_full\)/);
+      assert.doesNotMatch(rebuilt.stderr, /\n\s+at /, 'no stack trace');
+
+      const out = join(tmpfs.dir, 'export.ndjson');
+      const exported = runCli(['export', '--data-dir', tmpfs.dir, '--out', out]);
+      assert.notEqual(exported.status, 0, `export on a full disk: ${exported.stderr}`);
+      assert.match(exported.stderr, /export refused: .*full/);
+      assert.equal(existsSync(out) || existsSync(`${out}.partial`), false, 'no export file, whole or partial');
+
+      // Verify only reads here (its scratch copy is elsewhere), but SQLite may need room for the WAL index: a clear refusal or a pass.
+      const verified = runCli(['verify', '--data-dir', tmpfs.dir]);
+      if (verified.status !== 0) {
+        assert.equal(verified.status, 75, `verify on the full disk: ${verified.stdout}${verified.stderr}`);
+        assert.match(verified.stderr, /verify refused: .*\(storage_full\)/);
+      }
+      unlinkSync(filler);
+      // The live read models were never swapped for half-built ones: they verify as they are.
+      const intact = runCli(['verify', '--data-dir', tmpfs.dir]);
+      assert.equal(intact.status, 0, `verify once there is room: ${intact.stdout}${intact.stderr}`);
+      const rebuiltLater = runCli(['rebuild', '--data-dir', tmpfs.dir]);
+      assert.equal(rebuiltLater.status, 0, rebuiltLater.stderr);
+      assert.equal(runCli(['verify', '--data-dir', tmpfs.dir]).status, 0);
+    } finally {
+      await ledger?.kill();
+      tmpfs.unmount();
+    }
+  });
+});
+
+/** Writes a file until the disk is full; returns its path. */
+const fillDisk = (dir: string): string => {
+  const file = join(dir, 'filler');
+  const fd = openSync(file, 'w');
+  const chunk = Buffer.alloc(64 * 1024, 1);
+  try {
+    for (;;) writeSync(fd, chunk);
+  } catch (error) {
+    assert.equal((error as NodeJS.ErrnoException).code, 'ENOSPC');
+  } finally {
+    closeSync(fd);
+  }
+  return file;
+};
 
 describe('storage faults: the store file removed or replaced under a running ledger', () => {
   it('refuses writes with 503 storage_replaced (never writes to the wrong file), says so, and keeps answering queries', { timeout: 120_000 }, async () => {

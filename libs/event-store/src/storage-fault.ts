@@ -1,3 +1,5 @@
+import { accessSync, constants, statfsSync } from 'node:fs';
+
 /**
  * Why a write could not reach the disk, as an operator would say it:
  * - `storage_full`: no space left (SQLITE_FULL, ENOSPC, EDQUOT);
@@ -62,4 +64,25 @@ export const asStorageFault = (error: unknown): StorageFaultError | null => {
   return code ? new StorageFaultError(code, MESSAGES[code], { cause: error }) : null;
 };
 
-export const storageFaultMessage = (code: StorageFaultCode): string => MESSAGES[code];
+/** Less free space than this on a directory's file system counts as full. */
+const NEARLY_FULL_BYTES = 1024 * 1024;
+
+/**
+ * `error` as a StorageFaultError, with a generic I/O error told apart by looking at the
+ * directories the files live in: SQLite reports a full disk while growing its shared
+ * memory file, or a write on a read-only file system, as an I/O error.
+ */
+export const diagnoseStorageFault = (error: unknown, dirs: readonly string[]): StorageFaultError | null => {
+  const fault = asStorageFault(error);
+  if (!fault || fault.code !== 'storage_io_error') return fault;
+  for (const dir of new Set(dirs)) {
+    try {
+      accessSync(dir, constants.W_OK);
+      const space = statfsSync(dir);
+      if (space.bavail * space.bsize < NEARLY_FULL_BYTES) return new StorageFaultError('storage_full', MESSAGES.storage_full, { cause: error });
+    } catch (probe) {
+      if ((probe as NodeJS.ErrnoException).code === 'EROFS') return new StorageFaultError('storage_read_only', MESSAGES.storage_read_only, { cause: error });
+    }
+  }
+  return fault;
+};

@@ -1,8 +1,8 @@
-import { accessSync, closeSync, constants, fsyncSync, openSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { PinoLogger } from 'nestjs-pino';
-import { asStorageFault, StorageFaultError, storageFaultMessage, type StorageFaultCode } from '@ledger/event-store';
+import { diagnoseStorageFault, StorageFaultError, type StorageFaultCode } from '@ledger/event-store';
 import { LEDGER_CONFIG } from '../infrastructure/injection-tokens';
 import type { LedgerConfig } from '../config/ledger-config';
 
@@ -53,16 +53,15 @@ export class StorageHealth implements OnApplicationShutdown {
    * else, which the caller handles as before).
    */
   report(error: unknown, component: StorageComponent): StorageFaultError | null {
-    const fault = asStorageFault(error);
+    const fault = diagnoseStorageFault(error, [this.config.dataDir, this.config.readModelDir]);
     if (!fault) return null;
-    const code = this.refine(fault.code);
+    const code = fault.code;
     this.refusedByCode.set(code, (this.refusedByCode.get(code) ?? 0) + 1);
     if (this.condition) {
       this.condition.refusedWrites += 1;
       return new StorageFaultError(this.condition.code, this.condition.message, { cause: error });
     }
-    const message = code === fault.code ? fault.message : storageFaultMessage(code);
-    this.condition = { code, component, message, since: new Date(), refusedWrites: 1 };
+    this.condition = { code, component, message: fault.message, since: new Date(), refusedWrites: 1 };
     this.logger.warn(
       { code, component, dataDir: this.config.dataDir, readModelDir: this.config.readModelDir, cause: String((error as Error)?.message ?? error) },
       `storage fault: ${this.condition.message}; commands are refused with 503 ${code} until it ends, queries keep answering`,
@@ -73,19 +72,6 @@ export class StorageHealth implements OnApplicationShutdown {
 
   onApplicationShutdown(): void {
     if (this.probe) clearInterval(this.probe);
-  }
-
-  /** SQLite reports a write on a read-only remount as an I/O error: the data directory says which it is. */
-  private refine(code: StorageFaultCode): StorageFaultCode {
-    if (code !== 'storage_io_error') return code;
-    for (const dir of new Set([this.config.dataDir, this.config.readModelDir])) {
-      try {
-        accessSync(dir, constants.W_OK);
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'EROFS') return 'storage_read_only';
-      }
-    }
-    return code;
   }
 
   private startProbing(): void {
