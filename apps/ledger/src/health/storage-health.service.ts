@@ -58,8 +58,9 @@ export class StorageHealth implements OnApplicationShutdown {
     const code = fault.code;
     this.refusedByCode.set(code, (this.refusedByCode.get(code) ?? 0) + 1);
     if (this.condition) {
+      // Said once already; each refusal still names its own cause.
       this.condition.refusedWrites += 1;
-      return new StorageFaultError(this.condition.code, this.condition.message, { cause: error });
+      return fault;
     }
     this.condition = { code, component, message: fault.message, since: new Date(), refusedWrites: 1 };
     this.logger.warn(
@@ -67,7 +68,7 @@ export class StorageHealth implements OnApplicationShutdown {
       `storage fault: ${this.condition.message}; commands are refused with 503 ${code} until it ends, queries keep answering`,
     );
     if (code !== 'storage_replaced') this.startProbing();
-    return new StorageFaultError(code, this.condition.message, { cause: error });
+    return fault;
   }
 
   onApplicationShutdown(): void {
