@@ -89,7 +89,7 @@ export default tseslint.config(
             allow(['ledger-infrastructure'], [...LIBS, 'ledger-config', 'ledger-infrastructure']),
             allow(['ledger-application'], [...LIBS, 'ledger-config', 'ledger-infrastructure', 'ledger-application']),
             allow(['ledger-read-models'], [...LIBS, 'ledger-config', 'ledger-infrastructure', 'ledger-application', 'ledger-read-models']),
-            allow(['ledger-http'], [...LIBS, 'ledger-application', 'ledger-http']),
+            allow(['ledger-http'], [...LIBS, 'ledger-config', 'ledger-infrastructure', 'ledger-application', 'ledger-http']),
             allow(['ledger-feature'], [...LIBS, ...LEDGER_LAYERS]),
             // A feature imports itself, and no other feature (admin reads the audit index through AuditModule).
             { from: { element: { type: 'ledger-feature' } }, allow: { to: { element: { type: 'ledger-feature', captured: { feature: '{{from.captured.feature}}' } } } } },

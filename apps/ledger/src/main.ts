@@ -9,6 +9,7 @@ import { assignCorrelationId } from './http/correlation-id';
 import { jsonBody } from './http/json-body';
 import { LedgerMetrics } from './metrics/ledger-metrics';
 import { countHttpRequests } from './metrics/count-http-requests.middleware';
+import { keepIdleConnectionsLongerThanClients } from './http/keep-alive';
 
 async function bootstrap(): Promise<void> {
   const config = loadConfig();
@@ -24,6 +25,7 @@ async function bootstrap(): Promise<void> {
   app.use(assignCorrelationId);
   app.use(...jsonBody(config.maxBodyBytes));
   app.disable('x-powered-by');
+  keepIdleConnectionsLongerThanClients(app.getHttpServer(), config.keepAliveTimeoutMs);
   // SIGTERM/SIGINT run the modules' shutdown hooks: read models stop and flush, then the
   // infrastructure module closes the read-model database and the store.
   app.enableShutdownHooks();

@@ -22,8 +22,8 @@ export interface RefusedCommand {
  * the exception filter, the one place that maps refusals to HTTP.
  *
  * The rule: every refusal is appended, so an incident review shows who was turned away
- * and why, except `not_found`: that is bad input, not a decision, and recording it
- * would let arbitrary ids from the network create streams and grow the log. Refusals
+ * and why, except bad input (`not_found`, `invalid_request`): that is not a decision,
+ * and recording it would let arbitrary ids from the network create streams and grow the log. Refusals
  * go to streams of their own with no expected revision: a flood of them never contends
  * with a node's real decisions. A retried request (same requestId) reuses its event
  * id, so the store keeps one copy.
@@ -43,7 +43,7 @@ export class RefusalRecorder {
 
   /** Records without throwing: for callers that report the refusal themselves (the lease cascade skips it). */
   async record(refused: RefusedCommand, refusal: Refusal, context: RequestContext): Promise<void> {
-    if (refusal.code === 'not_found') return;
+    if (refusal.code === 'not_found' || refusal.code === 'invalid_request') return;
     const stream = Streams.refusals(refused.nodeId ?? refused.ip ?? 'ledger');
     const id = context.requestId ? deterministicUuid(`refusal:${context.requestId}:${refused.command}:${stream}`) : this.random.uuid();
     const event = {

@@ -6,6 +6,7 @@ import { EVENT_STORE, LEDGER_CONFIG } from '../infrastructure/injection-tokens';
 import type { LedgerConfig } from '../config/ledger-config';
 import { ReadModelDatabase } from '../infrastructure/read-model-database';
 import { NotCaughtUp } from '../application/not-caught-up';
+import { StorageHealth } from '../infrastructure/storage-health.service';
 
 /**
  * The audit index (one row per event, in the read-model file), followed from the log.
@@ -21,11 +22,12 @@ export class AuditIndexService implements OnModuleInit, BeforeApplicationShutdow
     @Inject(EVENT_STORE) store: EventStore,
     @Inject(LEDGER_CONFIG) private readonly config: LedgerConfig,
     private readonly logger: PinoLogger,
+    private readonly storage: StorageHealth,
     private readonly readModels: ReadModelDatabase,
   ) {
     this.logger.setContext(AuditIndexService.name);
     this.runner = new ProjectorRunner(store, AuditIndexProjector.live(readModels.db), {
-      onError: (error) => this.logger.error({ err: error }, 'audit index failed; retrying'),
+      onError: (error) => this.storage.report(error, 'read-models') ?? this.logger.error({ err: error }, 'audit index failed; retrying'),
     });
     this.reader = new AuditIndexReader(readModels.db);
   }

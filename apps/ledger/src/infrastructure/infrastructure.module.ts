@@ -8,6 +8,7 @@ import { systemClock, type Clock } from './clock';
 import { cryptoRandomness, type Randomness } from './randomness';
 import { openEventStore } from './event-store.factory';
 import { ReadModelDatabase } from './read-model-database';
+import { StorageHealth } from './storage-health.service';
 
 export interface InfrastructureOptions {
   config: LedgerConfig;
@@ -54,8 +55,9 @@ export class InfrastructureModule {
         { provide: EVENT_STORE, useFactory: async () => new UpcastingEventStore(await openEventStore(config, clock), LEDGER_UPCASTERS) },
         EventStoreLifecycle,
         ReadModelDatabase,
+        StorageHealth,
       ],
-      exports: [LEDGER_CONFIG, CLOCK, RANDOMNESS, EVENT_STORE, ReadModelDatabase],
+      exports: [LEDGER_CONFIG, CLOCK, RANDOMNESS, EVENT_STORE, ReadModelDatabase, StorageHealth],
     };
   }
 }

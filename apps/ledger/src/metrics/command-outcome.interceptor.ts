@@ -1,6 +1,7 @@
 import { type CallHandler, type ExecutionContext, HttpException, Injectable, type NestInterceptor } from '@nestjs/common';
 import type { Request } from 'express';
 import { type Observable, tap } from 'rxjs';
+import { storageFaultCodeOf } from '@ledger/event-store';
 import { LedgerRefusal } from '../application/ledger-refusal';
 import { InvalidInput } from '../application/invalid-input';
 import { NotCaughtUp } from '../application/not-caught-up';
@@ -16,6 +17,8 @@ const commandName = (controller: { name: string }, handler: { name: string }): s
 };
 
 const outcomeOf = (error: unknown): { outcome: string; code: string } => {
+  const storage = storageFaultCodeOf(error);
+  if (storage) return { outcome: 'unavailable', code: storage };
   if (error instanceof LedgerRefusal) return { outcome: 'refused', code: error.refusal.code };
   if (error instanceof InvalidInput) return { outcome: 'invalid', code: 'invalid_request' };
   if (error instanceof NotCaughtUp) return { outcome: 'error', code: '503' };

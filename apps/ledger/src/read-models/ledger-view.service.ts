@@ -8,6 +8,7 @@ import type { Clock } from '../infrastructure/clock';
 import { ReadModelDatabase } from '../infrastructure/read-model-database';
 import { InvalidInput } from '../application/invalid-input';
 import { NotCaughtUp } from '../application/not-caught-up';
+import { StorageHealth } from '../infrastructure/storage-health.service';
 
 /** The live read models, followed from the log, and read-your-writes waiting. */
 @Injectable()
@@ -20,6 +21,7 @@ export class LedgerViewService implements OnModuleInit, BeforeApplicationShutdow
     @Inject(LEDGER_CONFIG) private readonly config: LedgerConfig,
     @Inject(CLOCK) clock: Clock,
     private readonly logger: PinoLogger,
+    private readonly storage: StorageHealth,
     readModels: ReadModelDatabase,
   ) {
     this.logger.setContext(LedgerViewService.name);
@@ -27,7 +29,7 @@ export class LedgerViewService implements OnModuleInit, BeforeApplicationShutdow
       clock,
       checkpointEveryMs: config.checkpointIntervalMs,
       snapshotEvery: config.snapshotEvery,
-      onError: (error) => this.logger.error({ err: error }, 'ledger view projection failed; retrying'),
+      onError: (error) => this.storage.report(error, 'read-models') ?? this.logger.error({ err: error }, 'ledger view projection failed; retrying'),
     });
     this.snapshots = new SnapshotReader(readModels.db, ledgerProjection.name);
   }

@@ -2,14 +2,7 @@ import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsInt, IsObject, IsOptional, Max, Min, ValidateNested } from 'class-validator';
 import { IsBoundedText, IsLedgerId } from '../../http/validators';
 import type { AcquireNodeInput } from './acquire-node.command';
-
-export class ConsumerDto {
-  @IsBoundedText(128) controller!: string;
-  @IsBoundedText(128) model!: string;
-  @IsOptional() @IsBoundedText(128) machine?: string;
-  @IsOptional() @IsBoundedText(128) agentName?: string;
-  @IsOptional() @IsBoundedText(128) owner?: string;
-}
+import { ConsumerDto } from '../../http/consumer.dto';
 
 export class ConstraintsDto {
   @IsOptional() @IsBoundedText(32) arch?: string;

@@ -8,6 +8,7 @@ import type { Clock } from '../../infrastructure/clock';
 import { LeaseCommandService } from '../../application/lease-command.service';
 import { LedgerRefusal } from '../../application/ledger-refusal';
 import { systemContext } from '../../application/request-context';
+import { StorageHealth } from '../../infrastructure/storage-health.service';
 
 /**
  * The lease cascade process manager in the app (seed 2, invariant 5): when an allocation
@@ -26,12 +27,13 @@ export class LeaseCascadeService implements LeaseReleaser, OnModuleInit, BeforeA
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly leases: LeaseCommandService,
     private readonly logger: PinoLogger,
+    private readonly storage: StorageHealth,
   ) {
     this.logger.setContext(LeaseCascadeService.name);
     this.checkpoints = CheckpointStore.open(readModelFile(config));
     this.runner = new LeaseCascadeRunner(store, this.checkpoints, this, {
       clock,
-      onError: (error, at) => this.logger.error({ err: error, ...at }, 'lease cascade: a release failed; retrying'),
+      onError: (error, at) => this.storage.report(error, 'read-models') ?? this.logger.error({ err: error, ...at }, 'lease cascade: a release failed; retrying'),
     });
   }
 

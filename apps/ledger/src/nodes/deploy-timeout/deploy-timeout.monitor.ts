@@ -8,6 +8,7 @@ import { CLOCK, LEDGER_CONFIG, RANDOMNESS } from '../../infrastructure/injection
 import type { Clock } from '../../infrastructure/clock';
 import type { Randomness } from '../../infrastructure/randomness';
 import type { LedgerConfig } from '../../config/ledger-config';
+import { StorageHealth } from '../../infrastructure/storage-health.service';
 
 /**
  * The deploy-timeout timer. Every LEDGER_HEALTH_CHECK_INTERVAL_MS it takes the
@@ -29,6 +30,7 @@ export class DeployTimeoutMonitor implements OnApplicationBootstrap, BeforeAppli
     @Inject(RANDOMNESS) private readonly random: Randomness,
     @Inject(LEDGER_CONFIG) private readonly config: LedgerConfig,
     private readonly logger: PinoLogger,
+    private readonly storage: StorageHealth,
   ) {
     this.logger.setContext(DeployTimeoutMonitor.name);
   }
@@ -65,7 +67,7 @@ export class DeployTimeoutMonitor implements OnApplicationBootstrap, BeforeAppli
           this.logger.warn({ nodeId, token: outcome.accepted.reply.token, timeoutSeconds }, 'deployment timed out: node faulted (deploy_timeout)');
         }
       } catch (error) {
-        this.logger.error({ err: error, nodeId }, 'deploy-timeout check failed; retried on the next pass');
+        if (!this.storage.report(error, 'store')) this.logger.error({ err: error, nodeId }, 'deploy-timeout check failed; retried on the next pass');
       }
     }
   }
