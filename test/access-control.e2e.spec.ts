@@ -60,19 +60,51 @@ describe('access control', () => {
     const cases: [string, LedgerClient, () => Promise<number>, number][] = [
       ['provider enlists', maas, async () => (await maas.post('/v1/nodes', { nodeId: 'ac-p', hostname: 'p' })).status, 201],
       ['consumer cannot enlist', alice, async () => (await alice.post('/v1/nodes', { nodeId: 'ac-c', hostname: 'c' })).status, 403],
-      ['provider cannot acquire', maas, async () => (await maas.post('/v1/allocations', { requestId: newRequestId(), consumer: consumer('ctl-a', 'm1'), nodeId: 'ac-1' })).status, 403],
-      ['auditor cannot acquire', audit, async () => (await audit.post('/v1/allocations', { requestId: newRequestId(), consumer: consumer('ctl-a', 'm1'), nodeId: 'ac-1' })).status, 403],
+      [
+        'provider cannot acquire',
+        maas,
+        async () => (await maas.post('/v1/allocations', { requestId: newRequestId(), consumer: consumer('ctl-a', 'm1'), nodeId: 'ac-1' })).status,
+        403,
+      ],
+      [
+        'auditor cannot acquire',
+        audit,
+        async () => (await audit.post('/v1/allocations', { requestId: newRequestId(), consumer: consumer('ctl-a', 'm1'), nodeId: 'ac-1' })).status,
+        403,
+      ],
       ['auditor reads nodes', audit, async () => (await audit.get('/v1/nodes')).status, 200],
-      ['consumer cannot observe', alice, async () => (await alice.post('/v1/observations/nodes', { nodeId: 'ac-4', providerStatus: 'ready', observedAt: new Date().toISOString(), source: 'x' })).status, 403],
-      ['provider observes', maas, async () => (await maas.post('/v1/observations/nodes', { nodeId: 'ac-4', providerStatus: 'ready', observedAt: new Date().toISOString(), source: 'maas' })).status, 200],
+      [
+        'consumer cannot observe',
+        alice,
+        async () =>
+          (await alice.post('/v1/observations/nodes', { nodeId: 'ac-4', providerStatus: 'ready', observedAt: new Date().toISOString(), source: 'x' })).status,
+        403,
+      ],
+      [
+        'provider observes',
+        maas,
+        async () =>
+          (await maas.post('/v1/observations/nodes', { nodeId: 'ac-4', providerStatus: 'ready', observedAt: new Date().toISOString(), source: 'maas' })).status,
+        200,
+      ],
       ['consumer cannot release a model', alice, async () => (await alice.post('/v1/models/release', { controller: 'ctl-a', model: 'm1' })).status, 403],
-      ['consumer acts for another controller', alice, async () => (await alice.post('/v1/allocations', { requestId: newRequestId(), consumer: consumer('ctl-b', 'm1'), nodeId: 'ac-1' })).status, 403],
+      [
+        'consumer acts for another controller',
+        alice,
+        async () => (await alice.post('/v1/allocations', { requestId: newRequestId(), consumer: consumer('ctl-b', 'm1'), nodeId: 'ac-1' })).status,
+        403,
+      ],
       ['auditor reads the audit log', audit, async () => (await audit.get('/v1/audit/events?limit=5')).status, 200],
       ['auditor reads the state at a moment', audit, async () => (await audit.get('/v1/state?at=1')).status, 200],
       ['consumer cannot read the audit log', alice, async () => (await alice.get('/v1/audit/events')).status, 403],
       ['provider cannot time travel', maas, async () => (await maas.get('/v1/state?at=1')).status, 403],
       ['auditor cannot rebuild projections', audit, async () => (await audit.post('/v1/admin/projections/ledger-view/rebuild', {})).status, 403],
-      ['model-scoped key, other model', aliceM1, async () => (await aliceM1.post('/v1/allocations', { requestId: newRequestId(), consumer: consumer('ctl-a', 'm2'), nodeId: 'ac-1' })).status, 403],
+      [
+        'model-scoped key, other model',
+        aliceM1,
+        async () => (await aliceM1.post('/v1/allocations', { requestId: newRequestId(), consumer: consumer('ctl-a', 'm2'), nodeId: 'ac-1' })).status,
+        403,
+      ],
     ];
     for (const [name, , run, expected] of cases) assert.equal(await run(), expected, name);
   });
@@ -84,11 +116,11 @@ describe('access control', () => {
     assert.equal(b.status, 201);
 
     assert.equal((await alice.get(`/v1/allocations/${a.body.token}`)).status, 200);
-    assert.equal((await alice.get(`/v1/allocations/${b.body.token}`)).status, 403, 'cannot read another controller\'s token');
+    assert.equal((await alice.get(`/v1/allocations/${b.body.token}`)).status, 403, "cannot read another controller's token");
     const release = await alice.post(`/v1/allocations/${b.body.token}/release`, {});
     assert.equal(release.status, 403);
     assert.equal(release.body.code, 'forbidden');
-    assert.equal((await bob.get(`/v1/allocations/${b.body.token}`)).body.live, true, 'Bob\'s allocation is untouched');
+    assert.equal((await bob.get(`/v1/allocations/${b.body.token}`)).body.live, true, "Bob's allocation is untouched");
     assert.equal((await alice.post(`/v1/allocations/${a.body.token}/release`, { force: true })).status, 403, 'only operators force');
     assert.equal((await ledger.post(`/v1/allocations/${a.body.token}/release`, { force: true })).status, 200, 'operators may');
 
@@ -98,7 +130,7 @@ describe('access control', () => {
       assert.ok(denied.length >= 1, 'the denied release is recorded');
       assert.equal(denied[0].metadata.actor, 'alice');
       const acquiredByBob = (await store.readStream('node-ac-2')).find((e) => e.type === 'NodeAcquired')!;
-      assert.equal(acquiredByBob.metadata.actor, 'bob', 'the actor is the key, not the body\'s owner field');
+      assert.equal(acquiredByBob.metadata.actor, 'bob', "the actor is the key, not the body's owner field");
       const released = (await store.readStream('node-ac-1')).find((e) => e.type === 'AllocationReleased')!;
       assert.equal(released.metadata.actor, 'operator');
     } finally {
@@ -121,7 +153,12 @@ describe('access control', () => {
   it('never logs a secret', async () => {
     const reservation = await alice.post('/v1/nodes/ac-3/reservations', { agentName: 'autopilot' });
     assert.equal(reservation.status, 201);
-    await ledger.post('/v1/allocations', { requestId: newRequestId(), consumer: consumer('ctl-a', 'm1'), nodeId: 'ac-3', reservationKey: reservation.body.reservationKey });
+    await ledger.post('/v1/allocations', {
+      requestId: newRequestId(),
+      consumer: consumer('ctl-a', 'm1'),
+      nodeId: 'ac-3',
+      reservationKey: reservation.body.reservationKey,
+    });
     await new Promise((resolve) => setTimeout(resolve, 200));
     for (const secret of [...keys, ledger.apiKey!, reservation.body.reservationKey]) assert.ok(!ledger.logs.includes(secret), 'a secret reached the logs');
   });

@@ -64,7 +64,10 @@ describe('audit events, node timelines and state at a point of the log, over HTT
     const ledger = started();
     const first = await ledger.get(`/v1/audit/events?type=NodeAcquired,AllocationReleased&limit=4&minPosition=${head}`);
     assert.equal(first.status, 200);
-    assert.deepEqual(first.body.events.map((e: any) => e.type), ['NodeAcquired', 'AllocationReleased', 'NodeAcquired', 'AllocationReleased']);
+    assert.deepEqual(
+      first.body.events.map((e: any) => e.type),
+      ['NodeAcquired', 'AllocationReleased', 'NodeAcquired', 'AllocationReleased'],
+    );
     assert.equal(first.body.position, head);
     const rest = await ledger.get(`/v1/audit/events?type=NodeAcquired,AllocationReleased&limit=4&after=${first.body.nextAfter}`);
     assert.deepEqual([rest.body.events.length, rest.body.nextAfter], [2, null]);
@@ -72,12 +75,25 @@ describe('audit events, node timelines and state at a point of the log, over HTT
     assert.deepEqual(Object.keys(envelope), ['id', 'type', 'stream', 'revision', 'position', 'recordedAt', 'data', 'metadata']);
 
     const byModel = await ledger.get('/v1/audit/events?controller=c&model=m1');
-    assert.deepEqual(byModel.body.events.map((e: any) => [e.type, e.data.nodeId]), [['NodeAcquired', 'a2'], ['AllocationReleased', 'a2']], 'the release counts as the model\'s, through its token');
+    assert.deepEqual(
+      byModel.body.events.map((e: any) => [e.type, e.data.nodeId]),
+      [
+        ['NodeAcquired', 'a2'],
+        ['AllocationReleased', 'a2'],
+      ],
+      "the release counts as the model's, through its token",
+    );
 
     const ndjson = await ledger.get('/v1/audit/events?nodeId=a1', { accept: 'application/x-ndjson' });
     assert.match(ndjson.headers.get('content-type') ?? '', /application\/x-ndjson/);
-    const lines = String(ndjson.body).trim().split('\n').map((line) => JSON.parse(line));
-    assert.deepEqual(lines.map((e) => e.type), ['NodeEnlisted', 'AcquireRouted', 'NodeAcquired', 'AllocationReleased']);
+    const lines = String(ndjson.body)
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    assert.deepEqual(
+      lines.map((e) => e.type),
+      ['NodeEnlisted', 'AcquireRouted', 'NodeAcquired', 'AllocationReleased'],
+    );
     assert.equal(ndjson.headers.get('x-position'), String(head));
     assert.equal(ndjson.headers.get('x-next-after'), '');
     assert.equal((await ledger.get('/v1/audit/events?nodeId=a1&format=ndjson')).body.trim().split('\n').length, 4);
@@ -101,7 +117,10 @@ describe('audit events, node timelines and state at a point of the log, over HTT
     // Queries keep answering whatever the rebuild is doing.
     assert.equal((await ledger.get('/v1/nodes/a1')).status, 200);
     const list = await ledger.get('/v1/admin/projections');
-    assert.deepEqual(list.body.projections.map((p: any) => p.name), ['ledger-view', 'audit-index']);
+    assert.deepEqual(
+      list.body.projections.map((p: any) => p.name),
+      ['ledger-view', 'audit-index'],
+    );
     const waited = await ledger.post('/v1/admin/projections/audit-index/rebuild?wait=true');
     assert.equal(waited.status, 200, JSON.stringify(waited.body));
     assert.ok(waited.body.position >= head);

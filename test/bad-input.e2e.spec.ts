@@ -29,17 +29,77 @@ describe('bad input', () => {
     { name: 'a mistyped field', path: '/v1/nodes', body: { nodeId: 'n1', hostname: 'h', cpuCount: 'eight' }, status: 400, mentions: /cpuCount/ },
     { name: 'an oversized string', path: '/v1/nodes', body: { nodeId: 'n1', hostname: 'h'.repeat(300) }, status: 400, mentions: /hostname/ },
     { name: 'an id with a slash', path: '/v1/nodes', body: { nodeId: '../etc', hostname: 'h' }, status: 400, mentions: /nodeId/ },
-    { name: 'a nested unknown field', path: '/v1/allocations', body: { requestId: 'r1', consumer: { controller: 'c', model: 'm', evil: 1 }, nodeId: 'good-node' }, status: 400, mentions: /consumer\.evil/ },
-    { name: 'a nested missing field', path: '/v1/allocations', body: { requestId: 'r1', consumer: { controller: 'c' }, nodeId: 'good-node' }, status: 400, mentions: /consumer\.model/ },
-    { name: 'a consumer that is not an object', path: '/v1/allocations', body: { requestId: 'r1', consumer: 'alice', nodeId: 'good-node' }, status: 400, mentions: /consumer/ },
-    { name: 'nodeId and constraints together', path: '/v1/allocations', body: { requestId: 'r1', consumer: consumer('c', 'm'), nodeId: 'good-node', constraints: {} }, status: 400, mentions: /either nodeId or constraints/ },
-    { name: 'an unknown node', path: '/v1/allocations', body: { requestId: 'r2', consumer: consumer('c', 'm'), nodeId: 'no-such-node' }, status: 404, mentions: /not enlisted/ },
+    {
+      name: 'a nested unknown field',
+      path: '/v1/allocations',
+      body: { requestId: 'r1', consumer: { controller: 'c', model: 'm', evil: 1 }, nodeId: 'good-node' },
+      status: 400,
+      mentions: /consumer\.evil/,
+    },
+    {
+      name: 'a nested missing field',
+      path: '/v1/allocations',
+      body: { requestId: 'r1', consumer: { controller: 'c' }, nodeId: 'good-node' },
+      status: 400,
+      mentions: /consumer\.model/,
+    },
+    {
+      name: 'a consumer that is not an object',
+      path: '/v1/allocations',
+      body: { requestId: 'r1', consumer: 'alice', nodeId: 'good-node' },
+      status: 400,
+      mentions: /consumer/,
+    },
+    {
+      name: 'nodeId and constraints together',
+      path: '/v1/allocations',
+      body: { requestId: 'r1', consumer: consumer('c', 'm'), nodeId: 'good-node', constraints: {} },
+      status: 400,
+      mentions: /either nodeId or constraints/,
+    },
+    {
+      name: 'an unknown node',
+      path: '/v1/allocations',
+      body: { requestId: 'r2', consumer: consumer('c', 'm'), nodeId: 'no-such-node' },
+      status: 404,
+      mentions: /not enlisted/,
+    },
     { name: 'an unknown token', path: '/v1/allocations/not-a-token/release', body: {}, status: 404, mentions: /no allocation/ },
-    { name: 'a well-formed token never issued', path: `/v1/allocations/${Buffer.from('good-node').toString('base64url')}.9.AAAAAAAAAAAAAAAAAAAAAA/release`, body: {}, status: 404, mentions: /no allocation/ },
-    { name: 'an observation with a bad time', path: '/v1/observations/nodes', body: { nodeId: 'good-node', providerStatus: 'ready', observedAt: 'yesterday', source: 'maas' }, status: 400, mentions: /observedAt/ },
-    { name: 'a reservation ttl out of range', path: '/v1/nodes/good-node/reservations', body: { agentName: 'a', ttlSeconds: -5 }, status: 400, mentions: /ttlSeconds/ },
-    { name: 'a body over the size limit', path: '/v1/nodes', body: { nodeId: 'n1', hostname: 'h', tags: ['x'.repeat(70_000)] }, status: 413, mentions: /too large/ },
-    { name: 'reconcile items with neither token nor nodeId', path: '/v1/reconcile', body: { consumer: consumer('c', 'm'), instances: [{ machine: '1' }] }, status: 400, mentions: /instances\[0\]/ },
+    {
+      name: 'a well-formed token never issued',
+      path: `/v1/allocations/${Buffer.from('good-node').toString('base64url')}.9.AAAAAAAAAAAAAAAAAAAAAA/release`,
+      body: {},
+      status: 404,
+      mentions: /no allocation/,
+    },
+    {
+      name: 'an observation with a bad time',
+      path: '/v1/observations/nodes',
+      body: { nodeId: 'good-node', providerStatus: 'ready', observedAt: 'yesterday', source: 'maas' },
+      status: 400,
+      mentions: /observedAt/,
+    },
+    {
+      name: 'a reservation ttl out of range',
+      path: '/v1/nodes/good-node/reservations',
+      body: { agentName: 'a', ttlSeconds: -5 },
+      status: 400,
+      mentions: /ttlSeconds/,
+    },
+    {
+      name: 'a body over the size limit',
+      path: '/v1/nodes',
+      body: { nodeId: 'n1', hostname: 'h', tags: ['x'.repeat(70_000)] },
+      status: 413,
+      mentions: /too large/,
+    },
+    {
+      name: 'reconcile items with neither token nor nodeId',
+      path: '/v1/reconcile',
+      body: { consumer: consumer('c', 'm'), instances: [{ machine: '1' }] },
+      status: 400,
+      mentions: /instances\[0\]/,
+    },
   ];
 
   for (const c of cases) {
@@ -58,7 +118,7 @@ describe('bad input', () => {
     assert.equal((await ledger.get('/v1/allocations/whatever')).status, 404);
   });
 
-  it('every response carries a correlation id, the caller\'s own when given', async () => {
+  it("every response carries a correlation id, the caller's own when given", async () => {
     const response = await ledger.get('/v1/nodes/good-node', { 'x-correlation-id': 'incident-42' });
     assert.equal(response.headers.get('x-correlation-id'), 'incident-42');
     await ledger.waitForLog(/"correlationId":"incident-42"/);

@@ -34,11 +34,16 @@ describe('concurrent and repeated commands', () => {
     for (const id of ['race-a', 'race-b', 'race-c', 'race-d']) await enlist(ledger, id, { zone: 'race' });
     await ledger.get(`/v1/nodes?minPosition=${(await ledger.get('/healthz')).body.store.head}`);
     const responses = await Promise.all(
-      Array.from({ length: 16 }, (_, i) => ledger.post('/v1/allocations', { requestId: newRequestId(`zone${i}`), consumer: consumer('c', `z${i}`), constraints: { zone: 'race' } })),
+      Array.from({ length: 16 }, (_, i) =>
+        ledger.post('/v1/allocations', { requestId: newRequestId(`zone${i}`), consumer: consumer('c', `z${i}`), constraints: { zone: 'race' } }),
+      ),
     );
     const winners = responses.filter((r) => r.status === 201).map((r) => r.body.nodeId);
     assert.deepEqual(winners.sort(), ['race-a', 'race-b', 'race-c', 'race-d']);
-    assert.ok(responses.filter((r) => r.status !== 201).every((r) => r.status === 409 && r.body.code === 'no_matching_node'), responses.map((r) => r.status).join(','));
+    assert.ok(
+      responses.filter((r) => r.status !== 201).every((r) => r.status === 409 && r.body.code === 'no_matching_node'),
+      responses.map((r) => r.status).join(','),
+    );
   });
 
   it('the same requestId sent twice at the same moment gets the same token and one allocation', async () => {
@@ -60,7 +65,10 @@ describe('concurrent and repeated commands', () => {
     for (const id of ['pool-a', 'pool-b', 'pool-c', 'pool-d']) await enlist(ledger, id, { zone: 'pool' });
     const body = { requestId: newRequestId('pool'), consumer: consumer('c', 'pool-model'), constraints: { zone: 'pool' } };
     const responses = await Promise.all(Array.from({ length: 8 }, () => ledger.post('/v1/allocations', body)));
-    assert.ok(responses.every((r) => r.status === 201), responses.map((r) => `${r.status} ${JSON.stringify(r.body)}`).join('\n'));
+    assert.ok(
+      responses.every((r) => r.status === 201),
+      responses.map((r) => `${r.status} ${JSON.stringify(r.body)}`).join('\n'),
+    );
     assert.equal(new Set(responses.map((r) => r.body.token)).size, 1);
     const list = await ledger.get(`/v1/nodes?status=allocated&minPosition=${responses[0].body.position ?? 0}`);
     assert.equal(list.body.nodes.filter((n: any) => n.zone === 'pool').length, 1);

@@ -142,7 +142,14 @@ describe('crash recovery under load', () => {
  * GET /v1/nodes (all of them) and GET /v1/allocations/:token (a sample, or all) must
  * equal what presenting a fold of the log from zero gives, at the position served.
  */
-async function assertServedViewsEqualFold(ledger: LedgerProcess, eventsFile: string, events: RecordedEvent[], random: SeededRandom, all: boolean, label: string): Promise<void> {
+async function assertServedViewsEqualFold(
+  ledger: LedgerProcess,
+  eventsFile: string,
+  events: RecordedEvent[],
+  random: SeededRandom,
+  all: boolean,
+  label: string,
+): Promise<void> {
   const head = events.at(-1)?.position ?? 0;
   let log = events;
   /** The fold at a served position; a background writer (the lease cascade, the deploy-timeout monitor) may have moved the log on. */

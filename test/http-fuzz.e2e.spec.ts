@@ -60,9 +60,16 @@ describe(`HTTP fuzz (seed ${seed})`, () => {
   /** The property every generated request must keep. */
   const harmless = async (request: RawRequest): Promise<void> => {
     const response = await send(request);
-    assert.ok(response.status >= 200 && response.status < 500, `${response.status || 'no answer'} (${response.statusLine}) to ${describeRequest(request)}\n${response.text.slice(0, 500)}`);
+    assert.ok(
+      response.status >= 200 && response.status < 500,
+      `${response.status || 'no answer'} (${response.statusLine}) to ${describeRequest(request)}\n${response.text.slice(0, 500)}`,
+    );
     const written = (await newEvents()).filter((event) => !isAuditOrRoute(event));
-    assert.deepEqual(written.map((event) => `${event.stream} ${event.type}`), [], `${response.status} to ${describeRequest(request)} wrote to the log`);
+    assert.deepEqual(
+      written.map((event) => `${event.stream} ${event.type}`),
+      [],
+      `${response.status} to ${describeRequest(request)} wrote to the log`,
+    );
   };
 
   const property = (name: string, arbitrary: fc.Arbitrary<RawRequest>, numRuns: number) =>
@@ -84,7 +91,11 @@ describe(`HTTP fuzz (seed ${seed})`, () => {
     const endedTokens = [await acquire('fz-released', 'fz-setup-r1')];
     assert.equal((await ledger.post(`/v1/allocations/${endedTokens[0]}/release`, {})).status, 200);
     endedTokens.push(await acquire('fz-revoked', 'fz-setup-r2'));
-    assert.equal((await ledger.post('/v1/observations/nodes', { nodeId: 'fz-revoked', providerStatus: 'Ready', observedAt: new Date().toISOString(), source: 'maas' })).body.status, 'revoked');
+    assert.equal(
+      (await ledger.post('/v1/observations/nodes', { nodeId: 'fz-revoked', providerStatus: 'Ready', observedAt: new Date().toISOString(), source: 'maas' }))
+        .body.status,
+      'revoked',
+    );
     const liveTokens = [];
     for (const [index, nodeId] of held.entries()) liveTokens.push({ nodeId, token: await acquire(nodeId, `fz-setup-${index}`) });
     const reservedNodes = [];
@@ -101,7 +112,14 @@ describe(`HTTP fuzz (seed ${seed})`, () => {
     };
     // The ledger rereads its keys file at most once a second.
     while ((await ledger.as(keys.auditor).get('/v1/nodes')).status === 401) await new Promise((resolve) => setTimeout(resolve, 100));
-    targets = { heldNodes: held, reservedNodes, liveTokens, endedTokens, usedRequestIds: ['fz-setup-r1', 'fz-setup-r2', ...held.map((_, index) => `fz-setup-${index}`)], keys };
+    targets = {
+      heldNodes: held,
+      reservedNodes,
+      liveTokens,
+      endedTokens,
+      usedRequestIds: ['fz-setup-r1', 'fz-setup-r2', ...held.map((_, index) => `fz-setup-${index}`)],
+      keys,
+    };
     const ready = await ledger.get(`/v1/nodes?status=ready&minPosition=${await store.headPosition()}`);
     assert.deepEqual(ready.body.nodes, [], 'no node is free');
     await newEvents();
@@ -119,20 +137,28 @@ describe(`HTTP fuzz (seed ${seed})`, () => {
   /** Generators need what `before` set up, so they are built lazily, each request signed by some key. */
   const over = (make: (targets: FuzzTargets) => fc.Arbitrary<RawRequest>) => fc.constant(null).chain(() => withSomeKey(targets, make(targets)));
   property('any method, path, header and body', over(garbageRequest), 1_500);
-  property('deployment reports, releases and reads with wrong, stale, forged or other nodes\' tokens', over(wrongTokenCommand), 700);
+  property("deployment reports, releases and reads with wrong, stale, forged or other nodes' tokens", over(wrongTokenCommand), 700);
   property('valid-looking acquires that must lose: taken nodes, wrong reservation keys, reused requestIds', over(doomedAcquire), 400);
   property('reservations of taken nodes and cancellations with wrong keys', over(wrongReservation), 300);
   property('every command body broken one way', over(mutatedCommand), 700);
 
   it('the same requests, 16 at a time, still never a 5xx nor a write', async () => {
-    const arbitrary = withSomeKey(targets, fc.oneof(garbageRequest(targets), wrongTokenCommand(targets), doomedAcquire(targets), wrongReservation(targets), mutatedCommand(targets)));
+    const arbitrary = withSomeKey(
+      targets,
+      fc.oneof(garbageRequest(targets), wrongTokenCommand(targets), doomedAcquire(targets), wrongReservation(targets), mutatedCommand(targets)),
+    );
     const requests = fc.sample(arbitrary, { numRuns: 600 * SCALE, seed });
     for (let start = 0; start < requests.length; start += 16) {
       const batch = requests.slice(start, start + 16);
       const responses = await Promise.all(batch.map(send));
-      responses.forEach((response, index) => assert.ok(response.status >= 200 && response.status < 500, `${response.status} to ${describeRequest(batch[index])}`));
+      responses.forEach((response, index) =>
+        assert.ok(response.status >= 200 && response.status < 500, `${response.status} to ${describeRequest(batch[index])}`),
+      );
     }
-    assert.deepEqual((await newEvents()).filter((event) => !isAuditOrRoute(event)).map((event) => `${event.stream} ${event.type}`), []);
+    assert.deepEqual(
+      (await newEvents()).filter((event) => !isAuditOrRoute(event)).map((event) => `${event.stream} ${event.type}`),
+      [],
+    );
   });
 
   it('a minPosition past the head is refused at once, not held until a 503', async () => {

@@ -44,7 +44,13 @@ const hostLease = async (ledger: LedgerProcess, token: string, lease: HeldLease)
   return lease;
 };
 
-const active = (lease: HeldLease, hostname: string): LeaseSpec => ({ ...lease, state: 'active', starts: Math.floor(Date.now() / 1000) - 600, ends: Math.floor(Date.now() / 1000) + 3000, hostname });
+const active = (lease: HeldLease, hostname: string): LeaseSpec => ({
+  ...lease,
+  state: 'active',
+  starts: Math.floor(Date.now() / 1000) - 600,
+  ends: Math.floor(Date.now() / 1000) + 3000,
+  hostname,
+});
 
 describe('lease import: a DHCP server still holding a torn-down model’s leases', () => {
   const started = useLedger();
@@ -73,7 +79,10 @@ describe('lease import: a DHCP server still holding a torn-down model’s leases
     assert.equal(released.status, 200, JSON.stringify(released.body));
 
     // The DHCP server's lease file: a thousand leases the ledger never heard of, then ours, all still active.
-    const unknown: HeldLease[] = [{ ip: '10.60.0.1', mac: '52:54:00:60:00:01' }, { ip: '10.60.0.2', mac: '52:54:00:60:00:02' }];
+    const unknown: HeldLease[] = [
+      { ip: '10.60.0.1', mac: '52:54:00:60:00:01' },
+      { ip: '10.60.0.2', mac: '52:54:00:60:00:02' },
+    ];
     const file = join(dir, 'dhcpd.leases');
     const generated = generateIscLeaseFile(file, {
       leases: 1_000,
@@ -85,7 +94,9 @@ describe('lease import: a DHCP server still holding a torn-down model’s leases
       extra: [...ended.map((l, i) => active(l, `doomed-${i}`)), active(live, 'kept'), ...unknown.map((l, i) => active(l, `stray-${i}`))],
     });
 
-    const run = await runCli(['import', file, '--url', ledger.url, '--source', 'dhcp-1', '--batch', '250', '--report', 'json'], { LEDGER_API_KEY: ledger.apiKey! });
+    const run = await runCli(['import', file, '--url', ledger.url, '--source', 'dhcp-1', '--batch', '250', '--report', 'json'], {
+      LEDGER_API_KEY: ledger.apiKey!,
+    });
     assert.equal(run.status, 0, run.stderr);
     const report: ImportReport = JSON.parse(run.stdout);
     assert.equal(report.records, generated.expected.size);
@@ -103,7 +114,10 @@ describe('lease import: a DHCP server still holding a torn-down model’s leases
     // Never valid when orphaned: of every active lease in the file, only the live owner's is valid.
     assert.equal(report.verdicts!.valid, 1);
     assert.equal(report.verdicts!.orphaned, report.states.active - 1);
-    assert.equal(Object.values(report.verdicts!).reduce((a, b) => a + b, 0), report.records);
+    assert.equal(
+      Object.values(report.verdicts!).reduce((a, b) => a + b, 0),
+      report.records,
+    );
 
     // The import is safe to run again: the same answers.
     const again = await runCli(['import', file, '--url', ledger.url, '--source', 'dhcp-1', '--report', 'json'], { LEDGER_API_KEY: ledger.apiKey! });
@@ -152,8 +166,8 @@ describe('lease import: a DHCP server still holding a torn-down model’s leases
     assert.equal(report.skipped.length, generated.malformed);
     const orphaned = new Set(report.orphaned.map((o) => o.ip));
     for (const lease of [...ended, live]) assert.ok(orphaned.has(lease.ip), `${lease.ip} of the released model must be named orphaned`);
-    assert.equal(orphaned.has(liveAgain.ip), false, 'a live owner\'s lease is not orphaned');
-    assert.equal(report.verdicts!.valid, 1, 'only the live owner\'s lease is valid');
+    assert.equal(orphaned.has(liveAgain.ip), false, "a live owner's lease is not orphaned");
+    assert.equal(report.verdicts!.valid, 1, "only the live owner's lease is valid");
   });
 
   it('fails with exit code 1 and says why when the key is refused', async () => {

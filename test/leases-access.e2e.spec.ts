@@ -37,7 +37,11 @@ describe('access to devices and leases', () => {
 
     const mine = await alice.post(`/v1/allocations/${a}/devices`, { hostname: 'lxc-a', mac: '00:16:3e:0a:00:01' });
     assert.equal(mine.status, 201, JSON.stringify(mine.body));
-    assert.equal((await alice.post(`/v1/allocations/${b}/devices`, { hostname: 'lxc-x', mac: '00:16:3e:0a:00:02' })).status, 403, 'not under another controller');
+    assert.equal(
+      (await alice.post(`/v1/allocations/${b}/devices`, { hostname: 'lxc-x', mac: '00:16:3e:0a:00:02' })).status,
+      403,
+      'not under another controller',
+    );
     const bobs = await bob.post(`/v1/allocations/${b}/devices`, { hostname: 'lxc-b', mac: '00:16:3e:0b:00:01' });
     assert.equal((await alice.post(`/v1/devices/${bobs.body.deviceId}/remove`)).status, 403, 'nor remove its containers');
     assert.equal((await alice.get(`/v1/devices/${bobs.body.deviceId}`)).status, 403);
@@ -46,7 +50,7 @@ describe('access to devices and leases', () => {
     const lease = { ip: '10.7.0.1', mac: '00:16:3e:0a:00:01', owner: { deviceId: mine.body.deviceId }, kind: 'dhcp' };
     assert.equal((await alice.post('/v1/leases', lease)).status, 403, 'consumers do not grant addresses');
     assert.equal((await maas.post('/v1/leases', lease)).status, 201, 'providers do');
-    assert.equal((await alice.get('/v1/leases')).status, 403, 'listings name other owners\' tokens');
+    assert.equal((await alice.get('/v1/leases')).status, 403, "listings name other owners' tokens");
     assert.equal((await audit.get('/v1/leases?status=valid')).status, 200);
     assert.equal((await audit.post('/v1/leases/10.7.0.1/release', {})).status, 403);
     const records = { source: 'dhcpd', leases: [{ ip: '10.7.0.1', mac: '00:16:3e:0a:00:01', state: 'active' }] };

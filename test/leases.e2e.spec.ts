@@ -36,7 +36,10 @@ describe('leases and devices', () => {
     const bob = await acquire('host-b');
     const granted = await ledger.post('/v1/leases', { ip: '192.168.10.5', mac: '52:54:00:12:34:56', owner: { token: alice }, kind: 'static' });
     assert.equal(granted.status, 201, JSON.stringify(granted.body));
-    assert.deepEqual({ ip: granted.body.ip, leaseId: granted.body.leaseId, status: granted.body.status }, { ip: '192.168.10.5', leaseId: '1@192.168.10.5', status: 'valid' });
+    assert.deepEqual(
+      { ip: granted.body.ip, leaseId: granted.body.leaseId, status: granted.body.status },
+      { ip: '192.168.10.5', leaseId: '1@192.168.10.5', status: 'valid' },
+    );
     assert.equal(typeof granted.body.position, 'number');
 
     const refused = await ledger.post('/v1/leases', { ip: '192.168.10.5', mac: '52:54:00:65:43:21', owner: { token: bob }, kind: 'static' });
@@ -61,7 +64,10 @@ describe('leases and devices', () => {
       [{ ip: '10.0.0.1', mac: 'ff:ff:ff:ff:ff:ff', owner: { token }, kind: 'dhcp' }, /unicast/],
       [{ ip: '10.0.0.1', mac: '52:54:00:00:00:01', owner: { token }, kind: 'sticky' }, /^kind/],
       [{ ip: '10.0.0.1', mac: '52:54:00:00:00:01', owner: {}, kind: 'dhcp' }, /owner: give exactly one of token or deviceId/],
-      [{ ip: '10.0.0.1', mac: '52:54:00:00:00:01', owner: { token }, kind: 'dhcp', expiresAt: '2001-01-01T00:00:00Z' }, /expiresAt 2001-01-01T00:00:00\.000Z is not in the future/],
+      [
+        { ip: '10.0.0.1', mac: '52:54:00:00:00:01', owner: { token }, kind: 'dhcp', expiresAt: '2001-01-01T00:00:00Z' },
+        /expiresAt 2001-01-01T00:00:00\.000Z is not in the future/,
+      ],
       [{ ip: '10.0.0.1', mac: '52:54:00:00:00:01', owner: { token }, kind: 'dhcp', extra: 1 }, /extra/],
     ];
     for (const [body, message] of cases) {
@@ -71,7 +77,12 @@ describe('leases and devices', () => {
     }
     assert.equal((await ledger.get('/v1/leases/10.0.0.999')).status, 400);
     assert.equal((await ledger.post('/v1/allocations/' + token + '/devices', { hostname: 'lxc', mac: 'nope' })).status, 400);
-    const unknown = await ledger.post('/v1/leases', { ip: '10.0.0.1', mac: '52:54:00:00:00:01', owner: { deviceId: `${Buffer.from('host-c-1').toString('base64url')}.1.d99` }, kind: 'dhcp' });
+    const unknown = await ledger.post('/v1/leases', {
+      ip: '10.0.0.1',
+      mac: '52:54:00:00:00:01',
+      owner: { deviceId: `${Buffer.from('host-c-1').toString('base64url')}.1.d99` },
+      kind: 'dhcp',
+    });
     assert.equal(unknown.status, 404);
     assert.equal((await ledger.post('/v1/leases', { ip: '10.0.0.1', mac: '52:54:00:00:00:01', owner: { token: 'not-a-token' }, kind: 'dhcp' })).status, 404);
     assert.equal(await head(), before, 'no bad request wrote anything');
@@ -79,13 +90,20 @@ describe('leases and devices', () => {
 
   it('addresses are stored in one canonical spelling, IPv6 included', async () => {
     const token = await acquire('host-c', 'm6');
-    const granted = await ledger.post('/v1/leases', { ip: '2001:0DB8:0000:0000:0000:0000:0000:0042', mac: '52:54:00:AB:CD:EF', owner: { token }, kind: 'static' });
+    const granted = await ledger.post('/v1/leases', {
+      ip: '2001:0DB8:0000:0000:0000:0000:0000:0042',
+      mac: '52:54:00:AB:CD:EF',
+      owner: { token },
+      kind: 'static',
+    });
     assert.equal(granted.status, 201, JSON.stringify(granted.body));
     assert.equal(granted.body.ip, '2001:db8::42');
     const read = await ledger.get(`/v1/leases/2001:db8:0:0::42?minPosition=${granted.body.position}`);
     assert.equal(read.status, 200);
     assert.equal(read.body.current.mac, '52:54:00:ab:cd:ef');
-    const clash = await ledger.post('/v1/leases', { ip: '2001:db8::0042', mac: '52:54:00:00:00:02', owner: { token: await acquire('host-b', 'other') }, kind: 'static' }).catch(() => null);
+    const clash = await ledger
+      .post('/v1/leases', { ip: '2001:db8::0042', mac: '52:54:00:00:00:02', owner: { token: await acquire('host-b', 'other') }, kind: 'static' })
+      .catch(() => null);
     assert.equal(clash?.status, 409, 'the same address spelled differently is the same address');
   });
 
@@ -98,7 +116,13 @@ describe('leases and devices', () => {
     const repeat = await ledger.post(`/v1/allocations/${token}/devices`, { hostname: 'juju-0-lxc-1', mac: '00:16:3e:aa:bb:01' });
     assert.equal(repeat.body.deviceId, deviceId, 'registering again answers the same device');
 
-    const lease = await ledger.post('/v1/leases', { ip: '10.96.14.40', mac: '00:16:3e:aa:bb:01', owner: { deviceId }, kind: 'dhcp', expiresAt: new Date(Date.now() + 600_000).toISOString() });
+    const lease = await ledger.post('/v1/leases', {
+      ip: '10.96.14.40',
+      mac: '00:16:3e:aa:bb:01',
+      owner: { deviceId },
+      kind: 'dhcp',
+      expiresAt: new Date(Date.now() + 600_000).toISOString(),
+    });
     assert.equal(lease.status, 201, JSON.stringify(lease.body));
     const renewed = await ledger.post('/v1/leases/10.96.14.40/renew', { expiresAt: new Date(Date.now() + 1_200_000).toISOString() });
     assert.equal(renewed.status, 200, JSON.stringify(renewed.body));
@@ -134,7 +158,10 @@ describe('leases and devices', () => {
     assert.equal(granted.body.leaseId, '2@10.96.11.99');
     const history = (await ledger.get(`/v1/leases/10.96.11.99?minPosition=${granted.body.position}`)).body;
     assert.equal(history.current.owner.token, next);
-    assert.deepEqual(history.history.map((l: { status: string }) => l.status), ['valid', 'released']);
+    assert.deepEqual(
+      history.history.map((l: { status: string }) => l.status),
+      ['valid', 'released'],
+    );
     assert.ok(['superseded_orphan', 'owner_ended'].includes(history.history[1].ended.reason));
     // Releasing the old lease by id later changes nothing: the new owner's lease is never touched.
     const late = await ledger.post('/v1/leases/10.96.11.99/release', { leaseId: '1@10.96.11.99' });
@@ -149,7 +176,12 @@ describe('leases and devices', () => {
     const token = await acquire('host-r', 'revoked');
     const device = (await ledger.post(`/v1/allocations/${token}/devices`, { hostname: 'lxc-r', mac: '00:16:3e:aa:cc:01' })).body;
     await ledger.post('/v1/leases', { ip: '10.96.30.1', mac: '00:16:3e:aa:cc:01', owner: { deviceId: device.deviceId }, kind: 'dhcp' });
-    const revoked = await ledger.post('/v1/observations/nodes', { nodeId: device.nodeId, providerStatus: 'Ready', observedAt: new Date().toISOString(), source: 'maas' });
+    const revoked = await ledger.post('/v1/observations/nodes', {
+      nodeId: device.nodeId,
+      providerStatus: 'Ready',
+      observedAt: new Date().toISOString(),
+      source: 'maas',
+    });
     assert.equal(revoked.body.status, 'revoked');
     await eventually(5_000, async () => {
       const [lease] = (await ledger.get(`/v1/leases?token=${token}`)).body.leases;
@@ -175,7 +207,10 @@ describe('leases and devices', () => {
     const first = await ledger.post('/v1/observations/leases', { ...batch, leases: batch.leases.slice(0, 3) });
     assert.equal(first.status, 200, JSON.stringify(first.body));
     assert.equal(first.body.received, 3);
-    assert.deepEqual(first.body.results.map((r: { verdict: string }) => r.verdict), ['valid', 'orphaned', 'unknown']);
+    assert.deepEqual(
+      first.body.results.map((r: { verdict: string }) => r.verdict),
+      ['valid', 'orphaned', 'unknown'],
+    );
     assert.equal(first.body.results[0].token, token);
     assert.deepEqual(first.body.summary, { valid: 1, orphaned: 1, released: 0, unknown: 1 });
     assert.equal(typeof first.body.position, 'number');
@@ -198,7 +233,10 @@ describe('leases and devices', () => {
     assert.equal(bad.status, 400);
     assert.match(bad.body.message, /leases\[1\]\.mac/);
     assert.match(bad.body.message, /leases\[2\]\.state/);
-    assert.deepEqual(bad.body.details.map((d: { field: string }) => d.field), ['leases[1].mac', 'leases[2].state']);
+    assert.deepEqual(
+      bad.body.details.map((d: { field: string }) => d.field),
+      ['leases[1].mac', 'leases[2].state'],
+    );
     assert.equal((await ledger.post('/v1/observations/leases', { source: 'x', leases: new Array(5001).fill(batch.leases[2]) })).status, 400);
     assert.equal((await ledger.post('/v1/observations/leases', { leases: [] })).status, 400);
     assert.equal(await head(), before + 1, 'only the changed record was ever written');

@@ -67,7 +67,10 @@ describe(`ledger-cli on a ${EVENTS}-event log`, () => {
     await enlist(ledger, 'after-rebuild');
     const head: number = (await ledger.get('/healthz')).body.store.head;
     const late = await ledger.get(`/v1/audit/events?type=NodeEnlisted&after=${EVENTS}&minPosition=${head}`);
-    assert.deepEqual(late.body.events.map((e: any) => e.data.nodeId), [...Array.from({ length: 20 }, (_, i) => `late-${i}`), 'after-rebuild']);
+    assert.deepEqual(
+      late.body.events.map((e: any) => e.data.nodeId),
+      [...Array.from({ length: 20 }, (_, i) => `late-${i}`), 'after-rebuild'],
+    );
     assert.equal((await ledger.get(`/v1/audit/events?nodeId=node-00001&limit=1000`)).status, 200);
 
     await ledger.stop(); // its last checkpoint is written
@@ -82,7 +85,8 @@ describe(`ledger-cli on a ${EVENTS}-event log`, () => {
     const epoch = state.nodes['node-00001'].epoch;
     state.nodes['node-00001'].epoch = 999;
     db.prepare('UPDATE checkpoints SET state = ? WHERE name = ?').run(JSON.stringify(state), ledgerProjection.name);
-    const audit = (db.prepare("SELECT generation FROM read_model_tables WHERE name = 'audit-index.v1' AND current = 1").get() as { generation: number }).generation;
+    const audit = (db.prepare("SELECT generation FROM read_model_tables WHERE name = 'audit-index.v1' AND current = 1").get() as { generation: number })
+      .generation;
     db.prepare(`UPDATE "audit_index_v1_events_g${audit}" SET node_id = 'node-99999' WHERE position = 42`).run();
     db.close();
     const caught = await runCli(['verify', '--data-dir', dataDir]);
@@ -94,11 +98,17 @@ describe(`ledger-cli on a ${EVENTS}-event log`, () => {
 
     const exported = await runCli(['export', '--data-dir', dataDir, '--from', '100', '--to', '199']);
     assert.equal(exported.status, 0, exported.stderr);
-    const lines = exported.stdout.trim().split('\n').map((line) => JSON.parse(line));
+    const lines = exported.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     assert.deepEqual([lines.length, lines[0].position, lines[99].position], [100, 100, 199]);
     assert.deepEqual(Object.keys(lines[0]), ['id', 'type', 'stream', 'revision', 'position', 'recordedAt', 'data', 'metadata']);
     const byTime = await runCli(['export', '--data-dir', dataDir, '--from', lines[10].recordedAt, '--to', lines[20].recordedAt]);
-    const timed = byTime.stdout.trim().split('\n').map((line) => JSON.parse(line));
+    const timed = byTime.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     assert.ok(timed[0].position <= 110 && timed[timed.length - 1].position >= 120, 'a time range covers the events recorded in it');
   });
 });

@@ -63,7 +63,7 @@ describe('metrics', () => {
     assert.equal(samples.get('ledger_commands_total{command="allocations.release",outcome="refused",code="stale_token"}'), 1);
   });
 
-  it('reports the store head, the read models\' position and their lag', async () => {
+  it("reports the store head, the read models' position and their lag", async () => {
     const { body } = await enlist(ledger, 'positioned');
     await ledger.get(`/v1/nodes/positioned?minPosition=${body.position}`);
     const samples = await scrape(ledger);

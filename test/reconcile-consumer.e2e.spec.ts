@@ -17,7 +17,10 @@ describe('POST /v1/reconcile', () => {
     const acquired = await ledger.post('/v1/allocations', { requestId: newRequestId('rc'), consumer, nodeId: 'node-rc' });
     assert.equal(acquired.status, 201, JSON.stringify(acquired.body));
 
-    const verdicts = await ledger.post(`/v1/reconcile?minPosition=${acquired.body.position}`, { consumer, instances: [{ machine: '7', token: acquired.body.token }] });
+    const verdicts = await ledger.post(`/v1/reconcile?minPosition=${acquired.body.position}`, {
+      consumer,
+      instances: [{ machine: '7', token: acquired.body.token }],
+    });
     assert.equal(verdicts.status, 200, JSON.stringify(verdicts.body));
     assert.equal(verdicts.body.instances[0].verdict, 'valid');
     assert.deepEqual(verdicts.body.consumer, { controller: 'ctl', model: 'model-a' });

@@ -21,7 +21,10 @@ describe('a replayed answer', () => {
 
     const whileLive = await ledger.post('/v1/allocations', acquire);
     assert.equal(whileLive.body.token, first.body.token);
-    assert.deepEqual({ replayed: whileLive.body.replayed, live: whileLive.body.live, ending: whileLive.body.ending }, { replayed: true, live: true, ending: null });
+    assert.deepEqual(
+      { replayed: whileLive.body.replayed, live: whileLive.body.live, ending: whileLive.body.ending },
+      { replayed: true, live: true, ending: null },
+    );
 
     const release = { requestId: newRequestId('rel') };
     const released = await ledger.post(`/v1/allocations/${first.body.token}/release`, release);
@@ -30,11 +33,17 @@ describe('a replayed answer', () => {
 
     const acquireAgain = await ledger.post('/v1/allocations', acquire);
     assert.equal(acquireAgain.body.token, first.body.token);
-    assert.deepEqual({ replayed: acquireAgain.body.replayed, live: acquireAgain.body.live, ending: acquireAgain.body.ending }, { replayed: true, live: false, ending: { kind: 'released' } });
+    assert.deepEqual(
+      { replayed: acquireAgain.body.replayed, live: acquireAgain.body.live, ending: acquireAgain.body.ending },
+      { replayed: true, live: false, ending: { kind: 'released' } },
+    );
     assert.equal(acquireAgain.body.position, null);
 
     const releaseAgain = await ledger.post(`/v1/allocations/${first.body.token}/release`, release);
     assert.equal(releaseAgain.status, 200);
-    assert.deepEqual({ status: releaseAgain.body.status, replayed: releaseAgain.body.replayed, live: releaseAgain.body.live }, { status: 'released', replayed: true, live: false });
+    assert.deepEqual(
+      { status: releaseAgain.body.status, replayed: releaseAgain.body.replayed, live: releaseAgain.body.live },
+      { status: 'released', replayed: true, live: false },
+    );
   });
 });

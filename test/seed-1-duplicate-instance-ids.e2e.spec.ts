@@ -29,14 +29,20 @@ describe('seed 1: a failed deployment released out of band never yields two owne
 
     // MAAS reports the deployment failed, after first saying it started.
     const failed = await ledger.post('/v1/observations/nodes', {
-      nodeId: 'node-7', providerStatus: 'Failed deployment', observedAt: new Date().toISOString(), source: 'maas',
+      nodeId: 'node-7',
+      providerStatus: 'Failed deployment',
+      observedAt: new Date().toISOString(),
+      source: 'maas',
     });
     assert.equal(failed.status, 200);
     assert.equal(failed.body.status, 'failed_deployment');
 
     // Charlie fixes the server and releases it in MAAS: the provider says it is Ready again.
     const released = await ledger.post('/v1/observations/nodes', {
-      nodeId: 'node-7', providerStatus: 'Ready', observedAt: new Date().toISOString(), source: 'maas',
+      nodeId: 'node-7',
+      providerStatus: 'Ready',
+      observedAt: new Date().toISOString(),
+      source: 'maas',
     });
     assert.equal(released.body.status, 'revoked');
 
@@ -95,8 +101,14 @@ describe('seed 1: a failed deployment released out of band never yields two owne
       );
       const nodeEvents = (await streamEvents(ledger.dataDir, 'node-node-7')).map((e) => e.type);
       assert.deepEqual(nodeEvents, [
-        'NodeEnlisted', 'NodeAcquired', 'DeploymentStarted', 'DeploymentFailed', 'AllocationRevoked',
-        'NodeAcquired', 'DeploymentStarted', 'NodeDeployed',
+        'NodeEnlisted',
+        'NodeAcquired',
+        'DeploymentStarted',
+        'DeploymentFailed',
+        'AllocationRevoked',
+        'NodeAcquired',
+        'DeploymentStarted',
+        'NodeDeployed',
       ]);
     }
   });

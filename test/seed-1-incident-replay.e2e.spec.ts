@@ -34,20 +34,38 @@ describe('seed 1 replayed: the incident review of node-7', () => {
     await enlist(ledger, 'node-7');
 
     // Before lunch: Alice's model acquires node-7 and deploys; MAAS says the deployment failed.
-    const acquired = await alice.post('/v1/allocations', { requestId: newRequestId('alice'), consumer: consumer('fair-clouds', 'mobile-app', '87'), nodeId: 'node-7' });
+    const acquired = await alice.post('/v1/allocations', {
+      requestId: newRequestId('alice'),
+      consumer: consumer('fair-clouds', 'mobile-app', '87'),
+      nodeId: 'node-7',
+    });
     assert.equal(acquired.status, 201, JSON.stringify(acquired.body));
     const aliceToken: string = acquired.body.token;
     await alice.post(`/v1/allocations/${aliceToken}/deploying`, {});
-    const failed = await maas.post('/v1/observations/nodes', { nodeId: 'node-7', providerStatus: 'Failed deployment', observedAt: new Date().toISOString(), source: 'maas' });
+    const failed = await maas.post('/v1/observations/nodes', {
+      nodeId: 'node-7',
+      providerStatus: 'Failed deployment',
+      observedAt: new Date().toISOString(),
+      source: 'maas',
+    });
     assert.equal(failed.body.status, 'failed_deployment');
     const beforeCharlie: number = failed.body.position;
 
     // Charlie fixes the server and releases it in MAAS, which reports it Ready: the observation is his.
-    const released = await charlie.post('/v1/observations/nodes', { nodeId: 'node-7', providerStatus: 'Ready', observedAt: new Date().toISOString(), source: 'maas' });
+    const released = await charlie.post('/v1/observations/nodes', {
+      nodeId: 'node-7',
+      providerStatus: 'Ready',
+      observedAt: new Date().toISOString(),
+      source: 'maas',
+    });
     assert.equal(released.body.status, 'revoked');
 
     // Bob's model gets the machine; Alice comes back and cleans up with her dead token.
-    const bobs = await bob.post('/v1/allocations', { requestId: newRequestId('bob'), consumer: consumer('fair-clouds', 'show-me-the-money', '5'), nodeId: 'node-7' });
+    const bobs = await bob.post('/v1/allocations', {
+      requestId: newRequestId('bob'),
+      consumer: consumer('fair-clouds', 'show-me-the-money', '5'),
+      nodeId: 'node-7',
+    });
     await bob.post(`/v1/allocations/${bobs.body.token}/deploying`, {});
     await maas.post(`/v1/allocations/${bobs.body.token}/deployed`, {});
     const refused = await alice.post(`/v1/allocations/${aliceToken}/release`, { requestId: newRequestId('alice-release') });
@@ -58,7 +76,8 @@ describe('seed 1 replayed: the incident review of node-7', () => {
     const timeline = await ledger.get(`/v1/audit/nodes/node-7/timeline?minPosition=${head}`);
     assert.equal(timeline.status, 200, JSON.stringify(timeline.body));
     assert.equal(timeline.body.position, head);
-    const entries: { position: number; at: string; type: string; actor: string; token: string | null; summary: string; correlationId: string }[] = timeline.body.entries;
+    const entries: { position: number; at: string; type: string; actor: string; token: string | null; summary: string; correlationId: string }[] =
+      timeline.body.entries;
     assert.deepEqual(
       entries.filter((entry) => entry.type !== 'AcquireRouted').map((entry) => [entry.type, entry.actor]),
       [
@@ -89,7 +108,10 @@ describe('seed 1 replayed: the incident review of node-7', () => {
       assert.equal(state.body.position, beforeCharlie);
       assert.equal(state.body.nodes[0].status, 'failed_deployment');
       assert.equal(state.body.nodes[0].allocation.token, aliceToken);
-      assert.deepEqual(state.body.allocations.map((a: any) => [a.token, a.live, a.current, a.status]), [[aliceToken, true, true, 'failed_deployment']]);
+      assert.deepEqual(
+        state.body.allocations.map((a: any) => [a.token, a.live, a.current, a.status]),
+        [[aliceToken, true, true, 'failed_deployment']],
+      );
     }
     const now = await ledger.get(`/v1/state?at=${head}`);
     assert.equal(now.body.fromSnapshot !== null, true, 'late positions start from a snapshot');
@@ -108,8 +130,14 @@ describe('seed 1 replayed: the incident review of node-7', () => {
     const replay = JSON.parse(before.stdout);
     assert.equal(replay.position, beforeCharlie);
     assert.equal(replay.state.nodes[0].status, 'failed_deployment');
-    assert.deepEqual(replay.state.allocations.map((a: any) => [a.token, a.live, a.status]), [[aliceToken, true, 'failed_deployment']]);
-    assert.deepEqual(replay.timeline.map((entry: any) => entry.type).filter((type: string) => type !== 'AcquireRouted'), ['NodeEnlisted', 'NodeAcquired', 'DeploymentStarted', 'DeploymentFailed']);
+    assert.deepEqual(
+      replay.state.allocations.map((a: any) => [a.token, a.live, a.status]),
+      [[aliceToken, true, 'failed_deployment']],
+    );
+    assert.deepEqual(
+      replay.timeline.map((entry: any) => entry.type).filter((type: string) => type !== 'AcquireRouted'),
+      ['NodeEnlisted', 'NodeAcquired', 'DeploymentStarted', 'DeploymentFailed'],
+    );
     const markdown = await runCli(['replay', '--data-dir', ledger.dataDir, '--until', String(beforeCharlie), '--node', 'node-7', '--format', 'md']);
     assert.match(markdown.stdout, /^# State at position \d+ for node node-7/m);
     t.diagnostic(`ledger-cli replay --until ${failedAt.at} --node node-7 --format md:\n${markdown.stdout}`);

@@ -27,8 +27,24 @@ describe('seed 2: no container IP outlives its machine', () => {
   let bystander: Region;
   before(async () => {
     ledger = await LedgerProcess.start();
-    region = await buildRegion(ledger, { controller: CONTROLLER, model: MODEL, nodeIds: NODES, containers: 37, hostNet: '10.96.11', containerNet: '10.96.14', macPrefix: '00:16:3e:00' });
-    bystander = await buildRegion(ledger, { controller: CONTROLLER, model: 'staging', nodeIds: ['spare-1'], containers: 2, hostNet: '10.96.12', containerNet: '10.96.15', macPrefix: '00:16:3e:01' });
+    region = await buildRegion(ledger, {
+      controller: CONTROLLER,
+      model: MODEL,
+      nodeIds: NODES,
+      containers: 37,
+      hostNet: '10.96.11',
+      containerNet: '10.96.14',
+      macPrefix: '00:16:3e:00',
+    });
+    bystander = await buildRegion(ledger, {
+      controller: CONTROLLER,
+      model: 'staging',
+      nodeIds: ['spare-1'],
+      containers: 2,
+      hostNet: '10.96.12',
+      containerNet: '10.96.15',
+      macPrefix: '00:16:3e:01',
+    });
   });
   after(async () => {
     await ledger.stop();
@@ -68,19 +84,37 @@ describe('seed 2: no container IP outlives its machine', () => {
     assert.equal((await ledger.get('/v1/leases?status=valid')).body.leases.length, regionIps(bystander).length);
 
     // The container's own view of its address, as reconcile tells it: orphaned, stop using it.
-    const reconciled = await ledger.post('/v1/reconcile', { consumer: { controller: CONTROLLER, model: MODEL }, instances: [], ips: regionIps(region).slice(0, 3) });
-    assert.deepEqual(reconciled.body.ips.map((v: { verdict: string }) => v.verdict), ['orphaned', 'orphaned', 'orphaned']);
+    const reconciled = await ledger.post('/v1/reconcile', {
+      consumer: { controller: CONTROLLER, model: MODEL },
+      instances: [],
+      ips: regionIps(region).slice(0, 3),
+    });
+    assert.deepEqual(
+      reconciled.body.ips.map((v: { verdict: string }) => v.verdict),
+      ['orphaned', 'orphaned', 'orphaned'],
+    );
   });
 
   it('the 43 addresses can be granted again to a new allocation', async () => {
-    const again = await buildRegion(ledger, { controller: CONTROLLER, model: 'openstack-region-2', nodeIds: NODES, containers: 37, hostNet: '10.96.11', containerNet: '10.96.14', macPrefix: '00:16:3e:02' });
+    const again = await buildRegion(ledger, {
+      controller: CONTROLLER,
+      model: 'openstack-region-2',
+      nodeIds: NODES,
+      containers: 37,
+      hostNet: '10.96.11',
+      containerNet: '10.96.14',
+      macPrefix: '00:16:3e:02',
+    });
     assert.deepEqual(regionIps(again).sort(), regionIps(region).sort());
     const leases = await leasesOf(ledger, 'openstack-region-2');
     assert.equal(leases.length, 43);
     assert.ok(leases.every((lease) => lease.status === 'valid' && lease.leaseId.startsWith('2@')));
     const history = await ledger.get(`/v1/leases/${region.containers[5].ip}`);
     assert.equal(history.body.status, 'valid');
-    assert.deepEqual(history.body.history.map((l: { status: string }) => l.status), ['valid', 'released']);
+    assert.deepEqual(
+      history.body.history.map((l: { status: string }) => l.status),
+      ['valid', 'released'],
+    );
   });
 });
 
@@ -89,7 +123,15 @@ describe('seed 2: before the cascade catches up, the leases of a destroyed model
     let ledger = await LedgerProcess.start({ env: { LEDGER_LEASE_CASCADE: 'off' } });
     const dataDir = ledger.dataDir;
     try {
-      const region = await buildRegion(ledger, { controller: CONTROLLER, model: MODEL, nodeIds: NODES, containers: 37, hostNet: '10.96.11', containerNet: '10.96.14', macPrefix: '00:16:3e:00' });
+      const region = await buildRegion(ledger, {
+        controller: CONTROLLER,
+        model: MODEL,
+        nodeIds: NODES,
+        containers: 37,
+        hostNet: '10.96.11',
+        containerNet: '10.96.14',
+        macPrefix: '00:16:3e:00',
+      });
       const destroyed = await ledger.post('/v1/models/release', { controller: CONTROLLER, model: MODEL, force: true });
       assert.equal(destroyed.status, 200);
 
@@ -110,19 +152,31 @@ describe('seed 2: before the cascade catches up, the leases of a destroyed model
       // A new owner may take an orphaned address at once: the grant closes the orphan first.
       await ledger.post('/v1/nodes', { nodeId: 'fresh', hostname: 'fresh.maas' });
       const fresh = await ledger.post('/v1/allocations', { requestId: 'fresh-1', consumer: { controller: 'other', model: 'm' }, nodeId: 'fresh' });
-      const takeover = await ledger.post('/v1/leases', { ip: region.nodes[0].hostIp, mac: '00:16:3e:aa:00:01', owner: { token: fresh.body.token }, kind: 'static' });
+      const takeover = await ledger.post('/v1/leases', {
+        ip: region.nodes[0].hostIp,
+        mac: '00:16:3e:aa:00:01',
+        owner: { token: fresh.body.token },
+        kind: 'static',
+      });
       assert.equal(takeover.status, 201, JSON.stringify(takeover.body));
       assert.equal(takeover.body.superseded, `1@${region.nodes[0].hostIp}`);
 
       await ledger.stop();
       ledger = await LedgerProcess.start({ dataDir });
       await eventually(5_000, async () => {
-        const now = (await ledger.get(`/v1/leases?controller=${CONTROLLER}&model=${MODEL}`)).body.leases as { status: string; ended: { reason: string } | null }[];
+        const now = (await ledger.get(`/v1/leases?controller=${CONTROLLER}&model=${MODEL}`)).body.leases as {
+          status: string;
+          ended: { reason: string } | null;
+        }[];
         assert.ok(now.every((lease) => lease.status !== 'valid'));
         // Released by the cascade, except the one the new owner took over; still orphaned: the DHCP server holds them.
         return now.every((lease) => lease.ended !== null);
       });
-      const ended = (await ledger.get(`/v1/leases?controller=${CONTROLLER}&model=${MODEL}`)).body.leases as { ip: string; status: string; ended: { reason: string } }[];
+      const ended = (await ledger.get(`/v1/leases?controller=${CONTROLLER}&model=${MODEL}`)).body.leases as {
+        ip: string;
+        status: string;
+        ended: { reason: string };
+      }[];
       assert.equal(ended.filter((l) => l.ended.reason === 'owner_ended').length, 42);
       assert.equal(ended.filter((l) => l.ended.reason === 'superseded_orphan').length, 1);
       // The 37 container addresses stay orphaned while the DHCP server says it holds them...
@@ -133,7 +187,9 @@ describe('seed 2: before the cascade catches up, the leases of a destroyed model
         leases: region.containers.map((c) => ({ ip: c.ip, mac: c.mac, state: 'free' })),
       });
       assert.deepEqual(freed.body.summary, { valid: 0, orphaned: 0, released: 37, unknown: 0 });
-      const settled = (await ledger.get(`/v1/leases?controller=${CONTROLLER}&model=${MODEL}&minPosition=${freed.body.position}`)).body.leases as { status: string }[];
+      const settled = (await ledger.get(`/v1/leases?controller=${CONTROLLER}&model=${MODEL}&minPosition=${freed.body.position}`)).body.leases as {
+        status: string;
+      }[];
       assert.ok(settled.every((l) => l.status === 'released'));
       assert.equal((await ledger.get(`/v1/leases/${region.nodes[0].hostIp}`)).body.current.owner.token, fresh.body.token, 'the new owner keeps the address');
     } finally {

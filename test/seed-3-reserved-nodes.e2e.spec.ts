@@ -66,7 +66,9 @@ describe('seed 3: a reserved node goes only to the holder of its key', () => {
     const wrong = await ledger.request('DELETE', `/v1/nodes/correja/reservations/${body.reservationId}`, undefined, { 'x-reservation-key': 'rk_nope' });
     assert.equal(wrong.status, 409);
     assert.equal(wrong.body.code, 'reservation_mismatch');
-    const right = await ledger.request('DELETE', `/v1/nodes/correja/reservations/${body.reservationId}`, undefined, { 'x-reservation-key': body.reservationKey });
+    const right = await ledger.request('DELETE', `/v1/nodes/correja/reservations/${body.reservationId}`, undefined, {
+      'x-reservation-key': body.reservationKey,
+    });
     assert.equal(right.status, 200);
     const node = await ledger.get(`/v1/nodes/correja?minPosition=${right.body.position}`);
     assert.equal(node.body.status, 'ready');

@@ -47,7 +47,11 @@ describe('seed 4: automatic faults are not maintenance, and never wedge an insta
     await enlist(operator, 'node-8', { tags: ['seed-4'] });
 
     // Nova's instance hw-test-9df3 is deployed on node-7.
-    const acquired = await nova.post('/v1/allocations', { requestId: newRequestId('nova'), consumer: consumer('overcloud', 'hw-test', 'hw-test-9df3'), nodeId: 'node-7' });
+    const acquired = await nova.post('/v1/allocations', {
+      requestId: newRequestId('nova'),
+      consumer: consumer('overcloud', 'hw-test', 'hw-test-9df3'),
+      nodeId: 'node-7',
+    });
     assert.equal(acquired.status, 201, JSON.stringify(acquired.body));
     const token: string = acquired.body.token;
     await conductor.post(`/v1/allocations/${token}/deploying`, {});
@@ -62,7 +66,10 @@ describe('seed 4: automatic faults are not maintenance, and never wedge an insta
       assert.equal(answer.status, 200, JSON.stringify(answer.body));
       answers.push(answer.body);
     }
-    assert.deepEqual(answers.map((a) => a.status), ['failing', 'failing', 'faulted']);
+    assert.deepEqual(
+      answers.map((a) => a.status),
+      ['failing', 'failing', 'faulted'],
+    );
     assert.deepEqual(answers[2].faults, ['power_failure']);
 
     // Faulted, NOT in maintenance; the instance's allocation is untouched.
@@ -90,7 +97,11 @@ describe('seed 4: automatic faults are not maintenance, and never wedge an insta
     assert.equal(byId.status, 409);
     assert.equal(byId.body.code, 'node_faulted');
     assert.deepEqual(byId.body.details.pendingCleanup, ['power_off', 'wipe_disks']);
-    const byConstraints = await nova.post('/v1/allocations', { requestId: newRequestId(), consumer: consumer('overcloud', 'other'), constraints: { tags: ['seed-4'] } });
+    const byConstraints = await nova.post('/v1/allocations', {
+      requestId: newRequestId(),
+      consumer: consumer('overcloud', 'other'),
+      constraints: { tags: ['seed-4'] },
+    });
     assert.equal(byConstraints.status, 201, JSON.stringify(byConstraints.body));
     assert.equal(byConstraints.body.nodeId, 'node-8');
     const none = await nova.post('/v1/allocations', { requestId: newRequestId(), consumer: consumer('overcloud', 'other'), constraints: { tags: ['seed-4'] } });
@@ -126,7 +137,11 @@ describe('seed 4: automatic faults are not maintenance, and never wedge an insta
     const blocked = await nova.post('/v1/allocations', { requestId: newRequestId(), consumer: consumer('overcloud', 'other'), nodeId: 'node-7' });
     assert.equal(blocked.status, 409);
     assert.equal(blocked.body.code, 'node_in_maintenance');
-    assert.equal((await nova.post('/v1/allocations', { requestId: newRequestId(), consumer: consumer('overcloud', 'other'), constraints: { tags: ['seed-4'] } })).body.code, 'no_matching_node');
+    assert.equal(
+      (await nova.post('/v1/allocations', { requestId: newRequestId(), consumer: consumer('overcloud', 'other'), constraints: { tags: ['seed-4'] } })).body
+        .code,
+      'no_matching_node',
+    );
     node = await nova.get(`/v1/nodes/node-7?minPosition=${on.body.position}`);
     assert.equal(node.body.status, 'maintenance');
     assert.deepEqual(node.body.faults, [], 'maintenance is not a fault');
@@ -146,12 +161,28 @@ describe('seed 4: automatic faults are not maintenance, and never wedge an insta
 
     // The story is in the node's stream; maintenance only where the operator asked for it.
     const events = await streamEvents(operator.dataDir, 'node-node-7');
-    assert.deepEqual(events.map((e) => e.type), [
-      'NodeEnlisted', 'NodeAcquired', 'DeploymentStarted', 'NodeDeployed',
-      'PowerSyncFailed', 'PowerSyncFailed', 'PowerSyncFailed', 'NodeFaulted',
-      'AllocationReleased', 'PowerSyncRecovered', 'FaultCleared', 'PendingCleanupDone',
-      'MaintenanceStarted', 'PowerSyncFailed', 'PowerSyncRecovered', 'MaintenanceEnded', 'NodeAcquired',
-    ]);
+    assert.deepEqual(
+      events.map((e) => e.type),
+      [
+        'NodeEnlisted',
+        'NodeAcquired',
+        'DeploymentStarted',
+        'NodeDeployed',
+        'PowerSyncFailed',
+        'PowerSyncFailed',
+        'PowerSyncFailed',
+        'NodeFaulted',
+        'AllocationReleased',
+        'PowerSyncRecovered',
+        'FaultCleared',
+        'PendingCleanupDone',
+        'MaintenanceStarted',
+        'PowerSyncFailed',
+        'PowerSyncRecovered',
+        'MaintenanceEnded',
+        'NodeAcquired',
+      ],
+    );
     const byType = (type: string) => events.filter((e) => e.type === type);
     assert.ok(byType('NodeFaulted').every((e) => e.metadata.actor === 'ironic-conductor'));
     for (const e of [...byType('MaintenanceStarted'), ...byType('MaintenanceEnded')]) {
@@ -186,7 +217,11 @@ describe('seed 4: automatic faults are not maintenance, and never wedge an insta
     assert.equal(future.status, 400, 'an observation from the future would silence every real one');
     assert.match(future.body.message, /observedAt/);
     assert.equal((await powerSync('nobody', false, observedIn(0))).status, 404);
-    assert.equal((await nova.post('/v1/observations/power', { nodeId: 'node-9', ok: false, observedAt: observedIn(0) })).status, 403, 'consumers do not report power');
+    assert.equal(
+      (await nova.post('/v1/observations/power', { nodeId: 'node-9', ok: false, observedAt: observedIn(0) })).status,
+      403,
+      'consumers do not report power',
+    );
     const noReason = await operator.post('/v1/nodes/node-9/maintenance', {});
     assert.equal(noReason.status, 400);
     assert.match(noReason.body.message, /reason/);
@@ -196,7 +231,11 @@ describe('seed 4: automatic faults are not maintenance, and never wedge an insta
     assert.equal(notOn.status, 200);
     assert.equal(notOn.body.position, null, 'ending maintenance that is not on changes nothing');
     assert.equal((await operator.get('/v1/nodes?condition=broken')).status, 400);
-    assert.deepEqual((await streamEvents(operator.dataDir, 'node-node-9')).map((e) => e.type), ['NodeEnlisted'], 'nothing refused was written');
+    assert.deepEqual(
+      (await streamEvents(operator.dataDir, 'node-node-9')).map((e) => e.type),
+      ['NodeEnlisted'],
+      'nothing refused was written',
+    );
   });
 });
 
@@ -211,8 +250,14 @@ describe('seed 4: a deployment that never finishes faults the node, and the faul
     const token: string = acquired.body.token;
     await ledger.post(`/v1/allocations/${token}/deploying`, {});
 
-    const faults = await eventually(() => faultsOf('node-20'), (f) => f.length > 0);
-    assert.deepEqual(faults.map((f) => f.name), ['deploy_timeout']);
+    const faults = await eventually(
+      () => faultsOf('node-20'),
+      (f) => f.length > 0,
+    );
+    assert.deepEqual(
+      faults.map((f) => f.name),
+      ['deploy_timeout'],
+    );
     assert.equal(faults[0].token, token);
     const node = await ledger.get('/v1/nodes/node-20');
     assert.equal(node.body.status, 'deploying');
@@ -225,7 +270,11 @@ describe('seed 4: a deployment that never finishes faults the node, and the faul
     assert.deepEqual(after.body.faults, []);
     assert.equal(after.body.status, 'deployed');
     const events = await streamEvents(ledger.dataDir, 'node-node-20');
-    assert.deepEqual(events.map((e) => e.type), ['NodeEnlisted', 'NodeAcquired', 'DeploymentStarted', 'NodeFaulted', 'NodeDeployed', 'FaultCleared'], 'the timer faults once, however often it ticks');
+    assert.deepEqual(
+      events.map((e) => e.type),
+      ['NodeEnlisted', 'NodeAcquired', 'DeploymentStarted', 'NodeFaulted', 'NodeDeployed', 'FaultCleared'],
+      'the timer faults once, however often it ticks',
+    );
     assert.equal(events[3].metadata.actor, 'system:deploy-timeout-monitor');
   });
 
@@ -235,7 +284,10 @@ describe('seed 4: a deployment that never finishes faults the node, and the faul
     const acquired = await ledger.post('/v1/allocations', { requestId: newRequestId(), consumer: consumer('juju', 'default', '1'), nodeId: 'node-21' });
     const token: string = acquired.body.token;
     await ledger.post(`/v1/allocations/${token}/deploying`, {});
-    await eventually(() => faultsOf('node-21'), (f) => f.length > 0);
+    await eventually(
+      () => faultsOf('node-21'),
+      (f) => f.length > 0,
+    );
 
     const release = await ledger.post(`/v1/allocations/${token}/release`, {});
     assert.equal(release.status, 200);

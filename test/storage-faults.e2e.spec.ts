@@ -57,7 +57,11 @@ const restartAndCheck = async (ledger: LedgerProcess, acknowledged: string[]): P
     const audit = await restarted.get(`/v1/audit/events?type=NodeEnlisted&limit=1000&minPosition=${(await restarted.get('/healthz')).body.store.head}`);
     assert.equal(audit.status, 200);
     const audited = new Set((audit.body.events as { data: { nodeId: string } }[]).map((event) => event.data.nodeId));
-    assert.deepEqual(acknowledged.filter((nodeId) => !audited.has(nodeId)), [], 'every acknowledged enlist is in the audit index');
+    assert.deepEqual(
+      acknowledged.filter((nodeId) => !audited.has(nodeId)),
+      [],
+      'every acknowledged enlist is in the audit index',
+    );
     // Once the view has checkpointed the head, verify compares every read model with a rebuild from zero.
     await waitUntil('verify passes on the running ledger', async () => (await runCli(['verify', '--data-dir', restarted.dataDir], {})).status === 0);
     await restarted.stop();
@@ -71,60 +75,64 @@ const restartAndCheck = async (ledger: LedgerProcess, acknowledged: string[]): P
 };
 
 describe('storage faults: a full or read-only disk', { skip: unavailable ?? false }, () => {
-  it('a full disk: 503 storage_full with Retry-After, health down, queries answer; space returns: heals without restart, loses nothing', { timeout: 300_000 }, async () => {
-    const tmpfs = SmallTmpfs.mount(6);
-    let ledger: LedgerProcess | null = null;
-    try {
-      ledger = await LedgerProcess.start({ dataDir: tmpfs.dir, env: ENV });
-      const acknowledged: string[] = [];
-      let refused: HttpResult | null = null;
-      for (let i = 0; refused === null; i += 8) {
-        assert.ok(i < 20_000, 'the 6 MB disk filled up');
-        const batch = Array.from({ length: 8 }, (_, k) => `full-${i + k}`);
-        const results = await Promise.all(batch.map((nodeId) => enlist(ledger!, nodeId, { tags: LONG_TAGS })));
-        results.forEach((result, k) => {
-          if (assertAnswered(result, ['storage_full'], `enlist ${batch[k]}`)) acknowledged.push(batch[k]);
-          else refused ??= result;
-        });
-      }
-      assert.equal((refused as HttpResult | null)?.body.code, 'storage_full');
+  it(
+    'a full disk: 503 storage_full with Retry-After, health down, queries answer; space returns: heals without restart, loses nothing',
+    { timeout: 300_000 },
+    async () => {
+      const tmpfs = SmallTmpfs.mount(6);
+      let ledger: LedgerProcess | null = null;
+      try {
+        ledger = await LedgerProcess.start({ dataDir: tmpfs.dir, env: ENV });
+        const acknowledged: string[] = [];
+        let refused: HttpResult | null = null;
+        for (let i = 0; refused === null; i += 8) {
+          assert.ok(i < 20_000, 'the 6 MB disk filled up');
+          const batch = Array.from({ length: 8 }, (_, k) => `full-${i + k}`);
+          const results = await Promise.all(batch.map((nodeId) => enlist(ledger!, nodeId, { tags: LONG_TAGS })));
+          results.forEach((result, k) => {
+            if (assertAnswered(result, ['storage_full'], `enlist ${batch[k]}`)) acknowledged.push(batch[k]);
+            else refused ??= result;
+          });
+        }
+        assert.equal((refused as HttpResult | null)?.body.code, 'storage_full');
 
-      // While full: more commands are refused cleanly, health says why, queries keep answering.
-      for (let i = 0; i < 10; i++) {
-        const result = await enlist(ledger, `while-full-${i}`, { tags: LONG_TAGS });
-        if (assertAnswered(result, ['storage_full'], `enlist while full ${i}`)) acknowledged.push(`while-full-${i}`);
-      }
-      const health = await ledger.get('/healthz');
-      assert.equal(health.status, 503);
-      assert.equal(health.body.status, 'storage_fault');
-      assert.equal(health.body.store.writable, false);
-      assert.equal(health.body.store.fault.code, 'storage_full');
-      assert.equal((await ledger.get(`/v1/nodes/${acknowledged[0]}`)).status, 200, 'queries answer while the disk is full');
-      assert.equal((await ledger.get('/v1/nodes')).status, 200);
-      const metrics = await ledger.get('/metrics');
-      assert.match(metrics.body, /ledger_storage_writable 0/);
-      assert.match(metrics.body, /ledger_storage_refused_writes_total [1-9]/);
+        // While full: more commands are refused cleanly, health says why, queries keep answering.
+        for (let i = 0; i < 10; i++) {
+          const result = await enlist(ledger, `while-full-${i}`, { tags: LONG_TAGS });
+          if (assertAnswered(result, ['storage_full'], `enlist while full ${i}`)) acknowledged.push(`while-full-${i}`);
+        }
+        const health = await ledger.get('/healthz');
+        assert.equal(health.status, 503);
+        assert.equal(health.body.status, 'storage_fault');
+        assert.equal(health.body.store.writable, false);
+        assert.equal(health.body.store.fault.code, 'storage_full');
+        assert.equal((await ledger.get(`/v1/nodes/${acknowledged[0]}`)).status, 200, 'queries answer while the disk is full');
+        assert.equal((await ledger.get('/v1/nodes')).status, 200);
+        const metrics = await ledger.get('/metrics');
+        assert.match(metrics.body, /ledger_storage_writable 0/);
+        assert.match(metrics.body, /ledger_storage_refused_writes_total [1-9]/);
 
-      // Space comes back: writes resume by themselves.
-      tmpfs.remount('size=40m');
-      await waitUntil('/healthz is ok again', async () => (await ledger!.get('/healthz')).status === 200);
-      for (let i = 0; i < 20; i++) {
-        const result = await enlist(ledger, `after-${i}`, { tags: LONG_TAGS });
-        assert.equal(result.status, 201, `enlist after space returned: ${JSON.stringify(result.body)}`);
-        acknowledged.push(`after-${i}`);
-      }
-      assert.match((await ledger.get('/metrics')).body, /ledger_storage_writable 1/);
-      // One line when it started, one when it ended: not a stack trace per request.
-      assert.equal(ledger.logs.match(/storage fault: /g)?.length, 1, 'one log line when the condition started');
-      assert.equal(ledger.logs.match(/storage fault ended/g)?.length, 1, 'one log line when it ended');
-      assert.doesNotMatch(ledger.logs, /"statusCode":500|internal_error/);
+        // Space comes back: writes resume by themselves.
+        tmpfs.remount('size=40m');
+        await waitUntil('/healthz is ok again', async () => (await ledger!.get('/healthz')).status === 200);
+        for (let i = 0; i < 20; i++) {
+          const result = await enlist(ledger, `after-${i}`, { tags: LONG_TAGS });
+          assert.equal(result.status, 201, `enlist after space returned: ${JSON.stringify(result.body)}`);
+          acknowledged.push(`after-${i}`);
+        }
+        assert.match((await ledger.get('/metrics')).body, /ledger_storage_writable 1/);
+        // One line when it started, one when it ended: not a stack trace per request.
+        assert.equal(ledger.logs.match(/storage fault: /g)?.length, 1, 'one log line when the condition started');
+        assert.equal(ledger.logs.match(/storage fault ended/g)?.length, 1, 'one log line when it ended');
+        assert.doesNotMatch(ledger.logs, /"statusCode":500|internal_error/);
 
-      ledger = await restartAndCheck(ledger, acknowledged);
-    } finally {
-      await ledger?.kill();
-      tmpfs.unmount();
-    }
-  });
+        ledger = await restartAndCheck(ledger, acknowledged);
+      } finally {
+        await ledger?.kill();
+        tmpfs.unmount();
+      }
+    },
+  );
 
   // Linux refuses `mount -o remount,ro` while a process holds files open for writing ("mount
   // point is busy"), so a running ledger's disk cannot be made read-only from a test; the
@@ -164,49 +172,53 @@ describe('storage faults: a full or read-only disk', { skip: unavailable ?? fals
 });
 
 describe('storage faults: the CLI tools on a full disk', { skip: unavailable ?? false }, () => {
-  it('rebuild and export say the disk is full and exit non-zero, leaving no half-written file; once there is room, verify and rebuild pass', { timeout: 300_000 }, async () => {
-    const tmpfs = SmallTmpfs.mount(8);
-    let ledger: LedgerProcess | null = null;
-    try {
-      ledger = await LedgerProcess.start({ dataDir: tmpfs.dir, env: ENV });
-      for (let i = 0; i < 120; i += 8) {
-        const results = await Promise.all(Array.from({ length: 8 }, (_, k) => enlist(ledger!, `cli-${i + k}`, { tags: LONG_TAGS })));
-        for (const result of results) assert.equal(result.status, 201);
+  it(
+    'rebuild and export say the disk is full and exit non-zero, leaving no half-written file; once there is room, verify and rebuild pass',
+    { timeout: 300_000 },
+    async () => {
+      const tmpfs = SmallTmpfs.mount(8);
+      let ledger: LedgerProcess | null = null;
+      try {
+        ledger = await LedgerProcess.start({ dataDir: tmpfs.dir, env: ENV });
+        for (let i = 0; i < 120; i += 8) {
+          const results = await Promise.all(Array.from({ length: 8 }, (_, k) => enlist(ledger!, `cli-${i + k}`, { tags: LONG_TAGS })));
+          for (const result of results) assert.equal(result.status, 201);
+        }
+        await ledger.stop();
+        const filler = fillDisk(tmpfs.dir);
+
+        const rebuilt = await runCli(['rebuild', '--data-dir', tmpfs.dir]);
+        assert.equal(rebuilt.status, 75, `rebuild on a full disk: ${rebuilt.stdout}${rebuilt.stderr}`);
+        assert.match(rebuilt.stderr, /rebuild refused: the disk holding the ledger is full \(storage_full\)/);
+        assert.doesNotMatch(rebuilt.stderr, /\n\s+at /, 'no stack trace');
+
+        const out = join(tmpfs.dir, 'export.ndjson');
+        const exported = await runCli(['export', '--data-dir', tmpfs.dir, '--out', out]);
+        assert.notEqual(exported.status, 0, `export on a full disk: ${exported.stderr}`);
+        assert.match(exported.stderr, /export refused: .*full/);
+        assert.equal(existsSync(out) || existsSync(`${out}.partial`), false, 'no export file, whole or partial');
+
+        // Verify only reads here (its scratch copy is elsewhere), but SQLite may need room for the WAL index: a clear refusal or a pass.
+        const verified = await runCli(['verify', '--data-dir', tmpfs.dir]);
+        if (verified.status !== 0) {
+          assert.equal(verified.status, 75, `verify on the full disk: ${verified.stdout}${verified.stderr}`);
+          assert.match(verified.stderr, /verify refused: .*\(storage_full\)/);
+        }
+        // Room comes back: a rebuild needs space for a whole second copy of the read models (and its WAL).
+        unlinkSync(filler);
+        tmpfs.remount('size=64m');
+        // The live read models were never swapped for half-built ones: they verify as they are.
+        const intact = await runCli(['verify', '--data-dir', tmpfs.dir]);
+        assert.equal(intact.status, 0, `verify once there is room: ${intact.stdout}${intact.stderr}`);
+        const rebuiltLater = await runCli(['rebuild', '--data-dir', tmpfs.dir]);
+        assert.equal(rebuiltLater.status, 0, rebuiltLater.stderr);
+        assert.equal((await runCli(['verify', '--data-dir', tmpfs.dir])).status, 0);
+      } finally {
+        await ledger?.kill();
+        tmpfs.unmount();
       }
-      await ledger.stop();
-      const filler = fillDisk(tmpfs.dir);
-
-      const rebuilt = await runCli(['rebuild', '--data-dir', tmpfs.dir]);
-      assert.equal(rebuilt.status, 75, `rebuild on a full disk: ${rebuilt.stdout}${rebuilt.stderr}`);
-      assert.match(rebuilt.stderr, /rebuild refused: the disk holding the ledger is full \(storage_full\)/);
-      assert.doesNotMatch(rebuilt.stderr, /\n\s+at /, 'no stack trace');
-
-      const out = join(tmpfs.dir, 'export.ndjson');
-      const exported = await runCli(['export', '--data-dir', tmpfs.dir, '--out', out]);
-      assert.notEqual(exported.status, 0, `export on a full disk: ${exported.stderr}`);
-      assert.match(exported.stderr, /export refused: .*full/);
-      assert.equal(existsSync(out) || existsSync(`${out}.partial`), false, 'no export file, whole or partial');
-
-      // Verify only reads here (its scratch copy is elsewhere), but SQLite may need room for the WAL index: a clear refusal or a pass.
-      const verified = await runCli(['verify', '--data-dir', tmpfs.dir]);
-      if (verified.status !== 0) {
-        assert.equal(verified.status, 75, `verify on the full disk: ${verified.stdout}${verified.stderr}`);
-        assert.match(verified.stderr, /verify refused: .*\(storage_full\)/);
-      }
-      // Room comes back: a rebuild needs space for a whole second copy of the read models (and its WAL).
-      unlinkSync(filler);
-      tmpfs.remount('size=64m');
-      // The live read models were never swapped for half-built ones: they verify as they are.
-      const intact = await runCli(['verify', '--data-dir', tmpfs.dir]);
-      assert.equal(intact.status, 0, `verify once there is room: ${intact.stdout}${intact.stderr}`);
-      const rebuiltLater = await runCli(['rebuild', '--data-dir', tmpfs.dir]);
-      assert.equal(rebuiltLater.status, 0, rebuiltLater.stderr);
-      assert.equal((await runCli(['verify', '--data-dir', tmpfs.dir])).status, 0);
-    } finally {
-      await ledger?.kill();
-      tmpfs.unmount();
-    }
-  });
+    },
+  );
 });
 
 /** Writes a file until the disk is full; returns its path. */

@@ -46,13 +46,18 @@ describe('two ledger instances on one store', () => {
     await Promise.all([a.get(`/v1/nodes?minPosition=${head}`), b.get(`/v1/nodes?minPosition=${head}`)]);
 
     const byName = nodes.flatMap((nodeId) =>
-      Array.from({ length: 4 }, (_, k) => (k % 2 ? a : b).post('/v1/allocations', { requestId: newRequestId('named'), consumer: consumer('c', `m${k}`), nodeId })),
+      Array.from({ length: 4 }, (_, k) =>
+        (k % 2 ? a : b).post('/v1/allocations', { requestId: newRequestId('named'), consumer: consumer('c', `m${k}`), nodeId }),
+      ),
     );
     const byConstraints = Array.from({ length: 24 }, (_, k) =>
       (k % 2 ? a : b).post('/v1/allocations', { requestId: newRequestId('any'), consumer: consumer('c', `pool${k}`), constraints: { zone: 'shared' } }),
     );
     const responses = await Promise.all([...byName, ...byConstraints]);
-    assert.ok(responses.every((r) => r.status === 201 || r.status === 409), responses.map((r) => r.status).join(','));
+    assert.ok(
+      responses.every((r) => r.status === 201 || r.status === 409),
+      responses.map((r) => r.status).join(','),
+    );
     const winners = responses.filter((r) => r.status === 201).map((r) => r.body.nodeId as string);
     assert.equal(winners.length, nodes.length, 'every node is taken exactly once');
     assert.equal(new Set(winners).size, winners.length, `a node was handed out twice: ${winners.sort().join(',')}`);

@@ -27,7 +27,11 @@ export const runCli = (args: string[], env: Record<string, string> = {}): Promis
 
 /** Adds an API key to a ledger's keys file with `ledger-cli keys add` and returns the key (a quick local run: no connection waits on it). */
 export const addKey = (dataDir: string, ...args: string[]): string => {
-  const result = spawnSync(process.execPath, [CLI, 'keys', 'add', ...args], { env: { ...process.env, LEDGER_DATA_DIR: dataDir }, encoding: 'utf8', timeout: 120_000 });
+  const result = spawnSync(process.execPath, [CLI, 'keys', 'add', ...args], {
+    env: { ...process.env, LEDGER_DATA_DIR: dataDir },
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
   if (result.status !== 0) throw new Error(`keys add failed: ${result.stderr}`);
   return result.stdout.trim();
 };

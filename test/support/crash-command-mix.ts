@@ -47,7 +47,10 @@ export class CrashWorld {
   acknowledged = 0;
   unanswered = 0;
 
-  constructor(readonly prefix: string, readonly maxNodes: number) {}
+  constructor(
+    readonly prefix: string,
+    readonly maxNodes: number,
+  ) {}
 
   nextNodeId(): string {
     return `${this.prefix}-n${++this.nodeCounter}`;
@@ -183,7 +186,9 @@ const reportDeployment = (context: MixContext): Promise<void> => {
       if (result.body.position === null) return [];
       // Repeating the current status with a requestId records the report itself, so its retry replays.
       const types = [report.type, 'DeploymentReportRepeated'];
-      return [{ what: `${report.path} ${token}`, stream: nodeStream(nodeId), type: types, where: (data) => data.token === token, position: result.body.position }];
+      return [
+        { what: `${report.path} ${token}`, stream: nodeStream(nodeId), type: types, where: (data) => data.token === token, position: result.body.position },
+      ];
     },
   });
 };
@@ -202,7 +207,15 @@ const release = (context: MixContext): Promise<void> => {
       forgetIfStale(world, token, result);
       if (!ok(result)) return [];
       if (world.held.delete(token)) world.ended.push(token);
-      return [{ what: `release ${token}`, stream: nodeStream(nodeId), type: 'AllocationReleased', where: (data) => data.token === token, position: result.body.position }];
+      return [
+        {
+          what: `release ${token}`,
+          stream: nodeStream(nodeId),
+          type: 'AllocationReleased',
+          where: (data) => data.token === token,
+          position: result.body.position,
+        },
+      ];
     },
   });
 };
@@ -240,7 +253,15 @@ const reserve = (context: MixContext): Promise<void> => {
       if (!ok(result)) return [];
       const { reservationId, reservationKey } = result.body as { reservationId: string; reservationKey: string };
       world.reservations.set(nodeId, { reservationId, reservationKey });
-      return [{ what: `reserve ${nodeId}`, stream: nodeStream(nodeId), type: 'NodeReserved', where: (data) => data.reservationId === reservationId, position: result.body.position }];
+      return [
+        {
+          what: `reserve ${nodeId}`,
+          stream: nodeStream(nodeId),
+          type: 'NodeReserved',
+          where: (data) => data.reservationId === reservationId,
+          position: result.body.position,
+        },
+      ];
     },
   });
 };
@@ -257,7 +278,15 @@ const cancelReservation = (context: MixContext): Promise<void> => {
     interpret: (result) => {
       if (world.reservations.get(nodeId)?.reservationId === reservationId) world.reservations.delete(nodeId);
       if (!ok(result) || result.body.position === null) return [];
-      return [{ what: `cancel ${reservationId}`, stream: nodeStream(nodeId), type: 'ReservationCancelled', where: (data) => data.reservationId === reservationId, position: result.body.position }];
+      return [
+        {
+          what: `cancel ${reservationId}`,
+          stream: nodeStream(nodeId),
+          type: 'ReservationCancelled',
+          where: (data) => data.reservationId === reservationId,
+          position: result.body.position,
+        },
+      ];
     },
   });
 };
@@ -277,7 +306,15 @@ const observe = (context: MixContext): Promise<void> => {
       const { status, token } = result.body as { status: string; token: string };
       if (status === 'revoked' && world.held.delete(token)) world.ended.push(token);
       const type = status === 'revoked' ? 'AllocationRevoked' : 'DeploymentFailed';
-      return [{ what: `observe ${nodeId} ${providerStatus}`, stream: nodeStream(nodeId), type, where: (data) => data.token === token, position: result.body.position }];
+      return [
+        {
+          what: `observe ${nodeId} ${providerStatus}`,
+          stream: nodeStream(nodeId),
+          type,
+          where: (data) => data.token === token,
+          position: result.body.position,
+        },
+      ];
     },
   });
 };
@@ -296,7 +333,12 @@ const releaseModel = (context: MixContext): Promise<void> => {
       const released = result.body.released as { token: string; nodeId: string }[];
       return released.map(({ token, nodeId }) => {
         if (world.held.delete(token)) world.ended.push(token);
-        return { what: `release model ${model}: ${token}`, stream: nodeStream(nodeId), type: 'AllocationReleased', where: (data) => data.token === token && data.ending === 'model_released' };
+        return {
+          what: `release model ${model}: ${token}`,
+          stream: nodeStream(nodeId),
+          type: 'AllocationReleased',
+          where: (data) => data.token === token && data.ending === 'model_released',
+        };
       });
     },
   });
@@ -317,7 +359,15 @@ const grantLease = (context: MixContext): Promise<void> => {
     interpret: (result) => {
       forgetIfStale(world, token, result);
       if (!ok(result) || result.body.position === null) return [];
-      return [{ what: `lease ${ip} to ${token}`, stream: Streams.ip(ip), type: ['LeaseGranted', 'LeaseRenewed'], where: (data) => data.ip === ip, position: result.body.position }];
+      return [
+        {
+          what: `lease ${ip} to ${token}`,
+          stream: Streams.ip(ip),
+          type: ['LeaseGranted', 'LeaseRenewed'],
+          where: (data) => data.ip === ip,
+          position: result.body.position,
+        },
+      ];
     },
   });
 };

@@ -30,7 +30,17 @@ export const withSomeKey = (targets: FuzzTargets, requests: fc.Arbitrary<RawRequ
     { weight: 6, arbitrary: fc.constant(bearer(targets.keys.operator)) },
     { weight: 2, arbitrary: fc.constant(bearer(targets.keys.consumer)) },
     { weight: 1, arbitrary: fc.constantFrom(bearer(targets.keys.provider), bearer(targets.keys.auditor)) },
-    { weight: 1, arbitrary: fc.constantFrom({}, bearer(`${targets.keys.operator}x`), bearer('lk_nope.nope'), { authorization: 'Basic b3A6b3A=' }, { authorization: `Bearer ${'k'.repeat(500)}` }, { authorization: 'Bearer' }) },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        {},
+        bearer(`${targets.keys.operator}x`),
+        bearer('lk_nope.nope'),
+        { authorization: 'Basic b3A6b3A=' },
+        { authorization: `Bearer ${'k'.repeat(500)}` },
+        { authorization: 'Bearer' },
+      ),
+    },
   );
   return fc.tuple(requests, auth).map(([request, headers]) => ({ ...request, headers: { ...headers, ...request.headers } }));
 };
@@ -39,9 +49,17 @@ const b64 = (text: string) => Buffer.from(text, 'utf8').toString('base64url');
 
 const JSON_TYPE = { 'content-type': 'application/json' };
 const CONTENT_TYPES: Record<string, string>[] = [
-  JSON_TYPE, JSON_TYPE, JSON_TYPE, {}, { 'content-type': 'text/plain' }, { 'content-type': 'application/json; charset=utf-16' },
-  { 'content-type': 'application/json; charset=latin1' }, { 'content-type': 'application/x-www-form-urlencoded' }, { 'content-type': 'multipart/form-data; boundary=x' },
-  { 'content-type': 'application/json', 'content-encoding': 'gzip' }, { 'content-type': 'application/json', 'transfer-encoding': 'chunked, identity' },
+  JSON_TYPE,
+  JSON_TYPE,
+  JSON_TYPE,
+  {},
+  { 'content-type': 'text/plain' },
+  { 'content-type': 'application/json; charset=utf-16' },
+  { 'content-type': 'application/json; charset=latin1' },
+  { 'content-type': 'application/x-www-form-urlencoded' },
+  { 'content-type': 'multipart/form-data; boundary=x' },
+  { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+  { 'content-type': 'application/json', 'transfer-encoding': 'chunked, identity' },
 ];
 
 const PROTOTYPE_KEYS = ['__proto__', 'constructor', 'prototype'];
@@ -54,10 +72,28 @@ export const hostileScalar: fc.Arbitrary<unknown> = fc.oneof(
   fc.double({ noNaN: true }),
   fc.constantFrom(1e308, -1e308, Number.MAX_SAFE_INTEGER + 2, 2 ** 64, -1, 0.5, 65_537, 1 << 30),
   fc.string({ unit: 'binary', maxLength: 40 }),
-  fc.constantFrom('', ' ', '../../etc/passwd', '%FF', '\u0000', '\ud800', '\u202e', 'DROP TABLE events;--', 'x'.repeat(5_000), '__proto__', '${7*7}', '<script>', 'node-a\r\nx-evil: 1', 'Ready'),
+  fc.constantFrom(
+    '',
+    ' ',
+    '../../etc/passwd',
+    '%FF',
+    '\u0000',
+    '\ud800',
+    '\u202e',
+    'DROP TABLE events;--',
+    'x'.repeat(5_000),
+    '__proto__',
+    '${7*7}',
+    '<script>',
+    'node-a\r\nx-evil: 1',
+    'Ready',
+  ),
 );
 
-const hostileKey = fc.oneof(fc.constantFrom(...PROTOTYPE_KEYS, 'nodeId', 'token', 'force', 'requestId', 'consumer', 'isAdmin', ''), fc.string({ maxLength: 12 }));
+const hostileKey = fc.oneof(
+  fc.constantFrom(...PROTOTYPE_KEYS, 'nodeId', 'token', 'force', 'requestId', 'consumer', 'isAdmin', ''),
+  fc.string({ maxLength: 12 }),
+);
 
 export const hostileValue: fc.Arbitrary<unknown> = fc.letrec<{ value: unknown }>((tie) => ({
   value: fc.oneof(
@@ -73,9 +109,26 @@ const hostileJsonText: fc.Arbitrary<string> = fc.oneof(
   fc.string({ maxLength: 60 }),
   fc.json({ maxDepth: 3 }).map((json) => json.slice(0, Math.max(0, json.length - 1))),
   fc.constantFrom(
-    '{', '}', '{"a":}', "{'nodeId':'x'}", '{"nodeId":"x",}', 'NaN', 'undefined', '\ufeff{"nodeId":"n","hostname":"h"}', '{"nodeId":"a","nodeId":"b"}',
-    '{"cpuCount":1e99999}', '{"cpuCount":-0}', '{"cpuCount":123456789012345678901234567890}', 'null', 'true', '[]', '""', '0',
-    '{"__proto__":{"isAdmin":true}}', '{"constructor":{"prototype":{"isAdmin":true}}}', '{"consumer":{"__proto__":{"controller":"c","model":"m"}}}',
+    '{',
+    '}',
+    '{"a":}',
+    "{'nodeId':'x'}",
+    '{"nodeId":"x",}',
+    'NaN',
+    'undefined',
+    '\ufeff{"nodeId":"n","hostname":"h"}',
+    '{"nodeId":"a","nodeId":"b"}',
+    '{"cpuCount":1e99999}',
+    '{"cpuCount":-0}',
+    '{"cpuCount":123456789012345678901234567890}',
+    'null',
+    'true',
+    '[]',
+    '""',
+    '0',
+    '{"__proto__":{"isAdmin":true}}',
+    '{"constructor":{"prototype":{"isAdmin":true}}}',
+    '{"consumer":{"__proto__":{"controller":"c","model":"m"}}}',
   ),
   fc.integer({ min: 33, max: 20_000 }).map((depth) => `${'['.repeat(depth)}${']'.repeat(depth)}`),
   fc.integer({ min: 33, max: 5_000 }).map((depth) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`),
@@ -95,14 +148,46 @@ const anyBody: fc.Arbitrary<{ body?: string | Buffer; headers: Record<string, st
 });
 
 const SEGMENTS = [
-  'v1', 'nodes', 'allocations', 'reservations', 'models', 'release', 'observations', 'reconcile', 'healthz', 'metrics', 'deploying', 'deployed',
-  'failed', 'audit', 'state', 'leases', 'devices', '..', '.', '%2e%2e', '%2F', '%FF', '%', '%zz', '%00', '%C0%AE', '%E0%A4%A', '', '*',
+  'v1',
+  'nodes',
+  'allocations',
+  'reservations',
+  'models',
+  'release',
+  'observations',
+  'reconcile',
+  'healthz',
+  'metrics',
+  'deploying',
+  'deployed',
+  'failed',
+  'audit',
+  'state',
+  'leases',
+  'devices',
+  '..',
+  '.',
+  '%2e%2e',
+  '%2F',
+  '%FF',
+  '%',
+  '%zz',
+  '%00',
+  '%C0%AE',
+  '%E0%A4%A',
+  '',
+  '*',
 ];
 
-const queryString = fc.array(
-  fc.tuple(fc.constantFrom('minPosition', 'status', 'at', 'limit', 'after', '__proto__', 'x'), fc.oneof(fc.constantFrom('-1', '1e3', '99999999999999999999', '0x10', 'ready', '', '%FF', '[]', '1&minPosition=2'), fc.nat().map(String))),
-  { maxLength: 3 },
-).map((pairs) => (pairs.length ? `?${pairs.map(([key, value]) => `${key}=${value}`).join('&')}` : ''));
+const queryString = fc
+  .array(
+    fc.tuple(
+      fc.constantFrom('minPosition', 'status', 'at', 'limit', 'after', '__proto__', 'x'),
+      fc.oneof(fc.constantFrom('-1', '1e3', '99999999999999999999', '0x10', 'ready', '', '%FF', '[]', '1&minPosition=2'), fc.nat().map(String)),
+    ),
+    { maxLength: 3 },
+  )
+  .map((pairs) => (pairs.length ? `?${pairs.map(([key, value]) => `${key}=${value}`).join('&')}` : ''));
 
 /** A token that is NOT a live one: ended, forged, borrowed from another node, or subtly altered. */
 export const wrongToken = (targets: FuzzTargets): fc.Arbitrary<string> => {
@@ -147,7 +232,18 @@ export const garbageRequest = (targets: FuzzTargets): fc.Arbitrary<RawRequest> =
   );
   const path = fc.oneof(
     { weight: 8, arbitrary: fc.tuple(fc.array(segment, { maxLength: 6 }), queryString).map(([segments, query]) => `/${segments.join('/')}${query}`) },
-    { weight: 1, arbitrary: fc.constantFrom('*', '//v1//nodes', '/v1/./nodes/../nodes', 'http://evil.example/v1/nodes', '/%2e%2e/%2e%2e/etc/passwd', '/v1/nodes#x', '/v1/nodes?%FF=%FF') },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        '*',
+        '//v1//nodes',
+        '/v1/./nodes/../nodes',
+        'http://evil.example/v1/nodes',
+        '/%2e%2e/%2e%2e/etc/passwd',
+        '/v1/nodes#x',
+        '/v1/nodes?%FF=%FF',
+      ),
+    },
   );
   const method = fc.constantFrom('GET', 'GET', 'POST', 'POST', 'POST', 'PUT', 'DELETE', 'PATCH', 'HEAD', 'OPTIONS', 'TRACE', 'BREW', 'get', 'P0ST');
   return fc.tuple(method, path, anyBody).map(([m, p, { body, headers }]) => ({ method: m, path: p, headers, body }));
@@ -164,13 +260,20 @@ export const wrongTokenCommand = (targets: FuzzTargets): fc.Arbitrary<RawRequest
   const body = fc.oneof({ weight: 4, arbitrary: validBody.map(jsonBody) }, { weight: 1, arbitrary: hostileValue.map(jsonBody) });
   return fc.oneof(
     fc.tuple(wrongToken(targets), fc.constantFrom('deploying', 'deployed', 'failed', 'release'), body).map(([token, action, text]) => ({
-      method: 'POST', path: `/v1/allocations/${token}/${action}`, headers: JSON_TYPE, body: text,
+      method: 'POST',
+      path: `/v1/allocations/${token}/${action}`,
+      headers: JSON_TYPE,
+      body: text,
     })),
     wrongToken(targets).map((token) => ({ method: 'GET', path: `/v1/allocations/${token}` })),
   );
 };
 
-const validConsumer = fc.record({ controller: fc.constantFrom('fuzz', 'owner'), model: fc.constantFrom('m', 'prod', 'other'), machine: fc.constantFrom('0', '1', '7') });
+const validConsumer = fc.record({
+  controller: fc.constantFrom('fuzz', 'owner'),
+  model: fc.constantFrom('m', 'prod', 'other'),
+  machine: fc.constantFrom('0', '1', '7'),
+});
 
 /** 3. Valid-looking acquires that must lose: held or reserved nodes, wrong keys, unknown nodes, reused requestIds. */
 export const doomedAcquire = (targets: FuzzTargets): fc.Arbitrary<RawRequest> => {
@@ -178,21 +281,48 @@ export const doomedAcquire = (targets: FuzzTargets): fc.Arbitrary<RawRequest> =>
   const requestId = fc.oneof({ weight: 4, arbitrary: freshRequestId }, { weight: 1, arbitrary: fc.constantFrom(...targets.usedRequestIds) });
   const reserved = targets.reservedNodes;
   const byHeldNode = fc.record({ requestId, consumer: validConsumer, nodeId: fc.constantFrom(...targets.heldNodes, 'fz-ghost') });
-  const byReservedNode = fc.tuple(fc.integer({ min: 0, max: reserved.length - 1 }), requestId, validConsumer, fc.option(fc.oneof(fc.string({ maxLength: 40 }), fc.constantFrom(...reserved.map(({ reservationKey }) => reservationKey)))))
+  const byReservedNode = fc
+    .tuple(
+      fc.integer({ min: 0, max: reserved.length - 1 }),
+      requestId,
+      validConsumer,
+      fc.option(fc.oneof(fc.string({ maxLength: 40 }), fc.constantFrom(...reserved.map(({ reservationKey }) => reservationKey)))),
+    )
     .filter(([index, , , key]) => key !== reserved[index].reservationKey)
     .map(([index, id, consumer, key]) => ({ requestId: id, consumer, nodeId: reserved[index].nodeId, ...(key === null ? {} : { reservationKey: key }) }));
-  const byConstraints = fc.record(
-    { requestId, consumer: validConsumer, constraints: fc.record({ arch: fc.constantFrom('amd64', 'arm64'), minCpu: fc.nat(64), zone: fc.constantFrom('default', 'z1'), tags: fc.array(fc.constantFrom('gpu', 'ssd'), { maxLength: 2 }) }, { requiredKeys: [] }) },
-  );
-  const withHostileField = fc.tuple(byHeldNode, fc.constantFrom('requestId', 'consumer', 'nodeId', 'reservationKey', 'constraints', 'extra'), hostileValue).map(([body, field, value]) => ({ ...body, [field]: value }));
-  return fc.oneof(byHeldNode, byReservedNode, byConstraints, withHostileField).map((body) => ({ method: 'POST', path: '/v1/allocations', headers: JSON_TYPE, body: jsonBody(body) }));
+  const byConstraints = fc.record({
+    requestId,
+    consumer: validConsumer,
+    constraints: fc.record(
+      {
+        arch: fc.constantFrom('amd64', 'arm64'),
+        minCpu: fc.nat(64),
+        zone: fc.constantFrom('default', 'z1'),
+        tags: fc.array(fc.constantFrom('gpu', 'ssd'), { maxLength: 2 }),
+      },
+      { requiredKeys: [] },
+    ),
+  });
+  const withHostileField = fc
+    .tuple(byHeldNode, fc.constantFrom('requestId', 'consumer', 'nodeId', 'reservationKey', 'constraints', 'extra'), hostileValue)
+    .map(([body, field, value]) => ({ ...body, [field]: value }));
+  return fc
+    .oneof(byHeldNode, byReservedNode, byConstraints, withHostileField)
+    .map((body) => ({ method: 'POST', path: '/v1/allocations', headers: JSON_TYPE, body: jsonBody(body) }));
 };
 
 /** 4. Reservations: reserving taken nodes, cancelling with wrong, borrowed or missing keys. */
 export const wrongReservation = (targets: FuzzTargets): fc.Arbitrary<RawRequest> => {
   const reserved = targets.reservedNodes;
   const nodes = [...targets.heldNodes, ...reserved.map(({ nodeId }) => nodeId), 'fz-ghost'];
-  const reserve = fc.tuple(fc.constantFrom(...nodes), fc.oneof(fc.record({ agentName: fc.constantFrom('thief', 'juju'), ttlSeconds: fc.integer({ min: -5, max: 40_000_000 }) }, { requiredKeys: ['agentName'] }), hostileValue))
+  const reserve = fc
+    .tuple(
+      fc.constantFrom(...nodes),
+      fc.oneof(
+        fc.record({ agentName: fc.constantFrom('thief', 'juju'), ttlSeconds: fc.integer({ min: -5, max: 40_000_000 }) }, { requiredKeys: ['agentName'] }),
+        hostileValue,
+      ),
+    )
     .map(([nodeId, body]) => ({ method: 'POST', path: `/v1/nodes/${nodeId}/reservations`, headers: JSON_TYPE, body: jsonBody(body) }));
   const cancel = fc
     .tuple(
@@ -222,41 +352,64 @@ const templates = (targets: FuzzTargets): { path: string; body: Record<string, u
   { path: '/v1/observations/nodes', body: { nodeId: 'fz-ghost', providerStatus: 'Ready', observedAt: new Date().toISOString(), source: 'maas' } },
   { path: `/v1/nodes/${targets.heldNodes[0]}/reservations`, body: { agentName: 'thief', owner: 'o', ttlSeconds: 60 } },
   { path: '/v1/models/release', body: { controller: 'nobody', model: 'nothing', force: true, requestId: 'fz-model' } },
-  { path: '/v1/reconcile', body: { consumer: { controller: 'fuzz', model: 'm' }, instances: [{ machine: '1', token: targets.liveTokens[0].token }, { machine: '2', nodeId: targets.heldNodes[0] }] } },
+  {
+    path: '/v1/reconcile',
+    body: {
+      consumer: { controller: 'fuzz', model: 'm' },
+      instances: [
+        { machine: '1', token: targets.liveTokens[0].token },
+        { machine: '2', nodeId: targets.heldNodes[0] },
+      ],
+    },
+  },
 ];
 
 /** 5. Each command's valid body, broken one way: a field of the wrong kind, missing, unknown, a prototype key, the wrong shape. */
 export const mutatedCommand = (targets: FuzzTargets): fc.Arbitrary<RawRequest> =>
-  fc.tuple(fc.constantFrom(...templates(targets)), fc.nat(), hostileValue, fc.constantFrom('replace', 'replace', 'nested', 'delete', 'unknown', 'prototype', 'array', 'string')).map(([template, pick, value, how]) => {
-    const body: Record<string, unknown> = structuredClone(template.body);
-    const fields = Object.keys(body);
-    const field = fields[pick % fields.length];
-    let text: string;
-    switch (how) {
-      case 'replace':
-        // A valid new nodeId would enlist a new node, a legitimate write: keep it invalid.
-        text = jsonBody({ ...body, [field]: template.path === '/v1/nodes' && field === 'nodeId' && typeof value === 'string' ? `${value}/` : value });
-        break;
-      case 'nested': {
-        const inner = Object.entries(body).find(([, v]) => v && typeof v === 'object');
-        text = inner ? jsonBody({ ...body, [inner[0]]: Array.isArray(inner[1]) ? [value] : { ...(inner[1] as object), [String(pick % 3 === 0 ? 'evil' : Object.keys(inner[1] as object)[0])]: value } }) : jsonBody({ ...body, [field]: value });
-        break;
+  fc
+    .tuple(
+      fc.constantFrom(...templates(targets)),
+      fc.nat(),
+      hostileValue,
+      fc.constantFrom('replace', 'replace', 'nested', 'delete', 'unknown', 'prototype', 'array', 'string'),
+    )
+    .map(([template, pick, value, how]) => {
+      const body: Record<string, unknown> = structuredClone(template.body);
+      const fields = Object.keys(body);
+      const field = fields[pick % fields.length];
+      let text: string;
+      switch (how) {
+        case 'replace':
+          // A valid new nodeId would enlist a new node, a legitimate write: keep it invalid.
+          text = jsonBody({ ...body, [field]: template.path === '/v1/nodes' && field === 'nodeId' && typeof value === 'string' ? `${value}/` : value });
+          break;
+        case 'nested': {
+          const inner = Object.entries(body).find(([, v]) => v && typeof v === 'object');
+          text = inner
+            ? jsonBody({
+                ...body,
+                [inner[0]]: Array.isArray(inner[1])
+                  ? [value]
+                  : { ...(inner[1] as object), [String(pick % 3 === 0 ? 'evil' : Object.keys(inner[1] as object)[0])]: value },
+              })
+            : jsonBody({ ...body, [field]: value });
+          break;
+        }
+        case 'delete':
+          delete body[field];
+          text = jsonBody(body);
+          break;
+        case 'unknown':
+          text = jsonBody({ ...body, [`x${pick % 100}`]: value });
+          break;
+        case 'prototype':
+          text = jsonBody(body).replace(/^\{/, `{"${PROTOTYPE_KEYS[pick % 3]}":${jsonBody(value)},`);
+          break;
+        case 'array':
+          text = jsonBody([body]);
+          break;
+        default:
+          text = JSON.stringify(jsonBody(body));
       }
-      case 'delete':
-        delete body[field];
-        text = jsonBody(body);
-        break;
-      case 'unknown':
-        text = jsonBody({ ...body, [`x${pick % 100}`]: value });
-        break;
-      case 'prototype':
-        text = jsonBody(body).replace(/^\{/, `{"${PROTOTYPE_KEYS[pick % 3]}":${jsonBody(value)},`);
-        break;
-      case 'array':
-        text = jsonBody([body]);
-        break;
-      default:
-        text = JSON.stringify(jsonBody(body));
-    }
-    return { method: 'POST', path: template.path, headers: JSON_TYPE, body: text };
-  });
+      return { method: 'POST', path: template.path, headers: JSON_TYPE, body: text };
+    });

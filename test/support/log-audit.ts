@@ -83,7 +83,8 @@ export const allocationInvariantProblems = (events: readonly RecordedEvent[]): s
       if (parsed?.nodeId !== nodeId || parsed.epoch !== data.epoch) problems.push(`${where}: token ${data.token} does not name ${nodeId} epoch ${data.epoch}`);
       const requestId = data.request?.requestId;
       if (requestId !== undefined) {
-        if (acquireOfRequest.has(requestId)) problems.push(`${where}: requestId ${requestId} acquired twice (${acquireOfRequest.get(requestId)} and ${data.token})`);
+        if (acquireOfRequest.has(requestId))
+          problems.push(`${where}: requestId ${requestId} acquired twice (${acquireOfRequest.get(requestId)} and ${data.token})`);
         acquireOfRequest.set(requestId, data.token);
       }
       live.set(nodeId, data.token);
@@ -139,5 +140,8 @@ export const missingEvidence = (evidence: readonly Evidence[], events: readonly 
       if (expected.position == null) return false;
       return !stream.some((event) => event.position === expected.position) || !found.some((event) => event.position <= expected.position!);
     })
-    .map((expected) => `acknowledged but not in the log: ${expected.what} (${String(expected.type)} in ${expected.stream}${expected.position != null ? ` by ${expected.position}` : ''})`);
+    .map(
+      (expected) =>
+        `acknowledged but not in the log: ${expected.what} (${String(expected.type)} in ${expected.stream}${expected.position != null ? ` by ${expected.position}` : ''})`,
+    );
 };

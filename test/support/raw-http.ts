@@ -25,7 +25,9 @@ export const rawHttp = (port: number, request: RawRequest, timeoutMs = 15_000): 
   new Promise((resolve, reject) => {
     const body = request.body === undefined ? undefined : Buffer.isBuffer(request.body) ? request.body : Buffer.from(request.body, 'utf8');
     const headers = { host: `127.0.0.1:${port}`, connection: 'close', ...(body ? { 'content-length': String(body.length) } : {}), ...request.headers };
-    const head = `${request.method} ${request.path} HTTP/1.1\r\n${Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('')}\r\n`;
+    const head = `${request.method} ${request.path} HTTP/1.1\r\n${Object.entries(headers)
+      .map(([name, value]) => `${name}: ${value}\r\n`)
+      .join('')}\r\n`;
     const socket = connect(port, '127.0.0.1');
     const chunks: Buffer[] = [];
     const timer = setTimeout(() => {

@@ -24,7 +24,11 @@ export const buildRegion = async (
   const region: Region = { controller: options.controller, model: options.model, nodes: [], containers: [] };
   for (const [n, nodeId] of options.nodeIds.entries()) {
     if ((await ledger.get(`/v1/nodes/${nodeId}`)).status === 404) assert.equal((await enlist(ledger, nodeId)).status, 201);
-    const acquired = await ledger.post('/v1/allocations', { requestId: newRequestId('acquire'), consumer: consumer(options.controller, options.model, String(n)), nodeId });
+    const acquired = await ledger.post('/v1/allocations', {
+      requestId: newRequestId('acquire'),
+      consumer: consumer(options.controller, options.model, String(n)),
+      nodeId,
+    });
     assert.equal(acquired.status, 201, JSON.stringify(acquired.body));
     const hostIp = `${options.hostNet}.${10 + n}`;
     const hostMac = `${options.macPrefix}:ff:${hex(n)}`;
@@ -39,7 +43,11 @@ export const buildRegion = async (
     assert.equal(device.status, 201, JSON.stringify(device.body));
     const ip = `${options.containerNet}.${20 + c}`;
     const lease = await ledger.post('/v1/leases', {
-      ip, mac, owner: { deviceId: device.body.deviceId }, kind: 'dhcp', expiresAt: new Date(Date.now() + 86_400_000).toISOString(),
+      ip,
+      mac,
+      owner: { deviceId: device.body.deviceId },
+      kind: 'dhcp',
+      expiresAt: new Date(Date.now() + 86_400_000).toISOString(),
     });
     assert.equal(lease.status, 201, JSON.stringify(lease.body));
     region.containers.push({ deviceId: device.body.deviceId, nodeId: host.nodeId, token: host.token, ip, mac });

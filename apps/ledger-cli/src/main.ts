@@ -31,18 +31,17 @@ const storageDirs = (argv: string[], io: CliIo): string[] => {
 };
 
 /** Every sub-command, one line each. */
-const COMMANDS: CliCommand[] = [
-  keysCommand,
-  importCommand,
-  replayCommand,
-  rebuildCommand,
-  verifyCommand,
-  exportCommand,
-  generateCommand,
-];
+const COMMANDS: CliCommand[] = [keysCommand, importCommand, replayCommand, rebuildCommand, verifyCommand, exportCommand, generateCommand];
 
 const helpText = (): string =>
-  ['usage: ledger-cli <command> [options]', '', 'commands:', ...COMMANDS.map((c) => `  ${c.name.padEnd(10)} ${c.summary}`), '', 'ledger-cli help <command> for its options'].join('\n');
+  [
+    'usage: ledger-cli <command> [options]',
+    '',
+    'commands:',
+    ...COMMANDS.map((c) => `  ${c.name.padEnd(10)} ${c.summary}`),
+    '',
+    'ledger-cli help <command> for its options',
+  ].join('\n');
 
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
   const [name, ...rest] = argv;
@@ -66,7 +65,9 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     const fault = diagnoseStorageFault(error, storageDirs(rest, io));
     if (fault) {
       // A full or read-only disk is the machine's condition, not a bug: say so, no stack.
-      io.err(`${command.name} refused: ${fault.message} (${fault.code}); no read-model or output file was left half-written: free space (or remount read-write) and run it again`);
+      io.err(
+        `${command.name} refused: ${fault.message} (${fault.code}); no read-model or output file was left half-written: free space (or remount read-write) and run it again`,
+      );
       return STORAGE_FAULT_EXIT;
     }
     io.err(error instanceof Error ? `${command.name} failed: ${error.message}` : String(error));

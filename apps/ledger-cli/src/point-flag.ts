@@ -20,6 +20,10 @@ export const positionAtOrBefore = async (store: EventStore, point: PointInLog, h
 export const positionAtOrAfter = async (store: EventStore, point: PointInLog, head: number): Promise<number> => {
   if ('position' in point) return point.position;
   const limit = point.time.getTime();
-  const before = await lastPositionWhere((position) => eventAtOrAfter(store, position), head, (event) => Date.parse(event.recordedAt) < limit);
+  const before = await lastPositionWhere(
+    (position) => eventAtOrAfter(store, position),
+    head,
+    (event) => Date.parse(event.recordedAt) < limit,
+  );
   return before + 1;
 };

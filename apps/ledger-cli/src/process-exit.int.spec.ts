@@ -18,7 +18,16 @@ describe('how the CLI exits', () => {
   });
 
   it('treats a reader that stops early as a normal end, without a stack trace', () => {
-    const result = spawnSync('bash', ['-c', `"${process.execPath}" ${script("exitQuietlyOnClosedPipe(); for (let i = 0; i < 200; i++) process.stdout.write('y'.repeat(65536)); exitAfterFlush(0);").map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ')} | head -c 10 > /dev/null; echo "\${PIPESTATUS[0]}"`], { encoding: 'utf8' });
+    const result = spawnSync(
+      'bash',
+      [
+        '-c',
+        `"${process.execPath}" ${script("exitQuietlyOnClosedPipe(); for (let i = 0; i < 200; i++) process.stdout.write('y'.repeat(65536)); exitAfterFlush(0);")
+          .map((a) => `'${a.replace(/'/g, `'\\''`)}'`)
+          .join(' ')} | head -c 10 > /dev/null; echo "\${PIPESTATUS[0]}"`,
+      ],
+      { encoding: 'utf8' },
+    );
     assert.equal(result.stdout.trim(), '0');
     assert.doesNotMatch(result.stderr, /EPIPE|Error/);
   });

@@ -3,7 +3,11 @@ import type { CliIo } from './cli-command';
 const WIDTH = 30;
 const number = (value: number) => Math.round(value).toLocaleString('en-US');
 const duration = (seconds: number) =>
-  !Number.isFinite(seconds) ? '?' : seconds < 60 ? `${Math.ceil(seconds)}s` : `${Math.floor(seconds / 60)}m${String(Math.ceil(seconds % 60)).padStart(2, '0')}s`;
+  !Number.isFinite(seconds)
+    ? '?'
+    : seconds < 60
+      ? `${Math.ceil(seconds)}s`
+      : `${Math.floor(seconds / 60)}m${String(Math.ceil(seconds % 60)).padStart(2, '0')}s`;
 
 /**
  * A one-line progress bar on stderr (events/s and ETA), drawn only when stderr is a
@@ -14,7 +18,10 @@ export class ProgressBar {
   private drawnAt = 0;
   private drawn = false;
 
-  constructor(private readonly io: CliIo, private readonly label: string) {}
+  constructor(
+    private readonly io: CliIo,
+    private readonly label: string,
+  ) {}
 
   /** `done` of `total` units (events, or positions when that is all that is known). */
   update(done: number, total: number, unit = 'events'): void {

@@ -44,7 +44,12 @@ const cycles = async (ledger: LedgerProcess, clients: number, seconds: number, l
       let count = 0;
       while (Date.now() < deadline) {
         const requestId = `bench-${label}-${clients}-${index}-${count}`;
-        const { token } = await timedSend('POST', '/v1/allocations', { requestId, consumer: { controller: 'bench', model: `m${index}`, machine: String(count) }, nodeId }, 201);
+        const { token } = await timedSend(
+          'POST',
+          '/v1/allocations',
+          { requestId, consumer: { controller: 'bench', model: `m${index}`, machine: String(count) }, nodeId },
+          201,
+        );
         await timedSend('POST', `/v1/allocations/${token}/deploying`, {}, 200);
         await timedSend('POST', `/v1/allocations/${token}/deployed`, {}, 200);
         await timedSend('POST', `/v1/allocations/${token}/release`, {}, 200);
@@ -69,7 +74,12 @@ export const httpCyclesSection: BenchSection = {
     try {
       const setup = new JsonClient(ledger.port, ledger.apiKey, 8);
       for (let index = 0; index < Math.max(...CONCURRENCY); index++) {
-        const answer = await setup.send('POST', '/v1/nodes', { nodeId: `bench-node-${index}`, hostname: `bench-node-${index}.maas`, cpuCount: 8, memoryMb: 16384 });
+        const answer = await setup.send('POST', '/v1/nodes', {
+          nodeId: `bench-node-${index}`,
+          hostname: `bench-node-${index}.maas`,
+          cpuCount: 8,
+          memoryMb: 16384,
+        });
         if (answer.status !== 201) throw new Error(`enlist: ${answer.status} ${JSON.stringify(answer.body)}`);
       }
       setup.close();
@@ -84,7 +94,12 @@ export const httpCyclesSection: BenchSection = {
           { key: `http.${clients}.cycles`, label: `${clients} client(s): cycles`, value: result.cyclesPerSecond, unit: 'cycles/s' },
           { key: `http.${clients}.p50`, label: `${clients} client(s): request latency p50`, value: result.p50, unit: 'ms' },
           { key: `http.${clients}.p99`, label: `${clients} client(s): request latency p99`, value: result.p99, unit: 'ms' },
-          { key: `http.${clients}.batch`, label: `${clients} client(s): appends per transaction (group commit)`, value: (after.appends - before.appends) / (after.transactions - before.transactions), unit: 'appends' },
+          {
+            key: `http.${clients}.batch`,
+            label: `${clients} client(s): appends per transaction (group commit)`,
+            value: (after.appends - before.appends) / (after.transactions - before.transactions),
+            unit: 'appends',
+          },
         );
       }
       measurements.push({ key: 'http.peak-rss', label: 'server peak RSS over the three loads', value: peakRssMiB(ledger.pid), unit: 'MiB' });

@@ -1,6 +1,15 @@
 import Database from 'better-sqlite3';
 import { SqliteReadOnlyEventStore } from '@ledger/event-store';
-import { ledgerProjection, openReadModelDatabase, rebuildReadModels, ReadModelTables, SnapshotWriter, snapshotsOf, StateFold, verifyReadModels } from '@ledger/projections';
+import {
+  ledgerProjection,
+  openReadModelDatabase,
+  rebuildReadModels,
+  ReadModelTables,
+  SnapshotWriter,
+  snapshotsOf,
+  StateFold,
+  verifyReadModels,
+} from '@ledger/projections';
 import type { BenchSection, Measurement } from '../support/bench-section';
 import { benchEvents, generatedLog } from '../support/generated-log';
 import { tempDatabase } from '../support/temp-file';
@@ -15,7 +24,9 @@ const rawReadAndParse = (file: string): { events: number; seconds: number } => {
   const started = process.hrtime.bigint();
   let events = 0;
   let check = 0;
-  for (const row of db.prepare('SELECT position, event_id, stream, revision, type, data, metadata, recorded_at FROM events ORDER BY position').iterate() as IterableIterator<{ data: string; metadata: string }>) {
+  for (const row of db
+    .prepare('SELECT position, event_id, stream, revision, type, data, metadata, recorded_at FROM events ORDER BY position')
+    .iterate() as IterableIterator<{ data: string; metadata: string }>) {
     const data = JSON.parse(row.data) as { nodeId?: string };
     const metadata = JSON.parse(row.metadata) as { actor?: string };
     if (data.nodeId !== undefined && metadata.actor !== undefined) check++;
@@ -33,10 +44,13 @@ const foldLedgerView = async (file: string, snapshotEvery: number): Promise<{ ev
   const temp = tempDatabase('snapshots');
   const db = openReadModelDatabase(temp.file);
   const started = process.hrtime.bigint();
-  const snapshots = snapshotEvery > 0 ? new SnapshotWriter(db, ledgerProjection.name, { every: snapshotEvery }, new ReadModelTables(db).allocate(snapshotsOf(ledgerProjection.name))) : null;
+  const snapshots =
+    snapshotEvery > 0
+      ? new SnapshotWriter(db, ledgerProjection.name, { every: snapshotEvery }, new ReadModelTables(db).allocate(snapshotsOf(ledgerProjection.name)))
+      : null;
   const fold = new StateFold(ledgerProjection, ledgerProjection.initialState(), { snapshots });
   let events = 0;
-  for (let after = 0; ; ) {
+  for (let after = 0; ;) {
     const page = store.readAfter(after, PAGE);
     if (page.length === 0) break;
     fold.applyPage(page);

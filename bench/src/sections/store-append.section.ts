@@ -15,7 +15,11 @@ const SLICE_MS = 1_000;
 class AppendLoad {
   private readonly revisions: number[];
 
-  private constructor(private readonly store: SqliteEventStore, private readonly temp: { done(): void }, clients: number) {
+  private constructor(
+    private readonly store: SqliteEventStore,
+    private readonly temp: { done(): void },
+    clients: number,
+  ) {
     this.revisions = new Array<number>(clients).fill(-1);
   }
 
@@ -59,7 +63,11 @@ export const storeAppendSection: BenchSection = {
     const single = await AppendLoad.open(1);
     const grouped = await AppendLoad.open(64);
     try {
-      const slices = { raw: [] as { events: number; seconds: number }[], single: [] as { events: number; seconds: number }[], grouped: [] as { events: number; seconds: number; transactions: number }[] };
+      const slices = {
+        raw: [] as { events: number; seconds: number }[],
+        single: [] as { events: number; seconds: number }[],
+        grouped: [] as { events: number; seconds: number; transactions: number }[],
+      };
       for (let round = 0; round < ROUNDS; round++) {
         slices.raw.push(raw.measure(SLICE_MS));
         slices.single.push(await single.measure(SLICE_MS));
@@ -76,7 +84,12 @@ export const storeAppendSection: BenchSection = {
         { key: 'append.1-client.ratio', label: 'SqliteEventStore, 1 client / raw single', value: singleRate / rawRate, unit: 'x' },
         { key: 'append.64-clients', label: 'SqliteEventStore, 64 concurrent clients', value: groupedRate, unit: 'events/s' },
         { key: 'append.64-clients.ratio', label: 'SqliteEventStore, 64 clients / raw single', value: groupedRate / rawRate, unit: 'x' },
-        { key: 'append.64-clients.batch', label: 'SqliteEventStore, 64 clients: appends per transaction', value: groupedEvents / groupedTransactions, unit: 'appends' },
+        {
+          key: 'append.64-clients.batch',
+          label: 'SqliteEventStore, 64 clients: appends per transaction',
+          value: groupedEvents / groupedTransactions,
+          unit: 'appends',
+        },
       ];
     } finally {
       raw.close();

@@ -57,9 +57,18 @@ export const timeTravelSection: BenchSection = {
       const positions = Array.from({ length: POINTS }, (_, i) => Math.max(1, Math.round(((i + 1) * head) / POINTS) - 3_217));
       const nodes = Array.from({ length: NODES }, (_, i) => `node-${String(1 + ((i * 7919) % Math.max(1, Math.round(head / 200)))).padStart(5, '0')}`);
       const whole = await latencies(positions.map((p) => async () => ok(`state at ${p}`)(await client.send('GET', `/v1/state?at=${p}`))));
-      const oneNode = await latencies(positions.map((p, i) => async () => ok(`state at ${p}`)(await client.send('GET', `/v1/state?at=${p}&nodeId=${nodes[i]}`))));
-      const timelines = await latencies(nodes.map((nodeId) => async () => ok(`timeline ${nodeId}`)(await client.send('GET', `/v1/audit/nodes/${nodeId}/timeline`))));
-      const figure = (key: string, label: string, values: number[], p: number): Measurement => ({ key, label, value: percentile(sorted(values), p, true), unit: 'ms' });
+      const oneNode = await latencies(
+        positions.map((p, i) => async () => ok(`state at ${p}`)(await client.send('GET', `/v1/state?at=${p}&nodeId=${nodes[i]}`))),
+      );
+      const timelines = await latencies(
+        nodes.map((nodeId) => async () => ok(`timeline ${nodeId}`)(await client.send('GET', `/v1/audit/nodes/${nodeId}/timeline`))),
+      );
+      const figure = (key: string, label: string, values: number[], p: number): Measurement => ({
+        key,
+        label,
+        value: percentile(sorted(values), p, true),
+        unit: 'ms',
+      });
       return [
         figure('state.whole.p50', 'state?at= whole state, median', whole, 50),
         figure('state.whole.p99', 'state?at= whole state, p99', whole, 99),

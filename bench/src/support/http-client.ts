@@ -12,7 +12,11 @@ export interface JsonAnswer {
 export class JsonClient {
   private readonly agent: Agent;
 
-  constructor(private readonly port: number, private readonly apiKey: string | null, connections: number) {
+  constructor(
+    private readonly port: number,
+    private readonly apiKey: string | null,
+    connections: number,
+  ) {
     this.agent = new Agent({ keepAlive: true, maxSockets: connections });
   }
 

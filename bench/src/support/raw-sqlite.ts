@@ -25,7 +25,15 @@ export class RawInserter {
       for (let index = 0; index < this.eventsPerTransaction; index++) {
         const stream = this.written % 64;
         this.revisions[stream] += 1;
-        insert.run(newEventId(), `node-raw-${stream}`, this.revisions[stream], 'NodeAcquired', TYPICAL_DATA_JSON, TYPICAL_METADATA_JSON, new Date().toISOString());
+        insert.run(
+          newEventId(),
+          `node-raw-${stream}`,
+          this.revisions[stream],
+          'NodeAcquired',
+          TYPICAL_DATA_JSON,
+          TYPICAL_METADATA_JSON,
+          new Date().toISOString(),
+        );
         this.written++;
       }
     });

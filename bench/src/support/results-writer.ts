@@ -56,13 +56,16 @@ export const renderMarkdown = (report: BenchReport): string => {
     '| section | figure | median | min - max | unit |',
     '|---|---|---:|---:|---|',
     ...report.sections.flatMap((section) =>
-      section.figures.map((figure) => `| ${section.name} | ${figure.label} | ${format(figure.median)} | ${format(figure.min)} - ${format(figure.max)} | ${figure.unit} |`),
+      section.figures.map(
+        (figure) => `| ${section.name} | ${figure.label} | ${format(figure.median)} | ${format(figure.min)} - ${format(figure.max)} | ${figure.unit} |`,
+      ),
     ),
   ];
   const targets = report.sections.flatMap((section) => section.targets);
   if (targets.length > 0) {
     lines.push('', '| target | median | required | met |', '|---|---:|---:|---|');
-    for (const target of targets) lines.push(`| ${target.why} (\`${target.key}\`) | ${format(target.median)} | >= ${format(target.atLeast)} | ${target.met ? 'yes' : '**NO**'} |`);
+    for (const target of targets)
+      lines.push(`| ${target.why} (\`${target.key}\`) | ${format(target.median)} | >= ${format(target.atLeast)} | ${target.met ? 'yes' : '**NO**'} |`);
   }
   lines.push('', ...report.sections.map((section) => `- **${section.name}**: ${section.description}`), '');
   return lines.join('\n');

@@ -6,7 +6,10 @@ describe('RateLimiter', () => {
   it('lets a burst through, then says how long to wait, and refills at the rate', () => {
     let now = 0;
     const limiter = new RateLimiter(2, 3, () => now);
-    assert.deepEqual([1, 2, 3, 4].map(() => limiter.take('a')), [0, 0, 0, 1]);
+    assert.deepEqual(
+      [1, 2, 3, 4].map(() => limiter.take('a')),
+      [0, 0, 0, 1],
+    );
     now = 500;
     assert.equal(limiter.take('a'), 0);
   });

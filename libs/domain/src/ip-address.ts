@@ -52,7 +52,7 @@ const formatIpv6 = (groups: number[]): string => {
   }
   // The longest run of zero groups (at least two), the first one on a tie.
   let best = { start: -1, length: 0 };
-  for (let i = 0; i < 8; ) {
+  for (let i = 0; i < 8;) {
     if (groups[i] !== 0) {
       i++;
       continue;

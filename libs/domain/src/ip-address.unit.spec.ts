@@ -26,7 +26,20 @@ describe('IP addresses: validated and written one way only', () => {
   });
 
   it('refuses what is not one address, naming the problem', () => {
-    for (const bad of ['', '10.96.14', '10.96.14.256', '10.96.14.34.1', ' 10.96.14.34', '10.96.14.34/24', '1:2:3:4:5:6:7:8:9', '2001:db8::g', ':::', 'localhost', '1.2.3.04444', 'a'.repeat(100)]) {
+    for (const bad of [
+      '',
+      '10.96.14',
+      '10.96.14.256',
+      '10.96.14.34.1',
+      ' 10.96.14.34',
+      '10.96.14.34/24',
+      '1:2:3:4:5:6:7:8:9',
+      '2001:db8::g',
+      ':::',
+      'localhost',
+      '1.2.3.04444',
+      'a'.repeat(100),
+    ]) {
       assert.equal(normaliseIp(bad), null, JSON.stringify(bad));
     }
     assert.match((parseIp('fe80::1%eth0') as { error: string }).error, /zone index/);
@@ -49,11 +62,15 @@ describe('IP addresses: validated and written one way only', () => {
 
   it('property: every IPv4 spelling with padded octets normalises to the plain one', () => {
     fc.assert(
-      fc.property(fc.array(fc.integer({ min: 0, max: 255 }), { minLength: 4, maxLength: 4 }), fc.array(fc.boolean(), { minLength: 4, maxLength: 4 }), (octets, pad) => {
-        const plain = octets.join('.');
-        const padded = octets.map((o, i) => (pad[i] ? String(o).padStart(3, '0') : String(o))).join('.');
-        assert.equal(normaliseIp(padded), plain);
-      }),
+      fc.property(
+        fc.array(fc.integer({ min: 0, max: 255 }), { minLength: 4, maxLength: 4 }),
+        fc.array(fc.boolean(), { minLength: 4, maxLength: 4 }),
+        (octets, pad) => {
+          const plain = octets.join('.');
+          const padded = octets.map((o, i) => (pad[i] ? String(o).padStart(3, '0') : String(o))).join('.');
+          assert.equal(normaliseIp(padded), plain);
+        },
+      ),
     );
   });
 });

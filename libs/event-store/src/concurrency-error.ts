@@ -12,5 +12,4 @@ export class ConcurrencyError extends Error {
   }
 }
 
-export const isConcurrencyError = (error: unknown): error is ConcurrencyError =>
-  error instanceof ConcurrencyError;
+export const isConcurrencyError = (error: unknown): error is ConcurrencyError => error instanceof ConcurrencyError;

@@ -18,7 +18,10 @@ export interface StartOptions {
 
 /** Speaks HTTP to a ledger with one API key (or none), as one client would. */
 export class LedgerClient {
-  constructor(readonly url: string, readonly apiKey: string | null) {}
+  constructor(
+    readonly url: string,
+    readonly apiKey: string | null,
+  ) {}
 
   async request<T = any>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<HttpResult<T>> {
     const init: RequestInit = { method, headers: { ...(this.apiKey ? { authorization: `Bearer ${this.apiKey}` } : {}), ...headers } };
@@ -55,7 +58,11 @@ export class LedgerClient {
 export class LedgerProcess extends LedgerClient {
   private output = '';
 
-  private constructor(private readonly child: ChildProcess, readonly port: number, readonly dataDir: string) {
+  private constructor(
+    private readonly child: ChildProcess,
+    readonly port: number,
+    readonly dataDir: string,
+  ) {
     super(`http://127.0.0.1:${port}`, readFileSync(join(dataDir, 'operator.key'), 'utf8').trim());
   }
 

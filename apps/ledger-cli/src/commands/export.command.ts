@@ -58,7 +58,7 @@ export const exportCommand: CliCommand = {
       const first = from ? await positionAtOrAfter(log, from, head) : 1;
       const last = to ? await positionAtOrBefore(log, to, head) : head;
       let written = 0;
-      for (let after = first - 1; after < last; ) {
+      for (let after = first - 1; after < last;) {
         const page = log.readAfter(after, PAGE).filter((event) => event.position <= last);
         if (page.length === 0) break;
         const text = page.map(envelopeJson).join('\n');

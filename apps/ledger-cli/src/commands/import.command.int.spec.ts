@@ -46,7 +46,10 @@ const assertMatches = (report: ImportReport, generated: GeneratedLeaseFiles) => 
   assert.equal(report.entries, generated.entries);
   assert.equal(report.superseded, generated.superseded);
   assert.equal(report.skipped.length, generated.malformed);
-  assert.equal(Object.values(report.ignored).reduce((a, b) => a + b, 0), generated.ignored);
+  assert.equal(
+    Object.values(report.ignored).reduce((a, b) => a + b, 0),
+    generated.ignored,
+  );
   assert.deepEqual(report.states, expectedStates(generated));
   assert.ok(report.skipped.every((p) => p.line > 0 && p.reason.length > 0));
 };
@@ -145,7 +148,10 @@ describe('ledger-cli import', () => {
       assert.deepEqual(report.files, [`${base}.2`, `${base}.1`, base]);
       assert.equal(report.format, 'kea');
       assertMatches(report, kea);
-      assert.ok(report.skipped.every((p) => p.file !== undefined), 'several files: each skipped row names its file');
+      assert.ok(
+        report.skipped.every((p) => p.file !== undefined),
+        'several files: each skipped row names its file',
+      );
     });
 
     it('a Kea DHCPv6 file, told apart by its header', async () => {
@@ -158,7 +164,9 @@ describe('ledger-cli import', () => {
     it('the table lists the first 20 skipped lines with their numbers', async () => {
       const { code, text } = await runImport([iscFile, '--dry-run'], { deps: { fetch: noNetwork } });
       assert.equal(code, 0);
-      const listed = text().split('\n').filter((line) => /^ {4}line \d+: /.test(line));
+      const listed = text()
+        .split('\n')
+        .filter((line) => /^ {4}line \d+: /.test(line));
       assert.equal(listed.length, 20);
       assert.match(text(), /\(dry run: nothing posted\)/);
       assert.match(text(), new RegExp(`skipped +${isc.malformed} +\\(the first 20 below`));
@@ -172,7 +180,9 @@ describe('ledger-cli import', () => {
       const live = new Map(active.slice(0, 100).map(([ip, lease]) => [ip, lease.mac]));
       const ledger = await startFakeLedger(live);
       try {
-        const json = await runImport([iscFile, '--batch', '1000', '--report', 'json', '--source', 'dhcp-1'], { env: { LEDGER_URL: ledger.url, LEDGER_API_KEY: 'lk_test_key' } });
+        const json = await runImport([iscFile, '--batch', '1000', '--report', 'json', '--source', 'dhcp-1'], {
+          env: { LEDGER_URL: ledger.url, LEDGER_API_KEY: 'lk_test_key' },
+        });
         assert.equal(json.code, 0, json.errors());
         const report: ImportReport = JSON.parse(json.text());
         assert.equal(ledger.calls.length, Math.ceil(isc.expected.size / 1000));
@@ -185,7 +195,10 @@ describe('ledger-cli import', () => {
 
         const table = await runImport([iscFile, '--url', ledger.url]);
         assert.equal(table.code, 0);
-        const orphanLines = table.text().split('\n').filter((line) => /no owner in the ledger$/.test(line));
+        const orphanLines = table
+          .text()
+          .split('\n')
+          .filter((line) => /no owner in the ledger$/.test(line));
         assert.equal(orphanLines.length, 50);
         assert.match(table.text(), new RegExp(`orphaned +${(active.length - 100).toLocaleString('en-US')} +\\(the first 50 below`));
         assert.match(table.text(), /verdicts +valid 100 · orphaned/);
@@ -202,10 +215,19 @@ describe('ledger-cli import', () => {
         assert.equal(quiet.code, 0);
         assert.equal(drawn.length, 0);
         let clock = 0;
-        const tty = await runImport([iscFile, '--url', ledger.url, '--batch', '500'], { interactive: true, deps: { writeProgress: (t) => drawn.push(t), now: () => (clock += 50) } });
+        const tty = await runImport([iscFile, '--url', ledger.url, '--batch', '500'], {
+          interactive: true,
+          deps: { writeProgress: (t) => drawn.push(t), now: () => (clock += 50) },
+        });
         assert.equal(tty.code, 0);
-        assert.ok(drawn.some((t) => /^\r\x1b\[Kreading +\[#*-*\] +\d+% .*MB.* records\/s +ETA /.test(t)), 'a reading bar');
-        assert.ok(drawn.some((t) => /^\r\x1b\[Kposting +\[#*-*\] +\d+% +[\d,]+\/[\d,]+ +[\d,]+ records\/s +ETA /.test(t)), 'a posting bar');
+        assert.ok(
+          drawn.some((t) => /^\r\x1b\[Kreading +\[#*-*\] +\d+% .*MB.* records\/s +ETA /.test(t)),
+          'a reading bar',
+        );
+        assert.ok(
+          drawn.some((t) => /^\r\x1b\[Kposting +\[#*-*\] +\d+% +[\d,]+\/[\d,]+ +[\d,]+ records\/s +ETA /.test(t)),
+          'a posting bar',
+        );
         assert.equal(drawn.at(-1), '\r\x1b[K', 'cleared before the report');
       } finally {
         await ledger.close();
@@ -241,7 +263,10 @@ describe('ledger-cli import', () => {
       await ledger.close();
       const { code, errors } = await runImport([iscFile, '--url', ledger.url]);
       assert.equal(code, 1);
-      assert.match(errors(), /import failed after 0 of [\d,]+ records were posted: cannot reach the ledger at http:\/\/127\.0\.0\.1:\d+\/v1\/observations\/leases/);
+      assert.match(
+        errors(),
+        /import failed after 0 of [\d,]+ records were posted: cannot reach the ledger at http:\/\/127\.0\.0\.1:\d+\/v1\/observations\/leases/,
+      );
     });
   });
 

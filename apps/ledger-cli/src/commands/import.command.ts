@@ -68,11 +68,13 @@ export const parseImportOptions = (args: ParsedArgs, env: NodeJS.ProcessEnv): Im
   if (positional.length !== 1) throw new UsageError(positional.length === 0 ? 'which lease file?' : `one lease file at a time, got ${positional.length}`);
   const batchText = args.flags.batch ?? '1000';
   const batch = Number(batchText);
-  if (batchText === true || !Number.isInteger(batch) || batch < 1 || batch > MAX_BATCH) throw new UsageError(`--batch must be a whole number from 1 to ${MAX_BATCH}`);
+  if (batchText === true || !Number.isInteger(batch) || batch < 1 || batch > MAX_BATCH)
+    throw new UsageError(`--batch must be a whole number from 1 to ${MAX_BATCH}`);
   const url = args.flags.url ?? env.LEDGER_URL ?? DEFAULT_URL;
   if (url === true || !/^https?:\/\/[^/]/.test(url) || !URL.canParse(url)) throw new UsageError(`--url must be an http(s) URL, got "${url}"`);
   const source = args.flags.source;
-  if (source === true || (source !== undefined && (source.trim() === '' || source.length > 128))) throw new UsageError('--source must be a name of 1-128 characters');
+  if (source === true || (source !== undefined && (source.trim() === '' || source.length > 128)))
+    throw new UsageError('--source must be a name of 1-128 characters');
   return {
     file: positional[0],
     format: oneOf(args, 'format', [...LEASE_FILE_FORMATS, 'auto'] as const, 'auto'),
@@ -85,7 +87,8 @@ export const parseImportOptions = (args: ParsedArgs, env: NodeJS.ProcessEnv): Im
 };
 
 /** A source name the ledger takes as an id: the format and the file's name, in safe characters. */
-export const defaultSourceName = (format: LeaseFileFormat, file: string): string => `${format}:${basename(file)}`.replace(/[^A-Za-z0-9._:@-]/g, '-').slice(0, 128);
+export const defaultSourceName = (format: LeaseFileFormat, file: string): string =>
+  `${format}:${basename(file)}`.replace(/[^A-Za-z0-9._:@-]/g, '-').slice(0, 128);
 
 export interface ImportDependencies {
   fetch?: typeof fetch;
@@ -131,7 +134,13 @@ const run = async (args: ParsedArgs, io: CliIo, deps: ImportDependencies): Promi
 
   let outcome: PostOutcome | null = null;
   if (!options.dryRun) {
-    const client = new LeaseObservationsClient({ url: options.url, source, apiKey: io.env.LEDGER_API_KEY || undefined, fetch: deps.fetch, retryDelaysMs: deps.retryDelaysMs });
+    const client = new LeaseObservationsClient({
+      url: options.url,
+      source,
+      apiKey: io.env.LEDGER_API_KEY || undefined,
+      fetch: deps.fetch,
+      retryDelaysMs: deps.retryDelaysMs,
+    });
     const posting$ = bar('posting', reading.records.length, 'records');
     try {
       outcome = await postInBatches(reading.records, options.batch, client, (handled) => posting$?.update(handled, handled));
@@ -147,7 +156,12 @@ const run = async (args: ParsedArgs, io: CliIo, deps: ImportDependencies): Promi
     }
     posting$?.clear();
   }
-  const report = buildImportReport({ file: options.file, source, url: options.dryRun ? null : options.url, dryRun: options.dryRun, elapsedMs: now() - started }, files, reading, outcome);
+  const report = buildImportReport(
+    { file: options.file, source, url: options.dryRun ? null : options.url, dryRun: options.dryRun, elapsedMs: now() - started },
+    files,
+    reading,
+    outcome,
+  );
   io.out(options.report === 'json' ? JSON.stringify(report, null, 2) : formatImportTable(report));
   return 0;
 };

@@ -24,13 +24,18 @@ export const keysCommand: CliCommand = {
         const name = stringFlag(args, 'name');
         const role = stringFlag(args, 'role') as Role | undefined;
         const controller = stringFlag(args, 'controller');
-        const models = stringFlag(args, 'models')?.split(',').map((m) => m.trim()).filter(Boolean);
+        const models = stringFlag(args, 'models')
+          ?.split(',')
+          .map((m) => m.trim())
+          .filter(Boolean);
         if (!name || !/^[A-Za-z0-9._@:-]{1,64}$/.test(name)) throw new UsageError('--name is required: 1-64 letters, digits or . _ @ : -');
         if (!role || !ROLES.includes(role)) throw new UsageError(`--role must be one of ${ROLES.join(', ')}`);
         if (role === 'consumer' && !controller) throw new UsageError('a consumer key needs --controller');
         if (role !== 'consumer' && controller) throw new UsageError('only consumer keys are scoped to a controller');
         const { key, stored } = addKey(file, { name, role, scope: controller ? { controller, ...(models ? { models } : {}) } : null }, new Date());
-        io.err(`added key ${stored.keyId} (${role}${controller ? ` for ${controller}${models ? `/${models.join(',')}` : ''}` : ''}) to ${file}; the key is shown once:`);
+        io.err(
+          `added key ${stored.keyId} (${role}${controller ? ` for ${controller}${models ? `/${models.join(',')}` : ''}` : ''}) to ${file}; the key is shown once:`,
+        );
         io.out(key);
         return 0;
       }

@@ -1,7 +1,14 @@
 import { existsSync } from 'node:fs';
 import type Database from 'better-sqlite3';
 import {
-  AuditIndexReader, deriveAuditFields, eventAtOrAfter, ledgerProjection, openReadModelDatabase, SnapshotReader, stateAt, timelineEntryOf,
+  AuditIndexReader,
+  deriveAuditFields,
+  eventAtOrAfter,
+  ledgerProjection,
+  openReadModelDatabase,
+  SnapshotReader,
+  stateAt,
+  timelineEntryOf,
   type TimelineEntry,
 } from '@ledger/projections';
 import type { SqliteReadOnlyEventStore } from '@ledger/event-store';
@@ -27,7 +34,13 @@ const PAGE = 2_000;
 const MAX_NODE_TIMELINE = 1_000_000;
 
 /** The timeline from the audit index when it is there and has got that far; otherwise straight from the log. */
-const timelineUpTo = async (log: SqliteReadOnlyEventStore, index: AuditIndexReader | null, position: number, nodeId: string | null, limit: number): Promise<{ entries: TimelineEntry[]; note: string | null }> => {
+const timelineUpTo = async (
+  log: SqliteReadOnlyEventStore,
+  index: AuditIndexReader | null,
+  position: number,
+  nodeId: string | null,
+  limit: number,
+): Promise<{ entries: TimelineEntry[]; note: string | null }> => {
   const usable = index !== null && index.position() >= position;
   if (nodeId) {
     let entries: TimelineEntry[] = [];
@@ -35,7 +48,7 @@ const timelineUpTo = async (log: SqliteReadOnlyEventStore, index: AuditIndexRead
     if (usable) entries = index.timeline(nodeId, { until: position, limit: MAX_NODE_TIMELINE })?.entries ?? [];
     else {
       note = '(the audit index is missing or behind: read from the log, without events of IP addresses the node held)';
-      for (let after = 0; after < position; ) {
+      for (let after = 0; after < position;) {
         const page = log.readAfter(after, PAGE);
         if (page.length === 0) break;
         for (const event of page) if (event.position <= position && deriveAuditFields(event).nodeId === nodeId) entries.push(timelineEntryOf(event));

@@ -107,7 +107,12 @@ export class HistorySimulator {
       const reserved = state.reservation && Date.parse(state.reservation.expiresAt) > this.now ? state.reservation : null;
       if (reserved) {
         if (r.chance(0.6)) return this.acquire(node, node.reservationKeyHash);
-        if (r.chance(0.5)) return this.decide(node, { type: 'CancelReservation', nodeId: node.nodeId, reservationId: reserved.reservationId, keyHash: node.reservationKeyHash!, now: this.iso() }, 'agent:picker');
+        if (r.chance(0.5))
+          return this.decide(
+            node,
+            { type: 'CancelReservation', nodeId: node.nodeId, reservationId: reserved.reservationId, keyHash: node.reservationKeyHash!, now: this.iso() },
+            'agent:picker',
+          );
         return [];
       }
       if (r.chance(0.08)) return this.reserve(node);
@@ -141,33 +146,41 @@ export class HistorySimulator {
 
   private enlist(node: SimulatedNode): SimulatedAppend[] {
     const r = this.random;
-    return this.decide(node, {
-      type: 'EnlistNode',
-      nodeId: node.nodeId,
-      profile: {
-        hostname: `${node.nodeId}.maas`,
-        arch: r.chance(0.8) ? 'amd64' : 'arm64',
-        cpuCount: r.pick([8, 16, 32, 64]),
-        memoryMb: r.pick([16384, 32768, 65536, 131072]),
-        tags: r.chance(0.3) ? ['gpu'] : [],
-        zone: r.pick(ZONES),
+    return this.decide(
+      node,
+      {
+        type: 'EnlistNode',
+        nodeId: node.nodeId,
+        profile: {
+          hostname: `${node.nodeId}.maas`,
+          arch: r.chance(0.8) ? 'amd64' : 'arm64',
+          cpuCount: r.pick([8, 16, 32, 64]),
+          memoryMb: r.pick([16384, 32768, 65536, 131072]),
+          tags: r.chance(0.3) ? ['gpu'] : [],
+          zone: r.pick(ZONES),
+        },
       },
-    }, 'operator:charlie');
+      'operator:charlie',
+    );
   }
 
   private reserve(node: SimulatedNode): SimulatedAppend[] {
     node.reservationKeyHash = this.random.hex(64);
     const ttlMs = (5 + this.random.below(55)) * 60_000;
-    return this.decide(node, {
-      type: 'ReserveNode',
-      nodeId: node.nodeId,
-      reservationId: this.random.uuid(this.now),
-      agentName: 'agent:picker',
-      owner: this.random.chance(0.5) ? 'charlie' : null,
-      keyHash: node.reservationKeyHash,
-      expiresAt: new Date(this.now + ttlMs).toISOString(),
-      now: this.iso(),
-    }, 'agent:picker');
+    return this.decide(
+      node,
+      {
+        type: 'ReserveNode',
+        nodeId: node.nodeId,
+        reservationId: this.random.uuid(this.now),
+        agentName: 'agent:picker',
+        owner: this.random.chance(0.5) ? 'charlie' : null,
+        keyHash: node.reservationKeyHash,
+        expiresAt: new Date(this.now + ttlMs).toISOString(),
+        now: this.iso(),
+      },
+      'agent:picker',
+    );
   }
 
   private acquire(node: SimulatedNode, reservationKeyHash: string | null): SimulatedAppend[] {
@@ -182,15 +195,21 @@ export class HistorySimulator {
       expectedRevision: 'no_stream',
       at: new Date(this.now),
     };
-    const acquired = this.decide(node, {
-      type: 'AcquireNode',
-      nodeId: node.nodeId,
-      consumer,
-      request: { requestId, fingerprint },
-      reservationKeyHash,
-      tokenEntropy: this.random.text(22),
-      now: this.iso(),
-    }, actor, correlationId, requestId);
+    const acquired = this.decide(
+      node,
+      {
+        type: 'AcquireNode',
+        nodeId: node.nodeId,
+        consumer,
+        request: { requestId, fingerprint },
+        reservationKeyHash,
+        tokenEntropy: this.random.text(22),
+        now: this.iso(),
+      },
+      actor,
+      correlationId,
+      requestId,
+    );
     return [route, ...acquired];
   }
 
@@ -198,7 +217,11 @@ export class HistorySimulator {
     return this.tokenCommand(node, { type: 'ReleaseAllocation', ending }, actor);
   }
 
-  private tokenCommand(node: SimulatedNode, action: { type: 'StartDeployment' | 'MarkDeployed' } | { type: 'ReleaseAllocation'; ending: 'released' | 'force_released' | 'model_released' }, actor: string): SimulatedAppend[] {
+  private tokenCommand(
+    node: SimulatedNode,
+    action: { type: 'StartDeployment' | 'MarkDeployed' } | { type: 'ReleaseAllocation'; ending: 'released' | 'force_released' | 'model_released' },
+    actor: string,
+  ): SimulatedAppend[] {
     const token = node.state.allocation!.token;
     const command: NodeCommand = { ...action, nodeId: node.nodeId, token, now: this.iso(), request: null };
     return this.decide(node, command, actor);
@@ -215,10 +238,19 @@ export class HistorySimulator {
   private powerSync(node: SimulatedNode): SimulatedAppend[] {
     const failing = node.state.health.power.consecutiveFailures > 0;
     const ok = failing ? this.random.chance(0.4) : this.random.chance(0.8);
-    return this.decide(node, {
-      type: 'ObservePowerSync', nodeId: node.nodeId, ok, error: ok ? null : this.random.pick(['IPMI timeout', 'BMC unreachable']),
-      observedAt: this.iso(), failuresForFault: 3, now: this.iso(),
-    }, 'maas');
+    return this.decide(
+      node,
+      {
+        type: 'ObservePowerSync',
+        nodeId: node.nodeId,
+        ok,
+        error: ok ? null : this.random.pick(['IPMI timeout', 'BMC unreachable']),
+        observedAt: this.iso(),
+        failuresForFault: 3,
+        now: this.iso(),
+      },
+      'maas',
+    );
   }
 
   private maintenance(node: SimulatedNode): SimulatedAppend[] {
@@ -229,7 +261,11 @@ export class HistorySimulator {
   }
 
   private observe(node: SimulatedNode, providerStatus: string, actor: string): SimulatedAppend[] {
-    return this.decide(node, { type: 'ObserveProviderStatus', nodeId: node.nodeId, providerStatus, source: 'maas', observedAt: this.iso(), now: this.iso() }, actor);
+    return this.decide(
+      node,
+      { type: 'ObserveProviderStatus', nodeId: node.nodeId, providerStatus, source: 'maas', observedAt: this.iso(), now: this.iso() },
+      actor,
+    );
   }
 
   /** A container on the node (seed 2) and a DHCP lease for it on a free address. */
@@ -243,10 +279,21 @@ export class HistorySimulator {
     const ip = this.freeAddress();
     if (!ip) return registered;
     const owner: LeaseOwner = { kind: 'device', deviceId: device.deviceId, token: allocation.token, nodeId: node.nodeId };
-    const granted = this.lease(ip, {
-      type: 'GrantLease', ip, mac, owner, leaseKind: 'dhcp', expiresAt: new Date(this.now + 86_400_000).toISOString(),
-      liveness: { [ownerKey(owner)]: ownerLivenessIn(node.state, owner) }, now: this.iso(),
-    }, 'maas-dhcp', null);
+    const granted = this.lease(
+      ip,
+      {
+        type: 'GrantLease',
+        ip,
+        mac,
+        owner,
+        leaseKind: 'dhcp',
+        expiresAt: new Date(this.now + 86_400_000).toISOString(),
+        liveness: { [ownerKey(owner)]: ownerLivenessIn(node.state, owner) },
+        now: this.iso(),
+      },
+      'maas-dhcp',
+      null,
+    );
     const leaseId = (granted[0]?.events.find((event) => event.type === 'LeaseGranted')?.data as { leaseId: string } | undefined)?.leaseId;
     if (leaseId) this.addressesOf.set(allocation.token, [...(this.addressesOf.get(allocation.token) ?? []), { ip, leaseId }]);
     return [...registered, ...granted];
@@ -268,12 +315,17 @@ export class HistorySimulator {
     const expectedRevision: ExpectedRevision = address.revision < 0 ? 'no_stream' : address.revision;
     this.addresses.set(ip, { state: decision.events.reduce(leaseDecider.evolve, address.state), revision: address.revision + decision.events.length });
     const correlationId = cause?.correlationId ?? this.random.uuid(this.now);
-    return [{
-      stream: Streams.ip(ip),
-      events: decision.events.map((event) => ({ ...this.envelope(event, actor, correlationId, null), metadata: { correlationId, causationId: cause?.id ?? null, actor, requestId: null, schemaVersion: LEDGER_UPCASTERS.currentVersion(event.type) } })),
-      expectedRevision,
-      at: new Date(this.now),
-    }];
+    return [
+      {
+        stream: Streams.ip(ip),
+        events: decision.events.map((event) => ({
+          ...this.envelope(event, actor, correlationId, null),
+          metadata: { correlationId, causationId: cause?.id ?? null, actor, requestId: null, schemaVersion: LEDGER_UPCASTERS.currentVersion(event.type) },
+        })),
+        expectedRevision,
+        at: new Date(this.now),
+      },
+    ];
   }
 
   /** The lease cascade: the addresses an ended allocation's containers held are released, caused by the ending. */
@@ -284,12 +336,21 @@ export class HistorySimulator {
     const held = this.addressesOf.get(token) ?? [];
     this.addressesOf.delete(token);
     return held.flatMap(({ ip, leaseId }) =>
-      this.lease(ip, { type: 'ReleaseLease', ip, leaseId, reason: 'owner_ended', cause: ending.id, now: this.iso() }, 'system:lease-cascade', { id: ending.id, correlationId: ending.metadata.correlationId }),
+      this.lease(ip, { type: 'ReleaseLease', ip, leaseId, reason: 'owner_ended', cause: ending.id, now: this.iso() }, 'system:lease-cascade', {
+        id: ending.id,
+        correlationId: ending.metadata.correlationId,
+      }),
     );
   }
 
   /** Runs the real decider; accepted events are appended to the node stream, refusals recorded. */
-  private decide(node: SimulatedNode, command: NodeCommand, actor: string, correlationId = this.random.uuid(this.now), requestId: string | null = null): SimulatedAppend[] {
+  private decide(
+    node: SimulatedNode,
+    command: NodeCommand,
+    actor: string,
+    correlationId = this.random.uuid(this.now),
+    requestId: string | null = null,
+  ): SimulatedAppend[] {
     const decision = nodeDecider.decide(command, node.state);
     if (decision.outcome === 'refused') return this.refused(node, command, decision.refusal, actor, correlationId, requestId);
     if (decision.events.length === 0) return [];
@@ -307,7 +368,14 @@ export class HistorySimulator {
   }
 
   /** What RefusalRecorder writes for a refused command. */
-  private refused(node: SimulatedNode, command: NodeCommand, refusal: Refusal, actor: string, correlationId: string, requestId: string | null): SimulatedAppend[] {
+  private refused(
+    node: SimulatedNode,
+    command: NodeCommand,
+    refusal: Refusal,
+    actor: string,
+    correlationId: string,
+    requestId: string | null,
+  ): SimulatedAppend[] {
     const data = {
       command: command.type,
       nodeId: node.nodeId,
@@ -318,12 +386,14 @@ export class HistorySimulator {
       reason: refusal.message,
       details: refusal.details ?? null,
     };
-    return [{
-      stream: Streams.refusals(node.nodeId),
-      events: [this.envelope({ type: 'CommandRefused', data }, actor, correlationId, requestId)],
-      expectedRevision: 'any',
-      at: new Date(this.now),
-    }];
+    return [
+      {
+        stream: Streams.refusals(node.nodeId),
+        events: [this.envelope({ type: 'CommandRefused', data }, actor, correlationId, requestId)],
+        expectedRevision: 'any',
+        at: new Date(this.now),
+      },
+    ];
   }
 
   private envelope(event: NodeEvent | { type: string; data: unknown }, actor: string, correlationId: string, requestId: string | null): NewEvent {

@@ -24,7 +24,8 @@ describe('addresses: one spelling per address', () => {
       ['1:2:3:4:5:6:192.0.2.1', '1:2:3:4:5:6:c000:201'],
     ];
     for (const [text, canonical] of cases) assert.deepEqual(parseIp(text), { ip: canonical, family: 6 }, text);
-    for (const bad of ['1::2::3', '1:2:3:4:5:6:7:8:9', '1::2:3:4:5:6:7:8', ':1::2', 'fe80::1%eth0', '12345::', 'g::1', '::ffff:300.1.1.1']) assert.equal(parseIp(bad), null, bad);
+    for (const bad of ['1::2::3', '1:2:3:4:5:6:7:8:9', '1::2:3:4:5:6:7:8', ':1::2', 'fe80::1%eth0', '12345::', 'g::1', '::ffff:300.1.1.1'])
+      assert.equal(parseIp(bad), null, bad);
   });
 
   it('gives every spelling of one IPv6 address the same text, and that text reads back as itself', () => {
@@ -47,7 +48,7 @@ describe('addresses: one spelling per address', () => {
 
   it('writes MACs lowercase and colon-separated, whatever the source wrote', () => {
     assert.equal(normalizeMac('52:54:00:AB:cd:0F'), '52:54:00:ab:cd:0f');
-    assert.equal(normalizeMac('0:c:29:1a:2b:3c'), '00:0c:29:1a:2b:3c', "old dhcpd left out leading zeros");
+    assert.equal(normalizeMac('0:c:29:1a:2b:3c'), '00:0c:29:1a:2b:3c', 'old dhcpd left out leading zeros');
     assert.equal(normalizeMac('52-54-00-ab-cd-ef'), '52:54:00:ab:cd:ef');
     assert.equal(normalizeMac('5254.00ab.cdef'), '52:54:00:ab:cd:ef');
     assert.equal(normalizeMac('525400ABCDEF'), '52:54:00:ab:cd:ef');

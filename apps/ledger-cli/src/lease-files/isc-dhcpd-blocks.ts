@@ -31,7 +31,18 @@ export interface IscStructureSink {
 
 /** Keywords that open a top-level declaration in a lease file. */
 export const TOP_LEVEL_KEYWORDS = new Set([
-  'lease', 'ia-na', 'ia-ta', 'ia-pd', 'failover', 'host', 'group', 'subgroup', 'class', 'subclass', 'server-duid', 'authoring-byte-order',
+  'lease',
+  'ia-na',
+  'ia-ta',
+  'ia-pd',
+  'failover',
+  'host',
+  'group',
+  'subgroup',
+  'class',
+  'subclass',
+  'server-duid',
+  'authoring-byte-order',
 ]);
 /** The ones that never appear inside another declaration: seeing one at the start of a line inside a block means that block was cut short. */
 const LEASE_KEYWORDS = new Set(['lease', 'ia-na', 'ia-ta', 'ia-pd']);
@@ -82,7 +93,11 @@ export class IscBlockReader {
 
   end(): void {
     if (this.stack.length > 0) {
-      this.sink.problem(this.stack[0].line, `${describeBlock(this.stack[0])} is not closed at the end of the file (a truncated write?); skipped`, this.stack[0]);
+      this.sink.problem(
+        this.stack[0].line,
+        `${describeBlock(this.stack[0])} is not closed at the end of the file (a truncated write?); skipped`,
+        this.stack[0],
+      );
     } else if (this.pending.length > 0) {
       this.sink.problem(this.pending[0].line, `'${wordsText(this.pending)}' has no ';' at the end of the file; skipped`);
     }
@@ -117,7 +132,11 @@ export class IscBlockReader {
   private resyncAt(token: IscToken): void {
     if (this.stack.length > 0 && LEASE_KEYWORDS.has(token.text)) {
       const open = this.stack[0];
-      this.sink.problem(this.broken?.line ?? open.line, `${describeBlock(open)} is not closed before line ${token.line}${this.broken ? ` (${this.broken.reason})` : ''}; skipped`, open);
+      this.sink.problem(
+        this.broken?.line ?? open.line,
+        `${describeBlock(open)} is not closed before line ${token.line}${this.broken ? ` (${this.broken.reason})` : ''}; skipped`,
+        open,
+      );
       this.stack = [];
       this.pending = [];
       this.broken = null;

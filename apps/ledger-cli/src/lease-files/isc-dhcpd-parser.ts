@@ -85,7 +85,10 @@ export class IscLeaseParser {
   private unrecognisedInARow = 0;
 
   /** `now` decides the state of a block without a binding state (active until its `ends`); the parser itself reads no clock. */
-  constructor(private readonly sink: LeaseSink, options: { now: string }) {
+  constructor(
+    private readonly sink: LeaseSink,
+    options: { now: string },
+  ) {
     this.now = options.now;
     this.blocks = new IscBlockReader({
       block: (block) => this.declaration(block),
@@ -108,10 +111,14 @@ export class IscLeaseParser {
     this.unrecognised++;
     this.unrecognisedInARow++;
     if (this.declarations === 0 && this.unrecognised >= MAX_UNRECOGNISED_BEFORE_ANY) {
-      throw new NotALeaseFile(`this is not a dhcpd.leases file: ${this.unrecognised} of its first ${line} lines are no lease file's, and none declares a lease; stopped reading at line ${line}`);
+      throw new NotALeaseFile(
+        `this is not a dhcpd.leases file: ${this.unrecognised} of its first ${line} lines are no lease file's, and none declares a lease; stopped reading at line ${line}`,
+      );
     }
     if (this.unrecognisedInARow >= MAX_UNRECOGNISED_IN_A_ROW) {
-      throw new NotALeaseFile(`lines ${line - this.unrecognisedInARow + 1}-${line} are no lease file's (${this.unrecognisedInARow} in a row); stopped reading at line ${line}`);
+      throw new NotALeaseFile(
+        `lines ${line - this.unrecognisedInARow + 1}-${line} are no lease file's (${this.unrecognisedInARow} in a row); stopped reading at line ${line}`,
+      );
     }
   }
 
@@ -165,7 +172,11 @@ export class IscLeaseParser {
       if (child.header[0]?.text !== 'iaaddr') continue;
       const ip = child.header.length === 2 ? parseIp(child.header[1].text) : null;
       if (!ip || ip.family !== 6) {
-        this.sink.problem({ line: child.line, reason: `'${wordsText(child.header)}' in the ${keyword.text} block at line ${block.line} does not name an IPv6 address; skipped`, entry: {} });
+        this.sink.problem({
+          line: child.line,
+          reason: `'${wordsText(child.header)}' in the ${keyword.text} block at line ${block.line} does not name an IPv6 address; skipped`,
+          entry: {},
+        });
         continue;
       }
       this.emit(`iaaddr ${ip.ip}`, ip.ip, child, mac ? { mac } : { missing: noMac });

@@ -112,7 +112,8 @@ export class KeaLeaseParser {
     if (!ip || ip.family !== header.family) return `address '${quoteText(field('address') ?? '')}' is not an IPv${header.family} address`;
     const validLifetime = field('valid_lifetime')!;
     const expire = field('expire')!;
-    if (!/^\d{1,10}$/.test(validLifetime) || Number(validLifetime) > INFINITE_LIFETIME) return `valid_lifetime '${quoteText(validLifetime)}' is not a number of seconds`;
+    if (!/^\d{1,10}$/.test(validLifetime) || Number(validLifetime) > INFINITE_LIFETIME)
+      return `valid_lifetime '${quoteText(validLifetime)}' is not a number of seconds`;
     if (!/^\d{1,12}$/.test(expire) || Number(expire) > LAST_EPOCH_SECOND) return `expire '${quoteText(expire)}' is not an epoch time`;
     const stateCode = field('state') || '0';
     if (!(stateCode in KEA_STATES)) return `state '${quoteText(stateCode)}' is not a Kea lease state (0-4)`;

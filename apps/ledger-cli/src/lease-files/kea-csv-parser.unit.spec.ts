@@ -8,40 +8,72 @@ import { toObservation } from './lease-record';
 import { keaEscape } from './testing/lease-file-writers';
 
 const V4 = 'address,hwaddr,client_id,valid_lifetime,expire,subnet_id,fqdn_fwd,fqdn_rev,hostname,state,user_context,pool_id';
-const V6 = 'address,duid,valid_lifetime,expire,subnet_id,pref_lifetime,lease_type,iaid,prefix_len,fqdn_fwd,fqdn_rev,hostname,hwaddr,state,user_context,hwtype,hwaddr_source,pool_id';
+const V6 =
+  'address,duid,valid_lifetime,expire,subnet_id,pref_lifetime,lease_type,iaid,prefix_len,fqdn_fwd,fqdn_rev,hostname,hwaddr,state,user_context,hwtype,hwaddr_source,pool_id';
 const csv = (...lines: string[]) => lines.join('\n');
 
 describe('Kea memfile CSV: reading what Kea writes', () => {
   it('reads a v4 row: expire is cltt + valid_lifetime, the hostname unescaped', () => {
-    const reading = parseKeaLeases(csv(V4, '192.0.2.10,52:54:00:AB:cd:ef,01:52:54:00:ab:cd:ef,3600,1714554000,1,1,1,web-1.example.org.,0,{ "ISC": { "relay-agent-info": "0x0102" } },0', ''));
+    const reading = parseKeaLeases(
+      csv(V4, '192.0.2.10,52:54:00:AB:cd:ef,01:52:54:00:ab:cd:ef,3600,1714554000,1,1,1,web-1.example.org.,0,{ "ISC": { "relay-agent-info": "0x0102" } },0', ''),
+    );
     assert.deepEqual(reading.problems, []);
     assert.deepEqual(reading.records.map(toObservation), [
-      { ip: '192.0.2.10', mac: '52:54:00:ab:cd:ef', state: 'active', starts: '2024-05-01T08:00:00.000Z', ends: '2024-05-01T09:00:00.000Z', hostname: 'web-1.example.org.' },
+      {
+        ip: '192.0.2.10',
+        mac: '52:54:00:ab:cd:ef',
+        state: 'active',
+        starts: '2024-05-01T08:00:00.000Z',
+        ends: '2024-05-01T09:00:00.000Z',
+        hostname: 'web-1.example.org.',
+      },
     ]);
     assert.deepEqual(reading.records[0].origin, { line: 2 });
   });
 
   it('finds columns by header name: older files (fewer columns) and reordered or extra columns read alike', () => {
-    const kea10 = parseKeaLeases(csv('address,hwaddr,client_id,valid_lifetime,expire,subnet_id,fqdn_fwd,fqdn_rev,hostname', '192.0.2.11,52:54:00:00:00:11,,600,1714554000,1,0,0,'));
-    assert.deepEqual(kea10.records.map((r) => [r.ip, r.state, r.hostname]), [['192.0.2.11', 'active', undefined]], 'no state column: state 0');
-    const shuffled = parseKeaLeases(csv('hostname,state,expire,valid_lifetime,hwaddr,address,future_column', 'db-2,3,1714554000,600,52:54:00:00:00:12,192.0.2.12,whatever'));
-    assert.deepEqual(shuffled.records.map((r) => [r.ip, r.mac, r.state, r.hostname]), [['192.0.2.12', '52:54:00:00:00:12', 'released', 'db-2']]);
+    const kea10 = parseKeaLeases(
+      csv('address,hwaddr,client_id,valid_lifetime,expire,subnet_id,fqdn_fwd,fqdn_rev,hostname', '192.0.2.11,52:54:00:00:00:11,,600,1714554000,1,0,0,'),
+    );
+    assert.deepEqual(
+      kea10.records.map((r) => [r.ip, r.state, r.hostname]),
+      [['192.0.2.11', 'active', undefined]],
+      'no state column: state 0',
+    );
+    const shuffled = parseKeaLeases(
+      csv('hostname,state,expire,valid_lifetime,hwaddr,address,future_column', 'db-2,3,1714554000,600,52:54:00:00:00:12,192.0.2.12,whatever'),
+    );
+    assert.deepEqual(
+      shuffled.records.map((r) => [r.ip, r.mac, r.state, r.hostname]),
+      [['192.0.2.12', '52:54:00:00:00:12', 'released', 'db-2']],
+    );
   });
 
   it('maps Kea lease states 0-4 onto the record states', () => {
     const states = ['active', 'abandoned', 'expired', 'released', 'active'];
     const reading = parseKeaLeases(csv(V4, ...states.map((_, code) => `192.0.2.${20 + code},52:54:00:00:00:2${code},,600,1714554000,1,0,0,,${code},,0`)));
-    assert.deepEqual(reading.records.map((r) => r.state), states);
+    assert.deepEqual(
+      reading.records.map((r) => r.state),
+      states,
+    );
   });
 
   it('reads valid_lifetime 0 as a deleted lease, and the infinite lifetime as never ending', () => {
     const reading = parseKeaLeases(
-      csv(V4, '192.0.2.30,52:54:00:00:00:30,,3600,1714554000,1,0,0,,0,,0', '192.0.2.30,52:54:00:00:00:30,,0,1714555000,1,0,0,,0,,0', '192.0.2.31,52:54:00:00:00:31,,4294967295,5009522095,1,0,0,,0,,0'),
+      csv(
+        V4,
+        '192.0.2.30,52:54:00:00:00:30,,3600,1714554000,1,0,0,,0,,0',
+        '192.0.2.30,52:54:00:00:00:30,,0,1714555000,1,0,0,,0,,0',
+        '192.0.2.31,52:54:00:00:00:31,,4294967295,5009522095,1,0,0,,0,,0',
+      ),
     );
-    assert.deepEqual(reading.records.map((r) => [r.ip, r.state, r.ends]), [
-      ['192.0.2.30', 'released', '2024-05-01T09:16:40.000Z'],
-      ['192.0.2.31', 'active', null],
-    ]);
+    assert.deepEqual(
+      reading.records.map((r) => [r.ip, r.state, r.ends]),
+      [
+        ['192.0.2.30', 'released', '2024-05-01T09:16:40.000Z'],
+        ['192.0.2.31', 'active', null],
+      ],
+    );
     assert.equal(reading.superseded, 1);
   });
 
@@ -64,11 +96,14 @@ describe('Kea memfile CSV: reading what Kea writes', () => {
       ),
     );
     assert.deepEqual(reading.problems, []);
-    assert.deepEqual(reading.records.map((r) => [r.ip, r.mac, r.hostname]), [
-      ['2001:db8:1::10', '52:54:00:00:01:10', 'v6-host'],
-      ['2001:db8:1::11', '52:54:00:00:01:11', undefined],
-      ['2001:db8:1::12', '52:54:00:00:01:12', undefined],
-    ]);
+    assert.deepEqual(
+      reading.records.map((r) => [r.ip, r.mac, r.hostname]),
+      [
+        ['2001:db8:1::10', '52:54:00:00:01:10', 'v6-host'],
+        ['2001:db8:1::11', '52:54:00:00:01:11', undefined],
+        ['2001:db8:1::12', '52:54:00:00:01:12', undefined],
+      ],
+    );
     assert.deepEqual(reading.ignored, { 'DHCPv6 prefix delegation (lease_type 2)': 1 });
   });
 
@@ -107,8 +142,14 @@ describe('Kea memfile CSV: what cannot be read is skipped with its line and why'
   for (const [row, pattern] of cases) {
     it(`skips ${row}`, () => {
       const reading = rowsAround(row);
-      assert.deepEqual(reading.records.map((r) => r.ip), ['192.0.2.1', '192.0.2.2']);
-      assert.deepEqual(reading.problems.map((p) => p.line), [3]);
+      assert.deepEqual(
+        reading.records.map((r) => r.ip),
+        ['192.0.2.1', '192.0.2.2'],
+      );
+      assert.deepEqual(
+        reading.problems.map((p) => p.line),
+        [3],
+      );
       assert.match(reading.problems[0].reason, pattern);
       // Issue 10, item 5: a skipped row names its address, whenever the address could be read.
       if (!/fields where|is not an IPv4/.test(pattern.source)) assert.match(reading.problems[0].reason, /^192\.0\.2\.3: /);
@@ -116,15 +157,29 @@ describe('Kea memfile CSV: what cannot be read is skipped with its line and why'
   }
 
   it('takes a v4 MAC from a hardware-type-1 client id when hwaddr is empty (issue 10, item 5)', () => {
-    const reading = parseKeaLeases(csv(V4, '192.0.2.20,,01:52:54:00:00:00:20,600,1714554000,1,0,0,,0,,0', '192.0.2.21,,ff:00:00:00:01:00:01,600,1714554000,1,0,0,,0,,0'));
-    assert.deepEqual(reading.records.map((r) => [r.ip, r.mac]), [['192.0.2.20', '52:54:00:00:00:20']]);
-    assert.deepEqual(reading.problems.map((p) => p.reason), ['192.0.2.21: the lease is active but has no hardware address; row skipped'], 'a client id of another type carries no MAC');
+    const reading = parseKeaLeases(
+      csv(V4, '192.0.2.20,,01:52:54:00:00:00:20,600,1714554000,1,0,0,,0,,0', '192.0.2.21,,ff:00:00:00:01:00:01,600,1714554000,1,0,0,,0,,0'),
+    );
+    assert.deepEqual(
+      reading.records.map((r) => [r.ip, r.mac]),
+      [['192.0.2.20', '52:54:00:00:00:20']],
+    );
+    assert.deepEqual(
+      reading.problems.map((p) => p.reason),
+      ['192.0.2.21: the lease is active but has no hardware address; row skipped'],
+      'a client id of another type carries no MAC',
+    );
   });
 
   it('lets an unusable last row win: nothing older is posted for its address (issue 10, item 2)', () => {
-    const reading = parseKeaLeases(csv(V4, '192.0.2.30,52:54:00:00:00:30,,600,1714554000,1,0,0,,0,,0', '192.0.2.30,00:00:00:00:00:00,,600,1714557600,1,0,0,,0,,0'));
+    const reading = parseKeaLeases(
+      csv(V4, '192.0.2.30,52:54:00:00:00:30,,600,1714554000,1,0,0,,0,,0', '192.0.2.30,00:00:00:00:00:00,,600,1714557600,1,0,0,,0,,0'),
+    );
     assert.deepEqual(reading.records, []);
-    assert.deepEqual(reading.problems.map((p) => [p.line, p.reason]), [[3, '192.0.2.30: the lease is active but has the all-zero MAC address; row skipped']]);
+    assert.deepEqual(
+      reading.problems.map((p) => [p.line, p.reason]),
+      [[3, '192.0.2.30: the lease is active but has the all-zero MAC address; row skipped']],
+    );
     assert.deepEqual([reading.entries, reading.superseded], [2, 1]);
   });
 
@@ -143,13 +198,23 @@ describe('Kea memfile CSV: what cannot be read is skipped with its line and why'
 });
 
 describe('Kea lease-file sets: the order Kea loads them in', () => {
-  const existing = (...paths: string[]) => (path: string) => paths.includes(path);
+  const existing =
+    (...paths: string[]) =>
+    (path: string) =>
+      paths.includes(path);
   it('reads .2, then .1, then the file itself; later files win', () => {
-    assert.deepEqual(keaLeaseFileSet('/kea/leases4.csv', existing('/kea/leases4.csv', '/kea/leases4.csv.1', '/kea/leases4.csv.2')), ['/kea/leases4.csv.2', '/kea/leases4.csv.1', '/kea/leases4.csv']);
+    assert.deepEqual(keaLeaseFileSet('/kea/leases4.csv', existing('/kea/leases4.csv', '/kea/leases4.csv.1', '/kea/leases4.csv.2')), [
+      '/kea/leases4.csv.2',
+      '/kea/leases4.csv.1',
+      '/kea/leases4.csv',
+    ]);
     assert.deepEqual(keaLeaseFileSet('/kea/leases4.csv', existing('/kea/leases4.csv', '/kea/leases4.csv.1')), ['/kea/leases4.csv.1', '/kea/leases4.csv']);
   });
   it('reads a finished-but-not-moved cleanup (.completed) instead of .2 and .1', () => {
-    assert.deepEqual(keaLeaseFileSet('/kea/l.csv', existing('/kea/l.csv', '/kea/l.csv.completed', '/kea/l.csv.1', '/kea/l.csv.2')), ['/kea/l.csv.completed', '/kea/l.csv']);
+    assert.deepEqual(keaLeaseFileSet('/kea/l.csv', existing('/kea/l.csv', '/kea/l.csv.completed', '/kea/l.csv.1', '/kea/l.csv.2')), [
+      '/kea/l.csv.completed',
+      '/kea/l.csv',
+    ]);
   });
   it('reads just the file when it is one of the set already', () => {
     assert.deepEqual(keaLeaseFileSet('/kea/l.csv.1', existing('/kea/l.csv', '/kea/l.csv.1', '/kea/l.csv.2')), ['/kea/l.csv.1']);
@@ -168,7 +233,10 @@ describe('Kea lease-file sets: the order Kea loads them in', () => {
       parser.endFile();
     }
     const reading = latest.reading();
-    assert.deepEqual(reading.records.map((r) => [r.state, r.origin]), [['released', { file: 'l.csv', line: 2 }]]);
+    assert.deepEqual(
+      reading.records.map((r) => [r.state, r.origin]),
+      [['released', { file: 'l.csv', line: 2 }]],
+    );
     assert.equal(reading.superseded, 2);
   });
 });

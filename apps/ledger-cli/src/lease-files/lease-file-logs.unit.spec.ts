@@ -46,7 +46,10 @@ const compare = (reading: LeaseFileReading, entries: GeneratedEntry[]) => {
   assert.equal(reading.problems.length, expected.malformed, JSON.stringify(reading.problems));
   assert.equal(reading.entries, expected.entries);
   assert.equal(reading.superseded, expected.superseded);
-  assert.equal(Object.values(reading.ignored).reduce((a, b) => a + b, 0), expected.ignored);
+  assert.equal(
+    Object.values(reading.ignored).reduce((a, b) => a + b, 0),
+    expected.ignored,
+  );
 };
 
 describe('lease files are append logs: the last well-formed entry wins, broken ones cost one problem each', () => {
@@ -59,8 +62,15 @@ describe('lease files are append logs: the last well-formed entry wins, broken o
       extras: fc.boolean(),
       epoch: fc.boolean(),
     });
-    const v6Entry = fc.record({ spec: spec(v6, ['active', 'expired', 'released', 'abandoned']), broken: fc.option(fc.constantFrom(...ISC_IA_MALFORMATIONS), { nil: undefined, freq: 4 }), epoch: fc.boolean() });
-    const entry = fc.oneof({ arbitrary: v4Entry.map((e) => ({ ...e, v6: false })), weight: 3 }, { arbitrary: v6Entry.map((e) => ({ ...e, v6: true, noMac: false, extras: false })), weight: 1 });
+    const v6Entry = fc.record({
+      spec: spec(v6, ['active', 'expired', 'released', 'abandoned']),
+      broken: fc.option(fc.constantFrom(...ISC_IA_MALFORMATIONS), { nil: undefined, freq: 4 }),
+      epoch: fc.boolean(),
+    });
+    const entry = fc.oneof(
+      { arbitrary: v4Entry.map((e) => ({ ...e, v6: false })), weight: 3 },
+      { arbitrary: v6Entry.map((e) => ({ ...e, v6: true, noMac: false, extras: false })), weight: 1 },
+    );
     fc.assert(
       fc.property(fc.array(entry, { maxLength: 25 }), (drawn) => {
         const entries: GeneratedEntry[] = [];
@@ -100,7 +110,13 @@ describe('lease files are append logs: the last well-formed entry wins, broken o
             const spec = prefix ? { ...e.spec, ip: '2001:db8:ff::' } : e.spec;
             const options = { malformed: e.broken, deleted: e.deleted && !e.broken };
             rows.push(family === 4 ? renderKeaV4Row(spec, options) : renderKeaV6Row(spec, { ...options, prefixDelegation: prefix, withHwaddr: e.deleted }));
-            entries.push(e.broken ? { kind: 'broken', spec, malformation: e.broken } : prefix ? { kind: 'prefix', spec } : { kind: 'lease', spec, deleted: options.deleted });
+            entries.push(
+              e.broken
+                ? { kind: 'broken', spec, malformation: e.broken }
+                : prefix
+                  ? { kind: 'prefix', spec }
+                  : { kind: 'lease', spec, deleted: options.deleted },
+            );
           }
           compare(parseKeaLeases(rows.join('\n')), entries);
         }),

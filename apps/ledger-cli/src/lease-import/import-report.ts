@@ -63,7 +63,8 @@ export const SKIPPED_LISTED = 20;
 export const ORPHANED_LISTED = 50;
 
 const n = (value: number) => Math.round(value).toLocaleString('en-US');
-const row = (label: string, value: number | string, note = '') => `  ${label.padEnd(12)} ${String(typeof value === 'number' ? n(value) : value).padStart(9)}${note ? `  ${note}` : ''}`;
+const row = (label: string, value: number | string, note = '') =>
+  `  ${label.padEnd(12)} ${String(typeof value === 'number' ? n(value) : value).padStart(9)}${note ? `  ${note}` : ''}`;
 const breakdown = (counts: Record<string, number>, keepZeros = false) =>
   Object.entries(counts)
     .filter(([, count]) => keepZeros || count > 0)
@@ -74,7 +75,11 @@ const breakdown = (counts: Record<string, number>, keepZeros = false) =>
 export const formatImportTable = (report: ImportReport): string => {
   const lines: string[] = [];
   const where = report.files.length > 1 ? `${report.file} (${report.format}: ${report.files.join(', ')})` : `${report.file} (${report.format})`;
-  lines.push(report.dryRun ? `Read ${where} as source "${report.source}" (dry run: nothing posted)` : `Imported ${where} as source "${report.source}" into ${report.url}`);
+  lines.push(
+    report.dryRun
+      ? `Read ${where} as source "${report.source}" (dry run: nothing posted)`
+      : `Imported ${where} as source "${report.source}" into ${report.url}`,
+  );
   if (report.entries === 0 && report.skipped.length === 0) lines.push('  no leases: the file holds no lease entries');
   const ignoredCount = Object.values(report.ignored).reduce((a, b) => a + b, 0);
   const skippedEntries = report.entries - report.records - report.superseded - ignoredCount;
@@ -86,13 +91,26 @@ export const formatImportTable = (report: ImportReport): string => {
   lines.push(row('entries read', report.entries, made.length > 0 ? `(${made.join(', ')})` : ''));
   lines.push(row('addresses', report.records, breakdown(report.states)));
   const ignored = Object.values(report.ignored).reduce((a, b) => a + b, 0);
-  if (ignored > 0) lines.push(row('ignored', ignored, Object.entries(report.ignored).map(([why, count]) => `${why}: ${n(count)}`).join(' · ')));
-  lines.push(row('skipped', report.skipped.length, report.skipped.length > SKIPPED_LISTED ? `(the first ${SKIPPED_LISTED} below; --report json lists all)` : ''));
+  if (ignored > 0)
+    lines.push(
+      row(
+        'ignored',
+        ignored,
+        Object.entries(report.ignored)
+          .map(([why, count]) => `${why}: ${n(count)}`)
+          .join(' · '),
+      ),
+    );
+  lines.push(
+    row('skipped', report.skipped.length, report.skipped.length > SKIPPED_LISTED ? `(the first ${SKIPPED_LISTED} below; --report json lists all)` : ''),
+  );
   for (const problem of report.skipped.slice(0, SKIPPED_LISTED)) lines.push(`    ${describeOrigin(problem)}: ${problem.reason}`);
   if (!report.dryRun && report.verdicts) {
     lines.push(row('posted', report.posted, `in ${n(report.batches)} batch${report.batches === 1 ? '' : 'es'}`));
     lines.push(`  ${'verdicts'.padEnd(12)} ${breakdown(report.verdicts, true)}`);
-    lines.push(row('orphaned', report.orphaned.length, report.orphaned.length > ORPHANED_LISTED ? `(the first ${ORPHANED_LISTED} below; --report json lists all)` : ''));
+    lines.push(
+      row('orphaned', report.orphaned.length, report.orphaned.length > ORPHANED_LISTED ? `(the first ${ORPHANED_LISTED} below; --report json lists all)` : ''),
+    );
     if (report.orphaned.length > 0) {
       const shown = report.orphaned.slice(0, ORPHANED_LISTED);
       const ipWidth = Math.max(2, ...shown.map((o) => o.ip.length));

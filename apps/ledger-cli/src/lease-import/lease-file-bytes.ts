@@ -35,7 +35,8 @@ export const leaseFileHead = (path: string): string => {
     }
   }
   const head = text.subarray(0, 4096);
-  if (head.includes(0)) throw new NotALeaseFile(`${path} is not a lease file: it holds binary data (NUL bytes in its first ${head.length.toLocaleString('en-US')} bytes)`);
+  if (head.includes(0))
+    throw new NotALeaseFile(`${path} is not a lease file: it holds binary data (NUL bytes in its first ${head.length.toLocaleString('en-US')} bytes)`);
   return head.toString('utf8');
 };
 

@@ -25,7 +25,10 @@ export class LedgerHttpError extends Error {
     readonly status: number,
     readonly body: unknown,
   ) {
-    const message = body && typeof body === 'object' && typeof (body as { message?: unknown }).message === 'string' ? (body as { message: string }).message : JSON.stringify(body);
+    const message =
+      body && typeof body === 'object' && typeof (body as { message?: unknown }).message === 'string'
+        ? (body as { message: string }).message
+        : JSON.stringify(body);
     super(`the ledger answered ${status}: ${message}`);
   }
 }

@@ -4,7 +4,13 @@ import { LedgerHttpError, LedgerUnreachable, LeaseObservationsClient, retryAfter
 
 const answer = (status: number, body: unknown, headers: Record<string, string> = {}) =>
   new Response(typeof body === 'string' ? body : JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
-const ok = { source: 's', received: 1, results: [{ ip: '10.0.0.1', mac: '52:54:00:00:00:01', verdict: 'orphaned', reason: 'no owner' }], summary: { valid: 0, orphaned: 1, released: 0, unknown: 0 }, position: 5 };
+const ok = {
+  source: 's',
+  received: 1,
+  results: [{ ip: '10.0.0.1', mac: '52:54:00:00:00:01', verdict: 'orphaned', reason: 'no owner' }],
+  summary: { valid: 0, orphaned: 1, released: 0, unknown: 0 },
+  position: 5,
+};
 const lease = { ip: '10.0.0.1', mac: '52:54:00:00:00:01', state: 'active' as const };
 
 const recordingFetch = (...answers: (Response | Error)[]) => {
@@ -79,6 +85,9 @@ describe('the lease observations client', () => {
       return true;
     });
     const notJson = recordingFetch(answer(200, '<html>proxy</html>'));
-    await assert.rejects(new LeaseObservationsClient({ url: 'http://127.0.0.1:3000', source: 's', fetch: notJson.fetch }).post([lease]), /unexpected answer: <html>proxy<\/html>/);
+    await assert.rejects(
+      new LeaseObservationsClient({ url: 'http://127.0.0.1:3000', source: 's', fetch: notJson.fetch }).post([lease]),
+      /unexpected answer: <html>proxy<\/html>/,
+    );
   });
 });

@@ -20,7 +20,13 @@ describe('LineSplitter', () => {
 
   it('keeps at most MAX_LINE_BYTES of a line, however it arrives (issue 10, item 3)', () => {
     const long = Buffer.alloc(MAX_LINE_BYTES * 3, 0x78);
-    assert.deepEqual(split([long, Buffer.from('\nnext')]).map((line) => line.length), [MAX_LINE_BYTES, 4]);
-    assert.deepEqual(split([Buffer.concat([long, Buffer.from('\nnext')])]).map((line) => line.length), [MAX_LINE_BYTES, 4]);
+    assert.deepEqual(
+      split([long, Buffer.from('\nnext')]).map((line) => line.length),
+      [MAX_LINE_BYTES, 4],
+    );
+    assert.deepEqual(
+      split([Buffer.concat([long, Buffer.from('\nnext')])]).map((line) => line.length),
+      [MAX_LINE_BYTES, 4],
+    );
   });
 });

@@ -51,7 +51,14 @@ export const rejectedRecords = (body: unknown, size: number): Map<number, string
   return rejected;
 };
 
-const emptyOutcome = (): PostOutcome => ({ posted: 0, batches: 0, verdicts: { valid: 0, orphaned: 0, released: 0, unknown: 0 }, orphaned: [], rejected: [], position: null });
+const emptyOutcome = (): PostOutcome => ({
+  posted: 0,
+  batches: 0,
+  verdicts: { valid: 0, orphaned: 0, released: 0, unknown: 0 },
+  orphaned: [],
+  rejected: [],
+  position: null,
+});
 
 /**
  * Posts the records in batches, one request at a time. A batch too large for the ledger

@@ -19,7 +19,9 @@ export const formatDuration = (seconds: number): string => {
   if (!Number.isFinite(seconds)) return '?';
   if (seconds < 60) return `${Math.ceil(seconds)}s`;
   const minutes = Math.floor(seconds / 60);
-  return minutes < 60 ? `${minutes}m${String(Math.ceil(seconds % 60)).padStart(2, '0')}s` : `${Math.floor(minutes / 60)}h${String(minutes % 60).padStart(2, '0')}m`;
+  return minutes < 60
+    ? `${minutes}m${String(Math.ceil(seconds % 60)).padStart(2, '0')}s`
+    : `${Math.floor(minutes / 60)}h${String(minutes % 60).padStart(2, '0')}m`;
 };
 
 export class ProgressBar {

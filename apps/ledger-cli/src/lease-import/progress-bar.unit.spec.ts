@@ -37,6 +37,9 @@ describe('the progress bar', () => {
   });
 
   it('spells durations briefly', () => {
-    assert.deepEqual([formatDuration(0.2), formatDuration(59), formatDuration(61), formatDuration(3_725), formatDuration(Infinity)], ['1s', '59s', '1m01s', '1h02m', '?']);
+    assert.deepEqual(
+      [formatDuration(0.2), formatDuration(59), formatDuration(61), formatDuration(3_725), formatDuration(Infinity)],
+      ['1s', '59s', '1m01s', '1h02m', '?'],
+    );
   });
 });

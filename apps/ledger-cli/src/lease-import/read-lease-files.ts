@@ -63,7 +63,11 @@ export const readLeaseFiles = async (
         failed = true;
         text.destroy();
         raw.destroy();
-        reject(error instanceof Error && 'code' in error && String(error.code).startsWith('Z_') ? new NotALeaseFile(`${file}: the gzip data is corrupt (${error.message})`) : error);
+        reject(
+          error instanceof Error && 'code' in error && String(error.code).startsWith('Z_')
+            ? new NotALeaseFile(`${file}: the gzip data is corrupt (${error.message})`)
+            : error,
+        );
       };
       const lines = new LineSplitter((line) => {
         if (failed) return;

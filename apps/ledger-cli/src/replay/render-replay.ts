@@ -79,14 +79,20 @@ const fieldsOf = (entity: unknown): Record<string, unknown> => (entity !== null 
 /** A collection nobody wrote columns for: its first entity's plain fields. */
 const genericTable = (entities: unknown[]): Table<unknown> => {
   const first = fieldsOf(entities.find((entity) => entity !== null && typeof entity === 'object'));
-  const names = Object.keys(first).filter((name) => ['string', 'number', 'boolean'].includes(typeof first[name]) || first[name] === null).slice(0, 8);
+  const names = Object.keys(first)
+    .filter((name) => ['string', 'number', 'boolean'].includes(typeof first[name]) || first[name] === null)
+    .slice(0, 8);
   return { columns: names.map((name): Column<unknown> => [name, (entity) => fieldsOf(entity)[name]]) };
 };
 
 const renderCollection = <Entity>(table: Table<Entity>, entities: Entity[], format: Format): string => {
   const ordered = table.order ? [...entities].sort(table.order) : entities;
   if (ordered.length === 0) return '(none)';
-  return renderTable(table.columns.map(([name]) => name), ordered.map((entity) => table.columns.map(([, value]) => value(entity))), format);
+  return renderTable(
+    table.columns.map(([name]) => name),
+    ordered.map((entity) => table.columns.map(([, value]) => value(entity))),
+    format,
+  );
 };
 
 const renderAny = (collection: string, state: StateDocument, format: Format): string => {
@@ -110,8 +116,13 @@ const heading = (text: string, format: Format) => (format === 'md' ? `## ${text}
 export const renderReplay = (replay: Replay, format: Format | 'json'): string => {
   if (format === 'json') return JSON.stringify(replay, null, 2);
   const scope = replay.nodeId ? ` for node ${replay.nodeId}` : '';
-  const origin = replay.fromSnapshot !== null ? `snapshot at ${replay.fromSnapshot} + ${replay.folded} events` : `${replay.folded} events folded from the start`;
-  const out = [format === 'md' ? `# State at position ${replay.position}${scope}` : `STATE AT POSITION ${replay.position}${scope.toUpperCase()}`, `as of ${replay.at} (${origin})`, ''];
+  const origin =
+    replay.fromSnapshot !== null ? `snapshot at ${replay.fromSnapshot} + ${replay.folded} events` : `${replay.folded} events folded from the start`;
+  const out = [
+    format === 'md' ? `# State at position ${replay.position}${scope}` : `STATE AT POSITION ${replay.position}${scope.toUpperCase()}`,
+    `as of ${replay.at} (${origin})`,
+    '',
+  ];
   for (const [collection, entities] of Object.entries(replay.state)) {
     out.push(heading(`${collection} (${entities.length})`, format));
     out.push(renderAny(collection, replay.state, format), '');
@@ -121,7 +132,11 @@ export const renderReplay = (replay: Replay, format: Format | 'json'): string =>
   out.push(
     replay.timeline.length === 0
       ? '(none)'
-      : renderTable(['pos', 'at', 'type', 'actor', 'token', 'summary'], replay.timeline.map((e) => [e.position, e.at, e.type, e.actor, short(e.token), e.summary]), format),
+      : renderTable(
+          ['pos', 'at', 'type', 'actor', 'token', 'summary'],
+          replay.timeline.map((e) => [e.position, e.at, e.type, e.actor, short(e.token), e.summary]),
+          format,
+        ),
   );
   return out.join('\n');
 };

@@ -69,5 +69,4 @@ export const ACCESS_POLICY: readonly AccessRule[] = [
   { method: 'POST', path: '/v1/admin/projections/:name/rebuild', roles: ['operator'] },
 ];
 
-export const ruleFor = (method: string, path: string): AccessRule | undefined =>
-  ACCESS_POLICY.find((rule) => rule.method === method && rule.path === path);
+export const ruleFor = (method: string, path: string): AccessRule | undefined => ACCESS_POLICY.find((rule) => rule.method === method && rule.path === path);

@@ -71,7 +71,10 @@ export class AccessGuard implements CanActivate {
       const wait = this.failures.take(`address:${request.ip ?? request.socket.remoteAddress ?? 'unknown'}`);
       if (wait > 0) throw tooManyRequests(response, wait, `too many requests without a valid API key from this address; retry in ${wait}s`);
       response.setHeader('WWW-Authenticate', 'Bearer realm="provisioning-ledger"');
-      throw new UnauthorizedException({ code: 'unauthorized', message: key ? 'the API key is not valid' : 'an API key is required: Authorization: Bearer <key>' });
+      throw new UnauthorizedException({
+        code: 'unauthorized',
+        message: key ? 'the API key is not valid' : 'an API key is required: Authorization: Bearer <key>',
+      });
     }
     return principal;
   }
@@ -79,7 +82,11 @@ export class AccessGuard implements CanActivate {
   private async checkScope(rule: AccessRule, request: LedgerRequest, principal: Principal, body: Record<string, unknown>): Promise<void> {
     if (rule.consumerScope === 'body-consumer') {
       const consumer = body.consumer as Partial<Consumer> | undefined;
-      if (consumer && typeof consumer.controller === 'string' && !inScope(principal, { controller: consumer.controller, model: typeof consumer.model === 'string' ? consumer.model : undefined })) {
+      if (
+        consumer &&
+        typeof consumer.controller === 'string' &&
+        !inScope(principal, { controller: consumer.controller, model: typeof consumer.model === 'string' ? consumer.model : undefined })
+      ) {
         await this.deny(request, principal, `key ${principal.name} may not act for ${consumer.controller}/${String(consumer.model)}`, null);
       }
     }
@@ -112,7 +119,11 @@ export class AccessGuard implements CanActivate {
   /** A denied attempt goes down the one refusal path: recorded, then answered 403 by the exception filter. */
   private deny(request: LedgerRequest, principal: Principal, message: string, nodeId: string | null): Promise<never> {
     return this.refusals.refuse(
-      { command: `${request.method} ${(request.route as { path?: string } | undefined)?.path ?? request.path}`, nodeId, token: typeof request.params.token === 'string' ? request.params.token : null },
+      {
+        command: `${request.method} ${(request.route as { path?: string } | undefined)?.path ?? request.path}`,
+        nodeId,
+        token: typeof request.params.token === 'string' ? request.params.token : null,
+      },
       { code: 'forbidden', message },
       { correlationId: String(request.id), actor: principal.name, requestId: null },
     );

@@ -14,13 +14,20 @@ export class KeyRegistry implements OnModuleInit {
   private loadedMtime = -1;
   private checkedAt = 0;
 
-  constructor(@Inject(LEDGER_CONFIG) private readonly config: LedgerConfig, private readonly logger: PinoLogger) {
+  constructor(
+    @Inject(LEDGER_CONFIG) private readonly config: LedgerConfig,
+    private readonly logger: PinoLogger,
+  ) {
     this.logger.setContext(KeyRegistry.name);
   }
 
   onModuleInit(): void {
     const keyPath = bootstrapKeysFile(this.config.keysFile, this.config.dataDir, new Date());
-    if (keyPath) this.logger.warn({ keysFile: this.config.keysFile, operatorKeyFile: keyPath }, 'no keys file: created one with an operator key; the key is in operatorKeyFile');
+    if (keyPath)
+      this.logger.warn(
+        { keysFile: this.config.keysFile, operatorKeyFile: keyPath },
+        'no keys file: created one with an operator key; the key is in operatorKeyFile',
+      );
     this.reload();
   }
 

@@ -19,7 +19,11 @@ interface Rebuildable {
  */
 @Controller('v1/admin/projections')
 export class ProjectionsAdminController {
-  constructor(private readonly views: LedgerViewService, private readonly audit: AuditIndexService, private readonly logger: PinoLogger) {
+  constructor(
+    private readonly views: LedgerViewService,
+    private readonly audit: AuditIndexService,
+    private readonly logger: PinoLogger,
+  ) {
     this.logger.setContext(ProjectionsAdminController.name);
   }
 
@@ -27,14 +31,34 @@ export class ProjectionsAdminController {
     const views = this.views;
     const audit = this.audit;
     return {
-      'ledger-view': { projection: ledgerProjection.name, get position() { return views.position; }, get rebuilding() { return views.rebuilding; }, rebuild: () => views.rebuild() },
-      'audit-index': { projection: AUDIT_INDEX, get position() { return audit.position; }, get rebuilding() { return audit.rebuilding; }, rebuild: () => audit.rebuild() },
+      'ledger-view': {
+        projection: ledgerProjection.name,
+        get position() {
+          return views.position;
+        },
+        get rebuilding() {
+          return views.rebuilding;
+        },
+        rebuild: () => views.rebuild(),
+      },
+      'audit-index': {
+        projection: AUDIT_INDEX,
+        get position() {
+          return audit.position;
+        },
+        get rebuilding() {
+          return audit.rebuilding;
+        },
+        rebuild: () => audit.rebuild(),
+      },
     };
   }
 
   @Get()
   list() {
-    return { projections: Object.entries(this.projections).map(([name, p]) => ({ name, projection: p.projection, position: p.position, rebuilding: p.rebuilding })) };
+    return {
+      projections: Object.entries(this.projections).map(([name, p]) => ({ name, projection: p.projection, position: p.position, rebuilding: p.rebuilding })),
+    };
   }
 
   /** 202 at once (poll GET /v1/admin/projections), or with `?wait=true` 200 once the new model answers. */
@@ -47,7 +71,8 @@ export class ProjectionsAdminController {
     try {
       done = target.rebuild();
     } catch (error) {
-      if (error instanceof RebuildInProgressError) throw new ConflictException({ code: 'rebuild_in_progress', message: `${name} is already being rebuilt`, details: { rebuilding: target.rebuilding } });
+      if (error instanceof RebuildInProgressError)
+        throw new ConflictException({ code: 'rebuild_in_progress', message: `${name} is already being rebuilt`, details: { rebuilding: target.rebuilding } });
       throw error;
     }
     if (wait === 'true') {

@@ -13,7 +13,10 @@ type ParsedToken = { token: string; nodeId: string };
 
 @Controller('v1')
 export class AllocationsController {
-  constructor(private readonly commands: CommandBus, private readonly views: LedgerViewService) {}
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly views: LedgerViewService,
+  ) {}
 
   @Get('allocations/:token')
   async get(@Param('token', TokenParam) { token }: ParsedToken, @Query('minPosition') minPosition?: string) {

@@ -4,7 +4,12 @@ import type { RequestContext } from './request-context';
 import type { Randomness } from '../infrastructure/randomness';
 
 /** Wraps domain events in the one envelope, stamping who and why, and the shape (schema version) of each event's data. */
-export const toNewEvents = (events: ReadonlyArray<{ type: string; data: unknown }>, context: RequestContext, newId: () => string, causationId: string | null = null): NewEvent[] =>
+export const toNewEvents = (
+  events: ReadonlyArray<{ type: string; data: unknown }>,
+  context: RequestContext,
+  newId: () => string,
+  causationId: string | null = null,
+): NewEvent[] =>
   events.map((event) => ({
     id: newId(),
     type: event.type,

@@ -15,7 +15,9 @@ const canonical = (value: unknown): unknown => {
 
 /** A digest of a request body, key order aside: the same requestId must carry the same body. */
 export const fingerprintOf = (body: unknown): string =>
-  createHash('sha256').update(JSON.stringify(canonical(body))).digest('base64url');
+  createHash('sha256')
+    .update(JSON.stringify(canonical(body)))
+    .digest('base64url');
 
 /** Secrets (reservation keys) are only ever stored as this digest. */
 export const hashSecret = (secret: string): string => createHash('sha256').update(secret, 'utf8').digest('hex');

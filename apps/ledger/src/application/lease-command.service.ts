@@ -1,7 +1,16 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
-  leaseDecider, ownerKey, Streams,
-  type LeaseCommand, type LeaseEvent, type LeaseOwner, type LeaseReply, type LeaseState, type OwnerLiveness, type OwnerLivenessReport, type Refusal,
+  leaseDecider,
+  ownerKey,
+  Streams,
+  type LeaseCommand,
+  type LeaseEvent,
+  type LeaseOwner,
+  type LeaseReply,
+  type LeaseState,
+  type OwnerLiveness,
+  type OwnerLivenessReport,
+  type Refusal,
 } from '@ledger/domain';
 import { DeciderRunner, type EventStore } from '@ledger/event-store';
 import { EVENT_STORE, RANDOMNESS } from '../infrastructure/injection-tokens';

@@ -48,8 +48,19 @@ export class RefusalRecorder {
     const id = context.requestId ? deterministicUuid(`refusal:${context.requestId}:${refused.command}:${stream}`) : this.random.uuid();
     const event = {
       type: 'CommandRefused',
-      data: { ...refused, ip: refused.ip ?? null, consumer: refused.consumer ?? null, code: refusal.code, reason: refusal.message, details: refusal.details ?? null },
+      data: {
+        ...refused,
+        ip: refused.ip ?? null,
+        consumer: refused.consumer ?? null,
+        code: refusal.code,
+        reason: refusal.message,
+        details: refusal.details ?? null,
+      },
     };
-    await this.store.appendToStream(stream, toNewEvents([event], context, () => id), 'any');
+    await this.store.appendToStream(
+      stream,
+      toNewEvents([event], context, () => id),
+      'any',
+    );
   }
 }

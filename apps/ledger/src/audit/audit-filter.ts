@@ -11,7 +11,9 @@ export const DEFAULT_AUDIT_LIMIT = 100;
 export const MAX_AUDIT_LIMIT = 1_000;
 
 /** `GET /v1/audit/events` query parameters, checked one by one: a bad one is a 400 that names it. */
-export const parseAuditFilter = (query: Record<string, unknown>): { filter: AuditFilter; format: 'json' | 'ndjson' | undefined; minPosition: number | undefined } => {
+export const parseAuditFilter = (
+  query: Record<string, unknown>,
+): { filter: AuditFilter; format: 'json' | 'ndjson' | undefined; minPosition: number | undefined } => {
   const params = queryParams(query, FILTERS);
   const filter: AuditFilter = {
     nodeId: matching('nodeId', params.nodeId, LEDGER_ID, 'a node id'),

@@ -13,7 +13,10 @@ const NDJSON = 'application/x-ndjson';
 /** The log, filtered and paged, and a node's story, from the audit index. */
 @Controller('v1/audit')
 export class AuditController {
-  constructor(private readonly audit: AuditIndexService, @Inject(EVENT_STORE) private readonly store: EventStore) {}
+  constructor(
+    private readonly audit: AuditIndexService,
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+  ) {}
 
   /** `{events, nextAfter, position}`, or one envelope per line (NDJSON) with X-Next-After and X-Position headers. */
   @Get('events')
@@ -24,11 +27,17 @@ export class AuditController {
     if (format === 'ndjson' || (format === undefined && (accept ?? '').includes(NDJSON))) {
       response.setHeader('X-Next-After', page.nextAfter === null ? '' : String(page.nextAfter));
       response.setHeader('X-Position', String(page.position));
-      response.status(200).type(NDJSON).send(page.events.map((event) => `${event}\n`).join(''));
+      response
+        .status(200)
+        .type(NDJSON)
+        .send(page.events.map((event) => `${event}\n`).join(''));
       return;
     }
     // The stored envelopes are JSON already: spliced in, not parsed and printed again.
-    response.status(200).type('application/json').send(`{"events":[${page.events.join(',')}],"nextAfter":${page.nextAfter},"position":${page.position}}`);
+    response
+      .status(200)
+      .type('application/json')
+      .send(`{"events":[${page.events.join(',')}],"nextAfter":${page.nextAfter},"position":${page.position}}`);
   }
 
   /** Every event about the node in order, refusals included, each with who, which token, and what changed in words. */

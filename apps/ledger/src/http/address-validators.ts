@@ -7,7 +7,8 @@ export const IsIpAddress = () =>
     name: 'isIpAddress',
     validator: {
       validate: (value: unknown) => typeof value === 'string' && 'ip' in parseIp(value),
-      defaultMessage: (args) => `$property ${typeof args?.value === 'string' ? ('error' in parseIp(args.value) ? (parseIp(args.value) as { error: string }).error : '') : 'must be an IPv4 or IPv6 address'}`,
+      defaultMessage: (args) =>
+        `$property ${typeof args?.value === 'string' ? ('error' in parseIp(args.value) ? (parseIp(args.value) as { error: string }).error : '') : 'must be an IPv4 or IPv6 address'}`,
     },
   });
 
@@ -17,6 +18,7 @@ export const IsMacAddress = () =>
     name: 'isMacAddress',
     validator: {
       validate: (value: unknown) => typeof value === 'string' && 'mac' in parseMac(value),
-      defaultMessage: (args) => `$property ${typeof args?.value === 'string' ? ((parseMac(args.value) as { error?: string }).error ?? '') : 'must be a MAC address such as 2c:59:e5:3b:a1:e4'}`,
+      defaultMessage: (args) =>
+        `$property ${typeof args?.value === 'string' ? ((parseMac(args.value) as { error?: string }).error ?? '') : 'must be a MAC address such as 2c:59:e5:3b:a1:e4'}`,
     },
   });

@@ -78,12 +78,16 @@ export class LedgerExceptionFilter implements ExceptionFilter {
       return [status, { code: body.code ?? defaultCode(status), message: body.message ?? error.message, ...(body.details ? { details: body.details } : {}) }];
     }
     if (isBodyParserError(error) && error.status >= 400 && error.status < 500) {
-      return [error.status, { code: error.status === 413 ? 'payload_too_large' : 'invalid_request', message: BODY_PARSER_MESSAGES[error.type] ?? error.message }];
+      return [
+        error.status,
+        { code: error.status === 413 ? 'payload_too_large' : 'invalid_request', message: BODY_PARSER_MESSAGES[error.type] ?? error.message },
+      ];
     }
     return [HttpStatus.INTERNAL_SERVER_ERROR, { code: 'internal_error', message: `internal error; quote correlation id ${correlationId}` }];
   }
 }
 
 const defaultCode = (status: number): string =>
-  ({ 400: 'invalid_request', 401: 'unauthorized', 403: 'forbidden', 404: 'not_found', 413: 'payload_too_large', 429: 'too_many_requests', 503: 'unavailable' })[status] ??
-  'error';
+  ({ 400: 'invalid_request', 401: 'unauthorized', 403: 'forbidden', 404: 'not_found', 413: 'payload_too_large', 429: 'too_many_requests', 503: 'unavailable' })[
+    status
+  ] ?? 'error';

@@ -10,5 +10,4 @@ export const IsLedgerId = () =>
   );
 
 /** Free text with a bound, so nobody can store a novel in the log. */
-export const IsBoundedText = (max = 256, options: { each?: boolean } = {}) =>
-  applyDecorators(IsString(options), MaxLength(max, options));
+export const IsBoundedText = (max = 256, options: { each?: boolean } = {}) => applyDecorators(IsString(options), MaxLength(max, options));

@@ -24,7 +24,10 @@ const outcomeOf = (error: unknown): { outcome: string; code: string } => {
   if (error instanceof NotCaughtUp) return { outcome: 'error', code: '503' };
   if (error instanceof HttpException && error.getStatus() < 500) {
     const payload = error.getResponse();
-    const code = typeof payload === 'object' && payload && typeof (payload as { code?: unknown }).code === 'string' ? (payload as { code: string }).code : String(error.getStatus());
+    const code =
+      typeof payload === 'object' && payload && typeof (payload as { code?: unknown }).code === 'string'
+        ? (payload as { code: string }).code
+        : String(error.getStatus());
     return { outcome: 'invalid', code };
   }
   return { outcome: 'error', code: error instanceof HttpException ? String(error.getStatus()) : 'internal_error' };

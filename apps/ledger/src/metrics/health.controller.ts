@@ -26,6 +26,10 @@ export class HealthController {
     if (!fault) return { status: 'ok', store: { head, writable: true }, readModels };
     response.status(503);
     const { code, component, message, since, refusedWrites } = fault;
-    return { status: 'storage_fault', store: { head, writable: false, fault: { code, component, message, since: since.toISOString(), refusedWrites } }, readModels };
+    return {
+      status: 'storage_fault',
+      store: { head, writable: false, fault: { code, component, message, since: since.toISOString(), refusedWrites } },
+      readModels,
+    };
   }
 }

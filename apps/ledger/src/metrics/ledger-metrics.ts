@@ -21,21 +21,39 @@ export class LedgerMetrics {
   constructor(@Inject(EVENT_STORE) store: EventStore, views: LedgerViewService, storage: StorageHealth) {
     const r = this.registry;
     this.httpRequests = r.counter('ledger_http_requests_total', 'HTTP responses sent, by method, route pattern (unmatched for unknown paths) and status.', [
-      'method', 'route', 'status',
+      'method',
+      'route',
+      'status',
     ]);
     this.commands = r.counter(
       'ledger_commands_total',
       'Commands (non-GET requests that reached a handler) by command and outcome: accepted, refused (a decision, with its refusal code), invalid (bad input, with its code) or error.',
       ['command', 'outcome', 'code'],
     );
-    r.counterFrom('ledger_store_appends_total', 'Appends (one command\'s events on one stream) that went through a group-commit transaction, whatever their outcome.', () => groupCommitStatsOf(store)?.appends);
-    r.counterFrom('ledger_store_transactions_total', 'Write transactions (each one fsync with LEDGER_SQLITE_SYNCHRONOUS=FULL) that committed those appends.', () => groupCommitStatsOf(store)?.transactions);
+    r.counterFrom(
+      'ledger_store_appends_total',
+      "Appends (one command's events on one stream) that went through a group-commit transaction, whatever their outcome.",
+      () => groupCommitStatsOf(store)?.appends,
+    );
+    r.counterFrom(
+      'ledger_store_transactions_total',
+      'Write transactions (each one fsync with LEDGER_SQLITE_SYNCHRONOUS=FULL) that committed those appends.',
+      () => groupCommitStatsOf(store)?.transactions,
+    );
     r.gauge('ledger_store_head_position', 'Global position of the newest event in the store.', () => store.headPosition());
     r.gauge('ledger_read_model_position', 'Global position the read models have folded.', () => views.view.position);
-    r.gauge('ledger_read_model_lag_events', 'How far the read models trail the store head, in positions.', async () => (await store.headPosition()) - views.view.position);
-    r.gauge('ledger_storage_writable', 'Whether the ledger can write (0 while the disk is full or read-only, or the store file was replaced).', () => (storage.current ? 0 : 1));
-    r.counterFrom('ledger_storage_refused_writes_total', 'Writes (commands and read-model writes) the disk refused: full, read-only, failing, or a replaced store file.', () =>
-      [...storage.refusedWrites().values()].reduce((sum, count) => sum + count, 0),
+    r.gauge(
+      'ledger_read_model_lag_events',
+      'How far the read models trail the store head, in positions.',
+      async () => (await store.headPosition()) - views.view.position,
+    );
+    r.gauge('ledger_storage_writable', 'Whether the ledger can write (0 while the disk is full or read-only, or the store file was replaced).', () =>
+      storage.current ? 0 : 1,
+    );
+    r.counterFrom(
+      'ledger_storage_refused_writes_total',
+      'Writes (commands and read-model writes) the disk refused: full, read-only, failing, or a replaced store file.',
+      () => [...storage.refusedWrites().values()].reduce((sum, count) => sum + count, 0),
     );
     r.gauge('process_resident_memory_bytes', 'Resident set size of the ledger process.', () => process.memoryUsage.rss());
     r.gauge('process_start_time_seconds', 'Start time of the ledger process since the Unix epoch.', () => Math.round(Date.now() / 1000 - process.uptime()));

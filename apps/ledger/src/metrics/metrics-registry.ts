@@ -19,8 +19,7 @@ const NAME = /^[a-zA-Z_:][a-zA-Z0-9_:]*$/;
 const escapeLabelValue = (value: string): string => value.replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/"/g, '\\"');
 const escapeHelp = (help: string): string => help.replace(/\\/g, '\\\\').replace(/\n/g, '\\n');
 
-const formatValue = (value: number): string =>
-  Number.isNaN(value) ? 'NaN' : value === Infinity ? '+Inf' : value === -Infinity ? '-Inf' : String(value);
+const formatValue = (value: number): string => (Number.isNaN(value) ? 'NaN' : value === Infinity ? '+Inf' : value === -Infinity ? '-Inf' : String(value));
 
 const formatLabels = (labels: Labels): string => {
   const entries = Object.entries(labels);

@@ -43,7 +43,9 @@ export class NodesController {
     }
     const view = await this.views.atLeast(parseMinPosition(minPosition));
     const now = this.clock();
-    const nodes = listNodes(view, status as NodeStatus | undefined, now).filter((node) => condition === undefined || hasCondition(node, condition as NodeCondition));
+    const nodes = listNodes(view, status as NodeStatus | undefined, now).filter(
+      (node) => condition === undefined || hasCondition(node, condition as NodeCondition),
+    );
     return { nodes: nodes.map((node) => presentNode(view, node, now)), position: view.position };
   }
 }

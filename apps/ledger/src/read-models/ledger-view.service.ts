@@ -1,6 +1,14 @@
 import { BeforeApplicationShutdown, Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { PinoLogger } from 'nestjs-pino';
-import { CheckpointStore, ledgerProjection, ProjectionRunner, SnapshotReader, type LedgerViewState, type RebuildProgress, type RebuildResult } from '@ledger/projections';
+import {
+  CheckpointStore,
+  ledgerProjection,
+  ProjectionRunner,
+  SnapshotReader,
+  type LedgerViewState,
+  type RebuildProgress,
+  type RebuildResult,
+} from '@ledger/projections';
 import type { EventStore } from '@ledger/event-store';
 import { CLOCK, EVENT_STORE, LEDGER_CONFIG } from '../infrastructure/injection-tokens';
 import type { LedgerConfig } from '../config/ledger-config';

@@ -12,7 +12,5 @@ export interface Decider<Command, Event, State, Reply, Code extends string = Ref
 }
 
 /** Folds events over the initial state. */
-export const foldEvents = <Event, State>(
-  decider: Pick<Decider<unknown, Event, State, unknown>, 'initialState' | 'evolve'>,
-  events: readonly Event[],
-): State => events.reduce(decider.evolve, decider.initialState());
+export const foldEvents = <Event, State>(decider: Pick<Decider<unknown, Event, State, unknown>, 'initialState' | 'evolve'>, events: readonly Event[]): State =>
+  events.reduce(decider.evolve, decider.initialState());

@@ -12,8 +12,7 @@ export interface Refusal<Code extends string = RefusalCode> {
  * Accepted with no events means "already so": an idempotent no-op.
  */
 export type Decision<Event, Reply, Code extends string = RefusalCode> =
-  | { outcome: 'accepted'; events: Event[]; reply: Reply }
-  | { outcome: 'refused'; refusal: Refusal<Code> };
+  { outcome: 'accepted'; events: Event[]; reply: Reply } | { outcome: 'refused'; refusal: Refusal<Code> };
 
 export const accept = <Event, Reply>(events: Event[], reply: Reply): Decision<Event, Reply> => ({
   outcome: 'accepted',

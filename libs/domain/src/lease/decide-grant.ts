@@ -51,8 +51,11 @@ export const decideGrant = (command: GrantLease, state: LeaseState): Decision<Le
 
   const leaseId = mintLeaseId(ip, state.granted + 1);
   if (superseded) closing.push({ type: 'LeaseReleased', data: { ip, leaseId: superseded, reason: 'superseded_orphan', cause: leaseId } });
-  return accept(
-    [...closing, { type: 'LeaseGranted', data: { ip, leaseId, mac, owner, leaseKind, expiresAt } }],
-    { ip, leaseId, status: 'valid', expiresAt, ...(superseded ? { superseded } : {}) },
-  );
+  return accept([...closing, { type: 'LeaseGranted', data: { ip, leaseId, mac, owner, leaseKind, expiresAt } }], {
+    ip,
+    leaseId,
+    status: 'valid',
+    expiresAt,
+    ...(superseded ? { superseded } : {}),
+  });
 };

@@ -48,10 +48,11 @@ export const decideReleaseLease = (command: ReleaseLease, state: LeaseState): De
     const status = last && (target === null || last.leaseId === target) ? last.how : 'not_active';
     return accept([], { ip, leaseId: target ?? last?.leaseId ?? null, status });
   }
-  return accept(
-    [{ type: 'LeaseReleased', data: { ip, leaseId: active.leaseId, reason, ...(cause !== null ? { cause } : {}) } }],
-    { ip, leaseId: active.leaseId, status: 'released' },
-  );
+  return accept([{ type: 'LeaseReleased', data: { ip, leaseId: active.leaseId, reason, ...(cause !== null ? { cause } : {}) } }], {
+    ip,
+    leaseId: active.leaseId,
+    status: 'released',
+  });
 };
 
 /** Records the end of a lease whose time ran out; early, it is refused. */

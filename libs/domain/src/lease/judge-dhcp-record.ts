@@ -36,7 +36,11 @@ export const judgeDhcpRecord = (record: JudgedRecord, state: LeaseState, livenes
   if (!active) {
     const last = state.lastEnded;
     if (!last) return { verdict: 'orphaned', reason: 'the DHCP server holds a binding the ledger never granted' };
-    return { verdict: 'orphaned', reason: `the ledger lease ${last.leaseId} was ${last.how}; the DHCP server still holds the address`, ...holderOf(last.owner) };
+    return {
+      verdict: 'orphaned',
+      reason: `the ledger lease ${last.leaseId} was ${last.how}; the DHCP server still holds the address`,
+      ...holderOf(last.owner),
+    };
   }
   const holder = holderOf(active.owner);
   if (active.mac !== record.mac) {

@@ -10,7 +10,8 @@ const IP = '10.96.14.34';
 const MAC = '00:16:3e:00:00:0a';
 const container = deviceOwner(1, 1);
 const grantedTo = (expiresAt: string | null = at(600)): LeaseEvent => ({
-  type: 'LeaseGranted', data: { ip: IP, leaseId: `1@${IP}`, mac: MAC, owner: container, leaseKind: 'dhcp', expiresAt },
+  type: 'LeaseGranted',
+  data: { ip: IP, leaseId: `1@${IP}`, mac: MAC, owner: container, leaseKind: 'dhcp', expiresAt },
 });
 const stateOf = (events: LeaseEvent[]) => foldEvents(leaseDecider, events);
 const active = (mac = MAC, ends: string | null = at(600)): DhcpRecord => ({ mac, state: 'active', ends });
@@ -19,7 +20,10 @@ const NOW = at(30);
 describe('a DHCP record judged against the ledger: orphaned, never valid, unless the ledger says so', () => {
   it('valid: the active lease, same MAC, owner live', () => {
     const judged = judgeDhcpRecord(active(), stateOf([grantedTo()]), liveness([container]), NOW);
-    assert.deepEqual({ verdict: judged.verdict, deviceId: judged.deviceId, token: judged.token }, { verdict: 'valid', deviceId: deviceOf(1, 1), token: tokenOf(1) });
+    assert.deepEqual(
+      { verdict: judged.verdict, deviceId: judged.deviceId, token: judged.token },
+      { verdict: 'valid', deviceId: deviceOf(1, 1), token: tokenOf(1) },
+    );
   });
 
   it('orphaned: owner ended, other MAC, lease released or expired, no lease at all, liveness unknown', () => {

@@ -7,14 +7,12 @@ import type { DeviceId } from '../node/device-id';
  * read from its node stream without any read model.
  */
 export type LeaseOwner =
-  | { kind: 'allocation'; token: ProvisioningToken; nodeId: string }
-  | { kind: 'device'; deviceId: DeviceId; token: ProvisioningToken; nodeId: string };
+  { kind: 'allocation'; token: ProvisioningToken; nodeId: string } | { kind: 'device'; deviceId: DeviceId; token: ProvisioningToken; nodeId: string };
 
 /** One string per owner, e.g. for maps of owner liveness. */
 export type OwnerKey = string;
 
-export const ownerKey = (owner: LeaseOwner): OwnerKey =>
-  owner.kind === 'allocation' ? `allocation:${owner.token}` : `device:${owner.deviceId}`;
+export const ownerKey = (owner: LeaseOwner): OwnerKey => (owner.kind === 'allocation' ? `allocation:${owner.token}` : `device:${owner.deviceId}`);
 
 export const sameOwner = (a: LeaseOwner, b: LeaseOwner): boolean => ownerKey(a) === ownerKey(b);
 

@@ -65,7 +65,10 @@ describe('acquiring a free node', () => {
       nodeAcquired('alice', { epoch: 3, request: stamp('third') }),
       allocationReleased(tokenFor(3, 'alice'), { ending: 'model_released' }),
     ];
-    spec.given(history).when(acquireNode('carol')).thenReplies({ epoch: 4, token: tokenFor(4, 'carol') });
+    spec
+      .given(history)
+      .when(acquireNode('carol'))
+      .thenReplies({ epoch: 4, token: tokenFor(4, 'carol') });
   });
 });
 
@@ -84,7 +87,10 @@ describe('acquiring an allocated node', () => {
   }
 
   it('refuses the holder itself too: a second acquire is a second allocation, not a retry (retries carry the same requestId)', () => {
-    spec.given([nodeEnlisted(), nodeAcquired('alice')]).when(acquireNode('alice', { request: stamp('another-request') })).thenRefuses('node_unavailable');
+    spec
+      .given([nodeEnlisted(), nodeAcquired('alice')])
+      .when(acquireNode('alice', { request: stamp('another-request') }))
+      .thenRefuses('node_unavailable');
   });
 
   it('refuses it even with the key of a reservation', () => {
@@ -103,7 +109,10 @@ describe('acquiring a reserved node (seed 3)', () => {
   });
 
   it('refuses a consumer that presents the wrong key: reservation_mismatch', () => {
-    spec.given(reserved).when(acquireNode('bob', { reservationKeyHash: 'sha256-of-a-guess' })).thenRefuses('reservation_mismatch');
+    spec
+      .given(reserved)
+      .when(acquireNode('bob', { reservationKeyHash: 'sha256-of-a-guess' }))
+      .thenRefuses('reservation_mismatch');
   });
 
   it('allocates it to the key holder, consuming the reservation in the same event', () => {
@@ -144,12 +153,20 @@ describe('acquiring a reserved node (seed 3)', () => {
 
   it('a reservation made after an expiry is a new hold: the old key no longer opens it', () => {
     spec
-      .given([nodeEnlisted(), nodeReserved({ expiresAt: at(5) }), reservationExpired(), nodeReserved({ reservationId: 'res-2', keyHash: 'sha256-of-key-2', expiresAt: at(40) })])
+      .given([
+        nodeEnlisted(),
+        nodeReserved({ expiresAt: at(5) }),
+        reservationExpired(),
+        nodeReserved({ reservationId: 'res-2', keyHash: 'sha256-of-key-2', expiresAt: at(40) }),
+      ])
       .when(acquireNode('carol', { reservationKeyHash: RESERVATION.keyHash, now: at(10) }))
       .thenRefuses('reservation_mismatch');
   });
 
   it('a reservation cannot be taken on an allocated node, so an acquire never finds both', () => {
-    spec.given([nodeEnlisted(), nodeAcquired('alice')]).when(reserveNode()).thenRefuses('node_unavailable');
+    spec
+      .given([nodeEnlisted(), nodeAcquired('alice')])
+      .when(reserveNode())
+      .thenRefuses('node_unavailable');
   });
 });

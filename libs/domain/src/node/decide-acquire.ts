@@ -19,7 +19,7 @@ export const decideAcquire = (command: AcquireNode, state: NodeState): Decision<
     return refuse('node_reserved', `node ${command.nodeId} is reserved by ${held.agentName}`, { expiresAt: held.expiresAt });
   }
   if (held && command.reservationKeyHash !== held.keyHash) {
-    return refuse('reservation_mismatch', 'the reservation key does not match the node\'s reservation');
+    return refuse('reservation_mismatch', "the reservation key does not match the node's reservation");
   }
 
   const epoch = state.epoch + 1;

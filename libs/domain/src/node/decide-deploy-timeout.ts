@@ -4,8 +4,7 @@ import type { NodeEvent } from './node-events';
 import type { NodeReply, NodeState } from './node-state';
 
 /** When a deployment that started at `startedAt` becomes overdue. */
-export const deployDeadline = (startedAt: string, timeoutSeconds: number): string =>
-  new Date(Date.parse(startedAt) + timeoutSeconds * 1000).toISOString();
+export const deployDeadline = (startedAt: string, timeoutSeconds: number): string => new Date(Date.parse(startedAt) + timeoutSeconds * 1000).toISOString();
 
 /**
  * The timer only asks; the node's own stream answers. A deployment reported started

@@ -45,8 +45,8 @@ export const decideRemoveDevice = (command: RemoveDevice, state: NodeState): Dec
   if (!device || parsed?.nodeId !== command.nodeId) return refuse('not_found', `no device ${command.deviceId}`);
   const reply: NodeReply = { nodeId: command.nodeId, token: device.token, epoch: device.epoch, deviceId: device.deviceId, status: device.removed ?? 'removed' };
   if (device.removed !== null) return accept([], reply);
-  return accept(
-    [{ type: 'DeviceRemoved', data: { nodeId: command.nodeId, token: device.token, deviceId: device.deviceId, reason: 'removed' } }],
-    { ...reply, status: 'removed' },
-  );
+  return accept([{ type: 'DeviceRemoved', data: { nodeId: command.nodeId, token: device.token, deviceId: device.deviceId, reason: 'removed' } }], {
+    ...reply,
+    status: 'removed',
+  });
 };

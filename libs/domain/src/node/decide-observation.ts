@@ -7,7 +7,11 @@ import type { NodeReply, NodeState } from './node-state';
 export const POOL_STATUSES: ReadonlySet<string> = new Set(['new', 'commissioning', 'ready', 'released', 'available', 'enroll', 'manageable']);
 export const FAILED_DEPLOYMENT_STATUSES: ReadonlySet<string> = new Set(['failed_deployment', 'deploy_failed']);
 
-export const normaliseProviderStatus = (status: string): string => status.trim().toLowerCase().replace(/[\s-]+/g, '_');
+export const normaliseProviderStatus = (status: string): string =>
+  status
+    .trim()
+    .toLowerCase()
+    .replace(/[\s-]+/g, '_');
 
 /**
  * What a provider saw, applied to the live allocation (seed 1):
@@ -24,16 +28,16 @@ export const decideObservation = (command: ObserveProviderStatus, state: NodeSta
   const base = { nodeId: command.nodeId, token: allocation.token, epoch: allocation.epoch };
 
   if (POOL_STATUSES.has(status)) {
-    return accept(
-      [{ type: 'AllocationRevoked', data: { ...base, providerStatus: status, source: command.source, observedAt: command.observedAt } }],
-      { ...base, status: 'revoked' },
-    );
+    return accept([{ type: 'AllocationRevoked', data: { ...base, providerStatus: status, source: command.source, observedAt: command.observedAt } }], {
+      ...base,
+      status: 'revoked',
+    });
   }
   if (FAILED_DEPLOYMENT_STATUSES.has(status) && allocation.status !== 'failed_deployment') {
-    return accept(
-      [{ type: 'DeploymentFailed', data: { ...base, reason: `provider reported ${status}`, source: command.source, at: command.observedAt } }],
-      { ...base, status: 'failed_deployment' },
-    );
+    return accept([{ type: 'DeploymentFailed', data: { ...base, reason: `provider reported ${status}`, source: command.source, at: command.observedAt } }], {
+      ...base,
+      status: 'failed_deployment',
+    });
   }
   return ignored;
 };

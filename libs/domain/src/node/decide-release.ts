@@ -26,6 +26,12 @@ export const decideRelease = (command: ReleaseAllocation, allocation: LiveAlloca
         },
       },
     ],
-    { nodeId: command.nodeId, token: allocation.token, epoch: allocation.epoch, status: command.ending, ...(pendingCleanup.length > 0 ? { pendingCleanup } : {}) },
+    {
+      nodeId: command.nodeId,
+      token: allocation.token,
+      epoch: allocation.epoch,
+      status: command.ending,
+      ...(pendingCleanup.length > 0 ? { pendingCleanup } : {}),
+    },
   );
 };

@@ -16,10 +16,11 @@ export const decideReserve = (command: ReserveNode, state: NodeState): Decision<
   const held = liveReservation(state, command.now);
   if (held) return refuse('node_reserved', `node ${command.nodeId} is reserved by ${held.agentName}`, { expiresAt: held.expiresAt });
   const { nodeId, reservationId, agentName, owner, keyHash, expiresAt } = command;
-  return accept(
-    [...expireIfDue(state, command.now), { type: 'NodeReserved', data: { nodeId, reservationId, agentName, owner, keyHash, expiresAt } }],
-    { nodeId, reservationId, expiresAt },
-  );
+  return accept([...expireIfDue(state, command.now), { type: 'NodeReserved', data: { nodeId, reservationId, agentName, owner, keyHash, expiresAt } }], {
+    nodeId,
+    reservationId,
+    expiresAt,
+  });
 };
 
 export const decideCancelReservation = (command: CancelReservation, state: NodeState): Decision<NodeEvent, NodeReply> => {
@@ -28,8 +29,8 @@ export const decideCancelReservation = (command: CancelReservation, state: NodeS
     return refuse('not_found', `node ${command.nodeId} has no live reservation ${command.reservationId}`);
   }
   if (held.keyHash !== command.keyHash) return refuse('reservation_mismatch', 'the reservation key does not match');
-  return accept(
-    [{ type: 'ReservationCancelled', data: { nodeId: command.nodeId, reservationId: held.reservationId } }],
-    { nodeId: command.nodeId, reservationId: held.reservationId },
-  );
+  return accept([{ type: 'ReservationCancelled', data: { nodeId: command.nodeId, reservationId: held.reservationId } }], {
+    nodeId: command.nodeId,
+    reservationId: held.reservationId,
+  });
 };

@@ -36,22 +36,47 @@ const timedOutNode: NodeEvent[] = [...deploying, timedOut];
 
 describe('deploy timeout', () => {
   it('does nothing while the deployment is within its time', () => {
-    spec.given(deploying).when(checkDeployTimeout(t(699), TIMEOUT)).thenNothingHappens().thenReplies({ status: 'deploying', token: tokenOf(1) });
+    spec
+      .given(deploying)
+      .when(checkDeployTimeout(t(699), TIMEOUT))
+      .thenNothingHappens()
+      .thenReplies({ status: 'deploying', token: tokenOf(1) });
   });
 
   it('faults the node once the deadline has passed, since the deadline, naming the allocation', () => {
-    spec.given(deploying).when(checkDeployTimeout(t(700), TIMEOUT)).then([timedOut]).thenReplies({ nodeId: HEALTH_NODE, status: 'faulted' });
+    spec
+      .given(deploying)
+      .when(checkDeployTimeout(t(700), TIMEOUT))
+      .then([timedOut])
+      .thenReplies({ nodeId: HEALTH_NODE, status: 'faulted' });
   });
 
   it('faults only once', () => {
-    spec.given(timedOutNode).when(checkDeployTimeout(t(900), TIMEOUT)).thenNothingHappens().thenReplies({ status: 'faulted' });
+    spec
+      .given(timedOutNode)
+      .when(checkDeployTimeout(t(900), TIMEOUT))
+      .thenNothingHappens()
+      .thenReplies({ status: 'faulted' });
   });
 
   it('does nothing for a node that is not deploying', () => {
-    spec.given([enlisted()]).when(checkDeployTimeout(t(9999), TIMEOUT)).thenNothingHappens().thenReplies({ status: 'not_deploying' });
-    spec.given([enlisted(), acquired()]).when(checkDeployTimeout(t(9999), TIMEOUT)).thenNothingHappens();
-    spec.given([...deploying, deployed(t(200))]).when(checkDeployTimeout(t(9999), TIMEOUT)).thenNothingHappens();
-    spec.given([...deploying, released(t(200))]).when(checkDeployTimeout(t(9999), TIMEOUT)).thenNothingHappens();
+    spec
+      .given([enlisted()])
+      .when(checkDeployTimeout(t(9999), TIMEOUT))
+      .thenNothingHappens()
+      .thenReplies({ status: 'not_deploying' });
+    spec
+      .given([enlisted(), acquired()])
+      .when(checkDeployTimeout(t(9999), TIMEOUT))
+      .thenNothingHappens();
+    spec
+      .given([...deploying, deployed(t(200))])
+      .when(checkDeployTimeout(t(9999), TIMEOUT))
+      .thenNothingHappens();
+    spec
+      .given([...deploying, released(t(200))])
+      .when(checkDeployTimeout(t(9999), TIMEOUT))
+      .thenNothingHappens();
   });
 
   it('clears itself when the deployment finishes', () => {
@@ -62,7 +87,10 @@ describe('deploy timeout', () => {
   });
 
   it('clears itself when the deployment fails', () => {
-    const failed: NodeEvent = { type: 'DeploymentFailed', data: { nodeId: HEALTH_NODE, token: tokenOf(1), epoch: 1, reason: 'curtin failed', source: 'maas', at: t(800) } };
+    const failed: NodeEvent = {
+      type: 'DeploymentFailed',
+      data: { nodeId: HEALTH_NODE, token: tokenOf(1), epoch: 1, reason: 'curtin failed', source: 'maas', at: t(800) },
+    };
     spec
       .given(timedOutNode)
       .when({ type: 'MarkDeploymentFailed', nodeId: HEALTH_NODE, token: tokenOf(1), reason: 'curtin failed', source: 'maas', now: t(800), request: null })
@@ -70,9 +98,14 @@ describe('deploy timeout', () => {
   });
 
   it('clears itself when the provider reports the deployment failed', () => {
-    const decision = spec
-      .given(timedOutNode)
-      .when({ type: 'ObserveProviderStatus', nodeId: HEALTH_NODE, providerStatus: 'Failed deployment', source: 'maas', observedAt: t(790), now: t(800) }).decision;
+    const decision = spec.given(timedOutNode).when({
+      type: 'ObserveProviderStatus',
+      nodeId: HEALTH_NODE,
+      providerStatus: 'Failed deployment',
+      source: 'maas',
+      observedAt: t(790),
+      now: t(800),
+    }).decision;
     assert.equal(decision.outcome, 'accepted');
     assert.deepEqual(decision.outcome === 'accepted' && decision.events.map((e) => e.type), ['DeploymentFailed', 'FaultCleared']);
   });
@@ -97,19 +130,29 @@ describe('deploy timeout', () => {
 
   it('times a redeployment from its own start', () => {
     const redeploying = [...timedOutNode, deployed(t(800)), faultCleared('deploy_timeout', t(800), 'deployment_finished')];
-    const failedAgain: NodeEvent = { type: 'DeploymentFailed', data: { nodeId: HEALTH_NODE, token: tokenOf(1), epoch: 1, reason: 'x', source: 'maas', at: t(850) } };
+    const failedAgain: NodeEvent = {
+      type: 'DeploymentFailed',
+      data: { nodeId: HEALTH_NODE, token: tokenOf(1), epoch: 1, reason: 'x', source: 'maas', at: t(850) },
+    };
     const history = [...redeploying, failedAgain, deploymentStarted(t(900))];
-    spec.given(history).when(checkDeployTimeout(t(1499), TIMEOUT)).thenNothingHappens();
-    spec.given(history).when(checkDeployTimeout(t(1500), TIMEOUT)).then([
-      nodeFaulted('deploy_timeout', t(1500), `deployment started at ${t(900)} did not finish within 600 s`, tokenOf(1)),
-    ]);
+    spec
+      .given(history)
+      .when(checkDeployTimeout(t(1499), TIMEOUT))
+      .thenNothingHappens();
+    spec
+      .given(history)
+      .when(checkDeployTimeout(t(1500), TIMEOUT))
+      .then([nodeFaulted('deploy_timeout', t(1500), `deployment started at ${t(900)} did not finish within 600 s`, tokenOf(1))]);
   });
 
   it('can be active together with a power_failure; each clears on its own', () => {
     const both = [...timedOutNode, ...powerFaulted()];
     const state = foldEvents(nodeDecider, both);
     assert.deepEqual(Object.keys(state.health.faults).sort(), ['deploy_timeout', 'power_failure']);
-    spec.given(both).when(observePower(true, t(40))).then([powerSyncRecovered(t(40), 3), faultCleared('power_failure', t(40), 'power_sync_succeeded')]);
+    spec
+      .given(both)
+      .when(observePower(true, t(40)))
+      .then([powerSyncRecovered(t(40), 3), faultCleared('power_failure', t(40), 'power_sync_succeeded')]);
     const afterPower = foldEvents(nodeDecider, [...both, powerSyncRecovered(t(40), 3), faultCleared('power_failure', t(40), 'power_sync_succeeded')]);
     assert.deepEqual(Object.keys(afterPower.health.faults), ['deploy_timeout']);
   });

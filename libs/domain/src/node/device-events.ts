@@ -11,10 +11,7 @@ export type DeviceRegistered = DomainEvent<
   { nodeId: string; token: ProvisioningToken; epoch: number; deviceId: DeviceId; hostname: string; mac: string }
 >;
 
-export type DeviceRemoved = DomainEvent<
-  'DeviceRemoved',
-  { nodeId: string; token: ProvisioningToken; deviceId: DeviceId; reason: DeviceRemovalReason }
->;
+export type DeviceRemoved = DomainEvent<'DeviceRemoved', { nodeId: string; token: ProvisioningToken; deviceId: DeviceId; reason: DeviceRemovalReason }>;
 
 export type DeviceEvent = DeviceRegistered | DeviceRemoved;
 

@@ -17,7 +17,8 @@ describe('device ids', () => {
   });
 
   it('refuse malformed ids and ill-formed node ids', () => {
-    for (const bad of ['', 'bm9kZS03.3', 'bm9kZS03.3.d0', 'bm9kZS03.0.d1', 'bm9kZS03.3.x1', 'bm9kZS03=.3.d1', 'a.b.c.d']) assert.equal(parseDeviceId(bad), null, bad);
+    for (const bad of ['', 'bm9kZS03.3', 'bm9kZS03.3.d0', 'bm9kZS03.0.d1', 'bm9kZS03.3.x1', 'bm9kZS03=.3.d1', 'a.b.c.d'])
+      assert.equal(parseDeviceId(bad), null, bad);
     assert.throws(() => mintDeviceId('', 1, 1), RangeError);
     assert.throws(() => mintDeviceId('\uD800', 1, 1), RangeError);
     assert.throws(() => mintDeviceId('n', 0, 1), RangeError);
@@ -25,9 +26,14 @@ describe('device ids', () => {
 
   it('property: (nodeId, epoch, sequence) round-trips, so distinct triples give distinct ids', () => {
     fc.assert(
-      fc.property(fc.string({ unit: 'grapheme', minLength: 1, maxLength: 40 }), fc.integer({ min: 1, max: 1e9 }), fc.integer({ min: 1, max: 1e6 }), (nodeId, epoch, sequence) => {
-        assert.deepEqual(parseDeviceId(mintDeviceId(nodeId, epoch, sequence)), { nodeId, epoch, sequence });
-      }),
+      fc.property(
+        fc.string({ unit: 'grapheme', minLength: 1, maxLength: 40 }),
+        fc.integer({ min: 1, max: 1e9 }),
+        fc.integer({ min: 1, max: 1e6 }),
+        (nodeId, epoch, sequence) => {
+          assert.deepEqual(parseDeviceId(mintDeviceId(nodeId, epoch, sequence)), { nodeId, epoch, sequence });
+        },
+      ),
     );
   });
 });

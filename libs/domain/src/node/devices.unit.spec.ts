@@ -7,19 +7,26 @@ import assert from 'node:assert/strict';
 import { nodeDecider } from './node-decider';
 import type { NodeCommand } from './node-commands';
 import type { NodeEvent } from './node-events';
-import {
-  acquired, at, deviceOf, deviceRegistered, deviceRemoved, enlisted, given, NODE, released, tokenOf,
-} from '../lease/testing/lease-fixtures';
+import { acquired, at, deviceOf, deviceRegistered, deviceRemoved, enlisted, given, NODE, released, tokenOf } from '../lease/testing/lease-fixtures';
 
 const spec = (history: NodeEvent[]) => given(nodeDecider, history);
-const register = (token: string, mac: string, hostname = 'juju-1-lxc-1'): NodeCommand => ({ type: 'RegisterDevice', nodeId: NODE, token, hostname, mac, now: at(10) });
+const register = (token: string, mac: string, hostname = 'juju-1-lxc-1'): NodeCommand => ({
+  type: 'RegisterDevice',
+  nodeId: NODE,
+  token,
+  hostname,
+  mac,
+  now: at(10),
+});
 const remove = (deviceId: string): NodeCommand => ({ type: 'RemoveDevice', nodeId: NODE, deviceId, now: at(11) });
 const MAC_A = '00:16:3e:00:00:0a';
 const MAC_B = '00:16:3e:00:00:0b';
 
 describe('devices: registered under a live allocation', () => {
   it('registering mints the next device id of the allocation', () => {
-    const reply = spec([enlisted(), acquired(1)]).when(register(tokenOf(1), MAC_A)).then([deviceRegistered(1, 1, MAC_A)]);
+    const reply = spec([enlisted(), acquired(1)])
+      .when(register(tokenOf(1), MAC_A))
+      .then([deviceRegistered(1, 1, MAC_A)]);
     assert.equal(reply.deviceId, deviceOf(1, 1));
     spec([enlisted(), acquired(1), deviceRegistered(1, 1, MAC_A)])
       .when(register(tokenOf(1), MAC_B, 'juju-1-lxc-2'))
@@ -28,7 +35,9 @@ describe('devices: registered under a live allocation', () => {
 
   it('numbers devices afresh for each allocation, and never reuses an id', () => {
     const history = [enlisted(), acquired(1), deviceRegistered(1, 1, MAC_A), released(1), deviceRemoved(1, 1, 'allocation_ended'), acquired(2)];
-    spec(history).when(register(tokenOf(2), MAC_A, 'juju-2-lxc-1')).then([deviceRegistered(2, 1, MAC_A)]);
+    spec(history)
+      .when(register(tokenOf(2), MAC_A, 'juju-2-lxc-1'))
+      .then([deviceRegistered(2, 1, MAC_A)]);
   });
 
   it('a removed device still counts, so its id is not minted again', () => {
@@ -38,29 +47,45 @@ describe('devices: registered under a live allocation', () => {
   });
 
   it('registering the same hostname and MAC again is a no-op answering the same device', () => {
-    const reply = spec([enlisted(), acquired(1), deviceRegistered(1, 1, MAC_A)]).when(register(tokenOf(1), MAC_A)).thenNothingHappens();
+    const reply = spec([enlisted(), acquired(1), deviceRegistered(1, 1, MAC_A)])
+      .when(register(tokenOf(1), MAC_A))
+      .thenNothingHappens();
     assert.equal(reply.deviceId, deviceOf(1, 1));
   });
 
   it('the same MAC under another hostname is refused', () => {
-    spec([enlisted(), acquired(1), deviceRegistered(1, 1, MAC_A)]).when(register(tokenOf(1), MAC_A, 'other')).thenRefuses('already_exists', { deviceId: deviceOf(1, 1) });
+    spec([enlisted(), acquired(1), deviceRegistered(1, 1, MAC_A)])
+      .when(register(tokenOf(1), MAC_A, 'other'))
+      .thenRefuses('already_exists', { deviceId: deviceOf(1, 1) });
   });
 
   it('is fenced: a stale token registers nothing, an unknown one is not found', () => {
-    spec([enlisted(), acquired(1), released(1), acquired(2)]).when(register(tokenOf(1), MAC_A)).thenRefuses('stale_token', { currentEpoch: 2 });
-    spec([enlisted(), acquired(1)]).when(register(tokenOf(9), MAC_A)).thenRefuses('not_found');
-    spec([]).when(register(tokenOf(1), MAC_A)).thenRefuses('not_found');
+    spec([enlisted(), acquired(1), released(1), acquired(2)])
+      .when(register(tokenOf(1), MAC_A))
+      .thenRefuses('stale_token', { currentEpoch: 2 });
+    spec([enlisted(), acquired(1)])
+      .when(register(tokenOf(9), MAC_A))
+      .thenRefuses('not_found');
+    spec([])
+      .when(register(tokenOf(1), MAC_A))
+      .thenRefuses('not_found');
   });
 });
 
 describe('devices: removal', () => {
   it('removes a live device, once', () => {
-    spec([enlisted(), acquired(1), deviceRegistered(1, 1, MAC_A)]).when(remove(deviceOf(1, 1))).then([deviceRemoved(1, 1, 'removed')]);
-    spec([enlisted(), acquired(1), deviceRegistered(1, 1, MAC_A), deviceRemoved(1, 1, 'removed')]).when(remove(deviceOf(1, 1))).thenNothingHappens();
+    spec([enlisted(), acquired(1), deviceRegistered(1, 1, MAC_A)])
+      .when(remove(deviceOf(1, 1)))
+      .then([deviceRemoved(1, 1, 'removed')]);
+    spec([enlisted(), acquired(1), deviceRegistered(1, 1, MAC_A), deviceRemoved(1, 1, 'removed')])
+      .when(remove(deviceOf(1, 1)))
+      .thenNothingHappens();
   });
 
   it('a device the node never had is not found', () => {
-    spec([enlisted(), acquired(1)]).when(remove(deviceOf(1, 1))).thenRefuses('not_found');
+    spec([enlisted(), acquired(1)])
+      .when(remove(deviceOf(1, 1)))
+      .thenRefuses('not_found');
   });
 });
 
@@ -71,7 +96,10 @@ describe('devices never outlive their allocation', () => {
     spec(withDevices)
       .when({ type: 'ReleaseAllocation', nodeId: NODE, token: tokenOf(1), ending: 'force_released', now: at(20), request: null })
       .then([
-        { type: 'AllocationReleased', data: { nodeId: NODE, token: tokenOf(1), epoch: 1, ending: 'force_released', at: at(20), request: null, pendingCleanup: [] } },
+        {
+          type: 'AllocationReleased',
+          data: { nodeId: NODE, token: tokenOf(1), epoch: 1, ending: 'force_released', at: at(20), request: null, pendingCleanup: [] },
+        },
         deviceRemoved(1, 1, 'allocation_ended'),
       ]);
   });

@@ -35,9 +35,18 @@ describe('enlisting a node', () => {
   });
 
   it('refuses a different machine under an id already in use: already_exists', () => {
-    spec.given([nodeEnlisted()]).when(enlistNode({ ...PROFILE, hostname: 'impostor.scapestack' })).thenRefuses('already_exists');
-    spec.given([nodeEnlisted()]).when(enlistNode({ ...PROFILE, memoryMb: 32768 })).thenRefuses('already_exists');
-    spec.given([nodeEnlisted()]).when(enlistNode({ ...PROFILE, tags: ['virtual'] })).thenRefuses('already_exists');
+    spec
+      .given([nodeEnlisted()])
+      .when(enlistNode({ ...PROFILE, hostname: 'impostor.scapestack' }))
+      .thenRefuses('already_exists');
+    spec
+      .given([nodeEnlisted()])
+      .when(enlistNode({ ...PROFILE, memoryMb: 32768 }))
+      .thenRefuses('already_exists');
+    spec
+      .given([nodeEnlisted()])
+      .when(enlistNode({ ...PROFILE, tags: ['virtual'] }))
+      .thenRefuses('already_exists');
   });
 });
 

@@ -11,7 +11,7 @@ export const fence = (state: NodeState, token: string): { allocation: LiveAlloca
   if (!issued) return { refusal: refuse('not_found', `no allocation with token ${token}`).refusal };
   if (state.allocation?.token === token) return { allocation: state.allocation };
   return {
-    refusal: refuse('stale_token', 'this token is no longer the node\'s live allocation', {
+    refusal: refuse('stale_token', "this token is no longer the node's live allocation", {
       nodeId: state.nodeId,
       tokenEpoch: issued.epoch,
       currentEpoch: state.epoch,

@@ -47,10 +47,7 @@ describe('a token whose allocation was released', () => {
 
   for (const command of everyTokenCommand(alices)) {
     it(`${label(command)} is refused stale_token, telling the holder to forget the machine`, () => {
-      spec
-        .given(history)
-        .when(command)
-        .thenRefuses('stale_token', { nodeId: NODE, tokenEpoch: 1, currentEpoch: 1, ending: 'released', action: FORGET });
+      spec.given(history).when(command).thenRefuses('stale_token', { nodeId: NODE, tokenEpoch: 1, currentEpoch: 1, ending: 'released', action: FORGET });
     });
   }
 });
@@ -78,7 +75,10 @@ describe('an old token while someone else holds the node', () => {
     it(`${label(command)} is refused stale_token, naming both epochs, and the new holder is untouched`, () => {
       spec.given(history).when(command).thenRefuses('stale_token', { tokenEpoch: 1, currentEpoch: 2, ending: 'revoked', action: FORGET });
       // The live holder's token still works.
-      spec.given(history).when(releaseAllocation(bobs)).then([allocationReleased(bobs)]);
+      spec
+        .given(history)
+        .when(releaseAllocation(bobs))
+        .then([allocationReleased(bobs)]);
     });
   }
 });
@@ -94,7 +94,11 @@ describe('a token the node never issued', () => {
 
   for (const [what, token] of Object.entries(neverIssued)) {
     it(`is not_found: ${what}`, () => {
-      for (const command of everyTokenCommand(token)) spec.given(history).when({ ...command, nodeId: NODE }).thenRefuses('not_found');
+      for (const command of everyTokenCommand(token))
+        spec
+          .given(history)
+          .when({ ...command, nodeId: NODE })
+          .thenRefuses('not_found');
     });
   }
 });

@@ -39,19 +39,9 @@ export type MaintenanceStarted = DomainEvent<'MaintenanceStarted', { nodeId: str
 export type MaintenanceEnded = DomainEvent<'MaintenanceEnded', { nodeId: string; reason: string | null; by: string; at: string }>;
 
 /** The provider-side work a release left pending (node faulted) can run again: it is done. */
-export type PendingCleanupDone = DomainEvent<
-  'PendingCleanupDone',
-  { nodeId: string; token: ProvisioningToken; epoch: number; steps: string[]; at: string }
->;
+export type PendingCleanupDone = DomainEvent<'PendingCleanupDone', { nodeId: string; token: ProvisioningToken; epoch: number; steps: string[]; at: string }>;
 
-export type NodeHealthEvent =
-  | PowerSyncFailed
-  | PowerSyncRecovered
-  | NodeFaulted
-  | FaultCleared
-  | MaintenanceStarted
-  | MaintenanceEnded
-  | PendingCleanupDone;
+export type NodeHealthEvent = PowerSyncFailed | PowerSyncRecovered | NodeFaulted | FaultCleared | MaintenanceStarted | MaintenanceEnded | PendingCleanupDone;
 
 export const NODE_HEALTH_EVENT_TYPES: ReadonlySet<string> = new Set<NodeHealthEvent['type']>([
   'PowerSyncFailed',

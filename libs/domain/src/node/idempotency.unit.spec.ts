@@ -48,11 +48,20 @@ describe('retrying an acquire', () => {
   });
 
   it('says the answer is a replay and what became of the token since (issue 10, item 7)', () => {
-    spec.given(acquiredByAlice).when(retry).thenReplies({ ...aliceAcquireReply, replayed: true, live: true, ending: null });
+    spec
+      .given(acquiredByAlice)
+      .when(retry)
+      .thenReplies({ ...aliceAcquireReply, replayed: true, live: true, ending: null });
     const revoked = [...acquiredByAlice, allocationRevoked(alices, 'ready', at(5))];
-    spec.given(revoked).when(retry).thenReplies({ ...aliceAcquireReply, replayed: true, live: false, ending: { kind: 'revoked' } });
+    spec
+      .given(revoked)
+      .when(retry)
+      .thenReplies({ ...aliceAcquireReply, replayed: true, live: false, ending: { kind: 'revoked' } });
     const released = [...acquiredByAlice, allocationReleased(alices, { ending: 'model_released' })];
-    spec.given(released).when(retry).thenReplies({ replayed: true, live: false, ending: { kind: 'model_released' } });
+    spec
+      .given(released)
+      .when(retry)
+      .thenReplies({ replayed: true, live: false, ending: { kind: 'model_released' } });
   });
 
   it('is not marked replayed the first time', () => {
@@ -147,11 +156,17 @@ describe('retrying a deployment report', () => {
   });
 
   it('with the same requestId and a different body is refused: request_conflict', () => {
-    spec.given(started).when(markDeployed(alices, { request: stamp('dep-a', 'fp-of-another-body') })).thenRefuses('request_conflict');
+    spec
+      .given(started)
+      .when(markDeployed(alices, { request: stamp('dep-a', 'fp-of-another-body') }))
+      .thenRefuses('request_conflict');
   });
 
   it('keeps its requestId from being reused by a release with another body', () => {
-    spec.given(started).when(releaseAllocation(alices, { request: stamp('dep-a', 'fp-rel') })).thenRefuses('request_conflict');
+    spec
+      .given(started)
+      .when(releaseAllocation(alices, { request: stamp('dep-a', 'fp-rel') }))
+      .thenRefuses('request_conflict');
   });
 
   it('a repeated report (the allocation already had that status) is recorded, so its retry is answered the same', () => {
@@ -159,24 +174,42 @@ describe('retrying a deployment report', () => {
     spec
       .given(started)
       .when(repeat)
-      .then([{ type: 'DeploymentReportRepeated', data: { nodeId: NODE, token: alices, epoch: 1, status: 'deploying', request: stamp('dep-again', 'fp-again'), at: at(20) } }]);
+      .then([
+        {
+          type: 'DeploymentReportRepeated',
+          data: { nodeId: NODE, token: alices, epoch: 1, status: 'deploying', request: stamp('dep-again', 'fp-again'), at: at(20) },
+        },
+      ]);
     // Later the deployment fails; the retried report must not start a new deployment.
     const afterwards = [
       ...started,
-      { type: 'DeploymentReportRepeated' as const, data: { nodeId: NODE, token: alices, epoch: 1, status: 'deploying' as const, request: stamp('dep-again', 'fp-again'), at: at(20) } },
+      {
+        type: 'DeploymentReportRepeated' as const,
+        data: { nodeId: NODE, token: alices, epoch: 1, status: 'deploying' as const, request: stamp('dep-again', 'fp-again'), at: at(20) },
+      },
       deploymentFailed(alices),
     ];
-    spec.given(afterwards).when({ ...repeat, now: at(40) }).thenNothingHappens().thenReplies({ status: 'deploying' });
+    spec
+      .given(afterwards)
+      .when({ ...repeat, now: at(40) })
+      .thenNothingHappens()
+      .thenReplies({ status: 'deploying' });
   });
 
   it('a repeated report without a requestId stays a plain no-op', () => {
-    spec.given(started).when(startDeployment(alices, { now: at(20) })).thenNothingHappens();
+    spec
+      .given(started)
+      .when(startDeployment(alices, { now: at(20) }))
+      .thenNothingHappens();
   });
 });
 
 describe('one requestId names one request', () => {
-  it('reusing an acquire\'s requestId for a release is request_conflict, and the allocation stays live', () => {
-    spec.given(acquiredByAlice).when(releaseAllocation(alices, { request: stamp('req-a', 'fp-rel') })).thenRefuses('request_conflict');
+  it("reusing an acquire's requestId for a release is request_conflict, and the allocation stays live", () => {
+    spec
+      .given(acquiredByAlice)
+      .when(releaseAllocation(alices, { request: stamp('req-a', 'fp-rel') }))
+      .thenRefuses('request_conflict');
   });
 
   it('a release whose requestId was never used is decided normally', () => {

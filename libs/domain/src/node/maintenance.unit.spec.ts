@@ -32,7 +32,10 @@ describe('operator maintenance', () => {
   });
 
   it('starting it again changes nothing: the first reason and operator stand', () => {
-    spec.given([enlisted(), maintenanceStarted(t(10))]).when(startMaintenance(t(20), 'another reason', 'operator:dana')).thenNothingHappens();
+    spec
+      .given([enlisted(), maintenanceStarted(t(10))])
+      .when(startMaintenance(t(20), 'another reason', 'operator:dana'))
+      .thenNothingHappens();
   });
 
   it('ends with the operator who ended it, and an optional reason', () => {
@@ -45,19 +48,32 @@ describe('operator maintenance', () => {
   });
 
   it('ending it when the node is not in maintenance changes nothing', () => {
-    spec.given([enlisted()]).when(endMaintenance(t(30))).thenNothingHappens();
+    spec
+      .given([enlisted()])
+      .when(endMaintenance(t(30)))
+      .thenNothingHappens();
   });
 
   it('can be put on a faulted node; the two stay separate', () => {
-    spec.given([...deployedNode(), ...powerFaulted()]).when(startMaintenance(t(40))).then([maintenanceStarted(t(40))]);
+    spec
+      .given([...deployedNode(), ...powerFaulted()])
+      .when(startMaintenance(t(40)))
+      .then([maintenanceStarted(t(40))]);
   });
 
   it('can be put on an allocated node, and the holder can still release it', () => {
     const history = [...deployedNode(), maintenanceStarted(t(40))];
-    spec.given(history).when(release(t(50))).then([released(t(50))]).thenReplies({ status: 'released' });
+    spec
+      .given(history)
+      .when(release(t(50)))
+      .then([released(t(50))])
+      .thenReplies({ status: 'released' });
   });
 
   it('is refused not_found on a node that was never enlisted', () => {
-    spec.given([]).when(startMaintenance(t(10))).thenRefuses('not_found');
+    spec
+      .given([])
+      .when(startMaintenance(t(10)))
+      .thenRefuses('not_found');
   });
 });

@@ -74,10 +74,7 @@ export type AllocationReleased = DomainEvent<
 >;
 
 /** A provider saw the node back in its pool while the ledger held it: the token is dead. */
-export type AllocationRevoked = DomainEvent<
-  'AllocationRevoked',
-  TokenEventData & { providerStatus: string; source: string; observedAt: string }
->;
+export type AllocationRevoked = DomainEvent<'AllocationRevoked', TokenEventData & { providerStatus: string; source: string; observedAt: string }>;
 
 export type NodeEvent =
   | NodeEnlisted

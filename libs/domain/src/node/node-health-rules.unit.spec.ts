@@ -41,24 +41,47 @@ describe('acquiring and reserving a faulted or maintenance node', () => {
   });
 
   it('refuses to acquire a node in maintenance: node_in_maintenance, with who and why', () => {
-    spec.given([enlisted(), maintenanceStarted(t(10))]).when(acquire(t(50))).thenRefuses('node_in_maintenance', { reason: 'replacing a DIMM' });
+    spec
+      .given([enlisted(), maintenanceStarted(t(10))])
+      .when(acquire(t(50)))
+      .thenRefuses('node_in_maintenance', { reason: 'replacing a DIMM' });
   });
 
   it('names maintenance first when the node is both: only an operator can end it', () => {
-    spec.given([enlisted(), ...powerFaulted(), maintenanceStarted(t(35))]).when(acquire(t(50))).thenRefuses('node_in_maintenance');
+    spec
+      .given([enlisted(), ...powerFaulted(), maintenanceStarted(t(35))])
+      .when(acquire(t(50)))
+      .thenRefuses('node_in_maintenance');
   });
 
   it('refuses to reserve a faulted or maintenance node', () => {
-    const reserve = { type: 'ReserveNode' as const, nodeId: HEALTH_NODE, reservationId: 'r1', agentName: 'autopilot', owner: null, keyHash: 'h', expiresAt: t(999), now: t(50) };
-    spec.given([enlisted(), ...powerFaulted()]).when(reserve).thenRefuses('node_faulted');
-    spec.given([enlisted(), maintenanceStarted(t(10))]).when(reserve).thenRefuses('node_in_maintenance');
+    const reserve = {
+      type: 'ReserveNode' as const,
+      nodeId: HEALTH_NODE,
+      reservationId: 'r1',
+      agentName: 'autopilot',
+      owner: null,
+      keyHash: 'h',
+      expiresAt: t(999),
+      now: t(50),
+    };
+    spec
+      .given([enlisted(), ...powerFaulted()])
+      .when(reserve)
+      .thenRefuses('node_faulted');
+    spec
+      .given([enlisted(), maintenanceStarted(t(10))])
+      .when(reserve)
+      .thenRefuses('node_in_maintenance');
   });
 
   it('hands the node out again once maintenance ends or the fault clears', () => {
-    spec.given([enlisted(), maintenanceStarted(t(10)), { type: 'MaintenanceEnded', data: { nodeId: HEALTH_NODE, reason: null, by: 'op', at: t(20) } }])
+    spec
+      .given([enlisted(), maintenanceStarted(t(10)), { type: 'MaintenanceEnded', data: { nodeId: HEALTH_NODE, reason: null, by: 'op', at: t(20) } }])
       .when(acquire(t(50)))
       .thenReplies({ status: 'allocated', epoch: 1 });
-    spec.given([enlisted(), ...powerFaulted(), powerSyncRecovered(t(40), 3), faultCleared('power_failure', t(40), 'power_sync_succeeded')])
+    spec
+      .given([enlisted(), ...powerFaulted(), powerSyncRecovered(t(40), 3), faultCleared('power_failure', t(40), 'power_sync_succeeded')])
       .when(acquire(t(50)))
       .thenReplies({ status: 'allocated' });
   });
@@ -82,11 +105,17 @@ describe('releasing in every condition', () => {
   }
 
   it('releases a node in maintenance with nothing pending: maintenance does not stop the provider', () => {
-    spec.given([...deployedNode(), maintenanceStarted(t(10))]).when(release(t(40))).then([released(t(40))]);
+    spec
+      .given([...deployedNode(), maintenanceStarted(t(10))])
+      .when(release(t(40)))
+      .then([released(t(40))]);
   });
 
   it('does not hand out a released faulted node while its cleanup is pending', () => {
-    spec.given(faultedAndReleased).when(acquire(t(50))).thenRefuses('node_faulted', { pendingCleanup: CLEANUP });
+    spec
+      .given(faultedAndReleased)
+      .when(acquire(t(50)))
+      .thenRefuses('node_faulted', { pendingCleanup: CLEANUP });
   });
 
   it('marks the cleanup done by itself when power comes back, and the node can be handed out again', () => {
@@ -102,13 +131,28 @@ describe('releasing in every condition', () => {
 
   it('a retried release gets the same answer, pending cleanup included, even after the cleanup was done', () => {
     const request = { requestId: 'release-1', fingerprint: 'digest' };
-    const history = [...deployedNode(), ...powerFaulted(), released(t(40), CLEANUP, 1, request), powerSyncRecovered(t(60), 3), faultCleared('power_failure', t(60), 'power_sync_succeeded'), pendingCleanupDone(t(60))];
-    spec.given(history).when(release(t(70), 1, { request })).thenNothingHappens().thenReplies({ status: 'released', pendingCleanup: CLEANUP });
+    const history = [
+      ...deployedNode(),
+      ...powerFaulted(),
+      released(t(40), CLEANUP, 1, request),
+      powerSyncRecovered(t(60), 3),
+      faultCleared('power_failure', t(60), 'power_sync_succeeded'),
+      pendingCleanupDone(t(60)),
+    ];
+    spec
+      .given(history)
+      .when(release(t(70), 1, { request }))
+      .thenNothingHappens()
+      .thenReplies({ status: 'released', pendingCleanup: CLEANUP });
   });
 
   it('the consumer of seed 4 is never wedged: faulted, released, recovered, maintained, handed out again', () => {
     const story = storyFor(nodeDecider);
-    story.when({ type: 'EnlistNode', nodeId: HEALTH_NODE, profile: { hostname: 'node-7.maas', arch: 'amd64', cpuCount: 8, memoryMb: 16384, tags: [], zone: 'default' } });
+    story.when({
+      type: 'EnlistNode',
+      nodeId: HEALTH_NODE,
+      profile: { hostname: 'node-7.maas', arch: 'amd64', cpuCount: 8, memoryMb: 16384, tags: [], zone: 'default' },
+    });
     story.when({ ...acquire(t(0), 1), request: { requestId: 'a1', fingerprint: 'f1' } }).thenReplies({ epoch: 1 });
     story.when(observePower(false, t(10))).thenReplies({ status: 'failing' });
     story.when(observePower(false, t(20))).thenReplies({ status: 'failing' });
@@ -126,8 +170,19 @@ describe('releasing in every condition', () => {
     assert.deepEqual(
       story.events.map((e) => e.type),
       [
-        'NodeEnlisted', 'NodeAcquired', 'PowerSyncFailed', 'PowerSyncFailed', 'PowerSyncFailed', 'NodeFaulted', 'AllocationReleased',
-        'PowerSyncRecovered', 'FaultCleared', 'PendingCleanupDone', 'MaintenanceStarted', 'MaintenanceEnded', 'NodeAcquired',
+        'NodeEnlisted',
+        'NodeAcquired',
+        'PowerSyncFailed',
+        'PowerSyncFailed',
+        'PowerSyncFailed',
+        'NodeFaulted',
+        'AllocationReleased',
+        'PowerSyncRecovered',
+        'FaultCleared',
+        'PendingCleanupDone',
+        'MaintenanceStarted',
+        'MaintenanceEnded',
+        'NodeAcquired',
       ],
     );
   });

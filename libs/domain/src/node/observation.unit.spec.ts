@@ -103,17 +103,34 @@ describe('observations the ledger ignores', () => {
       nodeAcquired('bob', { epoch: 2, at: at(6) }),
       nodeDeployed(bobs, at(8)),
     ];
-    spec.given(bobHoldsItFromMinute6).when(observeProviderStatus('Ready', at(5), { now: at(9) })).thenNothingHappens().thenReplies(IGNORED);
-    spec.given(bobHoldsItFromMinute6).when(observeProviderStatus('Failed Deployment', at(4), { now: at(9) })).thenNothingHappens();
+    spec
+      .given(bobHoldsItFromMinute6)
+      .when(observeProviderStatus('Ready', at(5), { now: at(9) }))
+      .thenNothingHappens()
+      .thenReplies(IGNORED);
+    spec
+      .given(bobHoldsItFromMinute6)
+      .when(observeProviderStatus('Failed Deployment', at(4), { now: at(9) }))
+      .thenNothingHappens();
   });
 
   it('counts an observation made at the very instant of the acquire as about the allocation', () => {
-    spec.given(acquiredAtMinute1).when(observeProviderStatus('Ready', at(1))).then([allocationRevoked(token, 'ready', at(1))]);
+    spec
+      .given(acquiredAtMinute1)
+      .when(observeProviderStatus('Ready', at(1)))
+      .then([allocationRevoked(token, 'ready', at(1))]);
   });
 
   it('anything about a node nobody holds', () => {
-    spec.given([nodeEnlisted()]).when(observeProviderStatus('Ready', at(5))).thenNothingHappens().thenReplies(IGNORED);
-    spec.given([nodeEnlisted(), nodeReserved()]).when(observeProviderStatus('Ready', at(5))).thenNothingHappens();
+    spec
+      .given([nodeEnlisted()])
+      .when(observeProviderStatus('Ready', at(5)))
+      .thenNothingHappens()
+      .thenReplies(IGNORED);
+    spec
+      .given([nodeEnlisted(), nodeReserved()])
+      .when(observeProviderStatus('Ready', at(5)))
+      .thenNothingHappens();
     spec
       .given([...acquiredAtMinute1, allocationReleased(token, { at: at(3) })])
       .when(observeProviderStatus('Failed Deployment', at(5)))
@@ -122,7 +139,11 @@ describe('observations the ledger ignores', () => {
 
   for (const status of ['Deploying', 'Deployed', 'Allocated', 'Testing', 'Rescue mode', 'active', 'something new']) {
     it(`a status that neither frees nor fails the node: "${status}"`, () => {
-      spec.given(acquiredAtMinute1).when(observeProviderStatus(status, at(5))).thenNothingHappens().thenReplies(IGNORED);
+      spec
+        .given(acquiredAtMinute1)
+        .when(observeProviderStatus(status, at(5)))
+        .thenNothingHappens()
+        .thenReplies(IGNORED);
     });
   }
 });
@@ -141,6 +162,9 @@ describe('provider statuses', () => {
   });
 
   it('are recorded normalised on the revocation', () => {
-    spec.given(acquiredAtMinute1).when(observeProviderStatus(' New ', at(5))).then([allocationRevoked(token, 'new', at(5))]);
+    spec
+      .given(acquiredAtMinute1)
+      .when(observeProviderStatus(' New ', at(5)))
+      .then([allocationRevoked(token, 'new', at(5))]);
   });
 });

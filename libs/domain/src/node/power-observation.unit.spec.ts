@@ -47,7 +47,10 @@ describe('power-sync observations', () => {
 
   it('keeps recording failures while faulted, without faulting twice, and shows the latest error', () => {
     const history = [...deployedNode(), ...powerFaulted()];
-    const decision = spec.given(history).when(observePower(false, t(40), 'password rejected')).then([powerSyncFailed(t(40), 4, 'password rejected')]);
+    const decision = spec
+      .given(history)
+      .when(observePower(false, t(40), 'password rejected'))
+      .then([powerSyncFailed(t(40), 4, 'password rejected')]);
     const state = foldEvents(nodeDecider, [...history, ...(decision.decision.outcome === 'accepted' ? decision.decision.events : [])]);
     assert.deepEqual(state.health.faults.power_failure, { since: t(10), lastError: 'password rejected', token: null });
   });
@@ -74,32 +77,61 @@ describe('power-sync observations', () => {
   });
 
   it('records nothing for a success with no failure pending, so routine polling never floods the log', () => {
-    spec.given(deployedNode()).when(observePower(true, t(10))).thenNothingHappens().thenReplies({ status: 'ok' });
-    spec.given([...deployedNode(), powerSyncFailed(t(10), 1), powerSyncRecovered(t(20), 1)]).when(observePower(true, t(30))).thenNothingHappens();
+    spec
+      .given(deployedNode())
+      .when(observePower(true, t(10)))
+      .thenNothingHappens()
+      .thenReplies({ status: 'ok' });
+    spec
+      .given([...deployedNode(), powerSyncFailed(t(10), 1), powerSyncRecovered(t(20), 1)])
+      .when(observePower(true, t(30)))
+      .thenNothingHappens();
   });
 
   it('ignores an observation older than the last one recorded (late) or as old (repeated)', () => {
     const history = [...deployedNode(), ...powerFaulted()];
-    spec.given(history).when(observePower(true, t(25))).thenNothingHappens().thenReplies({ status: 'ignored' });
-    spec.given(history).when(observePower(false, t(30))).thenNothingHappens().thenReplies({ status: 'ignored' });
+    spec
+      .given(history)
+      .when(observePower(true, t(25)))
+      .thenNothingHappens()
+      .thenReplies({ status: 'ignored' });
+    spec
+      .given(history)
+      .when(observePower(false, t(30)))
+      .thenNothingHappens()
+      .thenReplies({ status: 'ignored' });
     // A late failure does not count against a node that has since recovered.
-    spec.given([...history, powerSyncRecovered(t(50), 3), faultCleared('power_failure', t(50), 'power_sync_succeeded')])
+    spec
+      .given([...history, powerSyncRecovered(t(50), 3), faultCleared('power_failure', t(50), 'power_sync_succeeded')])
       .when(observePower(false, t(45)))
       .thenNothingHappens();
   });
 
   it('starts counting afresh after a recovery: the next fault is since its own first failure', () => {
     spec
-      .given([...deployedNode(), powerSyncFailed(t(10), 1), powerSyncFailed(t(20), 2), powerSyncRecovered(t(25), 2), powerSyncFailed(t(30), 1), powerSyncFailed(t(40), 2)])
+      .given([
+        ...deployedNode(),
+        powerSyncFailed(t(10), 1),
+        powerSyncFailed(t(20), 2),
+        powerSyncRecovered(t(25), 2),
+        powerSyncFailed(t(30), 1),
+        powerSyncFailed(t(40), 2),
+      ])
       .when(observePower(false, t(50), 'IPMI timeout'))
       .then([powerSyncFailed(t(50), 3), nodeFaulted('power_failure', t(30), 'IPMI timeout')]);
   });
 
   it('uses a generic error when a failed sync says nothing', () => {
-    spec.given(deployedNode()).when(observePower(false, t(10), null)).then([powerSyncFailed(t(10), 1, 'power sync failed')]);
+    spec
+      .given(deployedNode())
+      .when(observePower(false, t(10), null))
+      .then([powerSyncFailed(t(10), 1, 'power sync failed')]);
   });
 
   it('is refused not_found for a node that was never enlisted', () => {
-    spec.given([]).when(observePower(false, t(10))).thenRefuses('not_found');
+    spec
+      .given([])
+      .when(observePower(false, t(10)))
+      .thenRefuses('not_found');
   });
 });

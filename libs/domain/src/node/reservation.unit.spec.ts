@@ -34,11 +34,17 @@ describe('reserving a node', () => {
   });
 
   it('records the owner when one is given', () => {
-    spec.given([nodeEnlisted()]).when(reserveNode({ owner: 'andreas' })).then([nodeReserved({ owner: 'andreas' })]);
+    spec
+      .given([nodeEnlisted()])
+      .when(reserveNode({ owner: 'andreas' }))
+      .then([nodeReserved({ owner: 'andreas' })]);
   });
 
   it('refuses a node that is allocated: node_unavailable', () => {
-    spec.given([nodeEnlisted(), nodeAcquired('alice')]).when(reserveNode()).thenRefuses('node_unavailable', { epoch: 1 });
+    spec
+      .given([nodeEnlisted(), nodeAcquired('alice')])
+      .when(reserveNode())
+      .thenRefuses('node_unavailable', { epoch: 1 });
   });
 
   it('refuses a node another reservation holds: node_reserved, saying when it expires', () => {
@@ -96,11 +102,17 @@ describe('cancelling a reservation', () => {
   });
 
   it('refuses the wrong key: reservation_mismatch, and the reservation stays', () => {
-    spec.given([nodeEnlisted(), nodeReserved()]).when(cancelReservation({ keyHash: 'sha256-of-a-guess' })).thenRefuses('reservation_mismatch');
+    spec
+      .given([nodeEnlisted(), nodeReserved()])
+      .when(cancelReservation({ keyHash: 'sha256-of-a-guess' }))
+      .thenRefuses('reservation_mismatch');
   });
 
   it('answers not_found for a reservation id the node is not held under', () => {
-    spec.given([nodeEnlisted(), nodeReserved()]).when(cancelReservation({ reservationId: 'res-9' })).thenRefuses('not_found');
+    spec
+      .given([nodeEnlisted(), nodeReserved()])
+      .when(cancelReservation({ reservationId: 'res-9' }))
+      .thenRefuses('not_found');
   });
 
   it('answers not_found when the node holds no reservation at all', () => {
@@ -109,7 +121,10 @@ describe('cancelling a reservation', () => {
   });
 
   it('answers not_found for a reservation that has expired (it is already gone)', () => {
-    spec.given([nodeEnlisted(), nodeReserved({ expiresAt: at(5) })]).when(cancelReservation({ now: at(10) })).thenRefuses('not_found');
+    spec
+      .given([nodeEnlisted(), nodeReserved({ expiresAt: at(5) })])
+      .when(cancelReservation({ now: at(10) }))
+      .thenRefuses('not_found');
   });
 
   it('answers not_found for a reservation that an acquire consumed', () => {

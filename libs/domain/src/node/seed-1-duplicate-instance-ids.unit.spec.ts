@@ -30,7 +30,7 @@ import {
  * clean-up is refused with an instruction to forget the machine: Bob is untouched.
  */
 describe('seed 1: two models, one machine, and an out-of-band release', () => {
-  it('Alice\'s stale instance id can never touch Bob\'s machine', () => {
+  it("Alice's stale instance id can never touch Bob's machine", () => {
     const story = storyFor(nodeDecider);
     const alices = tokenFor(1, 'alice');
     const bobs = tokenFor(2, 'bob');
@@ -78,7 +78,7 @@ describe('seed 1: two models, one machine, and an out-of-band release', () => {
     story.when(releaseAllocation(bobs, { now: at(120) })).then([allocationReleased(bobs, { at: at(120) })]);
   });
 
-  it('the same holds when Charlie\'s release reaches the ledger only after Bob has the node', () => {
+  it("the same holds when Charlie's release reaches the ledger only after Bob has the node", () => {
     // If Bob acquires before the ledger hears about the release, the node is still Alice's in the ledger,
     // so Bob is refused rather than handed a machine someone else holds.
     const story = storyFor(nodeDecider);

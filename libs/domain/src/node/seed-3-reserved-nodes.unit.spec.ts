@@ -1,19 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { nodeDecider } from './node-decider';
-import {
-  RESERVATION,
-  acquireNode,
-  at,
-  enlistNode,
-  nodeAcquired,
-  nodeReserved,
-  reservationExpired,
-  reserveNode,
-  stamp,
-  storyFor,
-  tokenFor,
-} from '../testing';
+import { RESERVATION, acquireNode, at, enlistNode, nodeAcquired, nodeReserved, reservationExpired, reserveNode, stamp, storyFor, tokenFor } from '../testing';
 
 /**
  * Seed 3: the OpenStack Autopilot lets the user pick machines, then bootstraps Juju onto
@@ -28,7 +16,10 @@ describe('seed 3: nodes reserved for an agent', () => {
     story.when(enlistNode());
 
     // The user picks elkhart in the autopilot, which reserves it for its agent until 12:30.
-    story.when(reserveNode({ now: at(0) })).then([nodeReserved()]).thenReplies({ reservationId: 'res-1', expiresAt: at(30) });
+    story
+      .when(reserveNode({ now: at(0) }))
+      .then([nodeReserved()])
+      .thenReplies({ reservationId: 'res-1', expiresAt: at(30) });
 
     // Another MAAS user (Alice's model) asks for the same machine while the autopilot bootstraps.
     story.when(acquireNode('alice', { now: at(2) })).thenRefuses('node_reserved', { expiresAt: at(30) });
@@ -49,14 +40,12 @@ describe('seed 3: nodes reserved for an agent', () => {
     story.when(acquireNode('alice', { now: at(7) })).thenRefuses('node_unavailable');
   });
 
-  it('a reservation nobody uses lapses, and then the node is anyone\'s', () => {
+  it("a reservation nobody uses lapses, and then the node is anyone's", () => {
     const story = storyFor(nodeDecider);
     story.when(enlistNode());
     story.when(reserveNode({ now: at(0), expiresAt: at(30) }));
 
     story.when(acquireNode('alice', { now: at(29) })).thenRefuses('node_reserved');
-    story
-      .when(acquireNode('alice', { now: at(31) }))
-      .then([reservationExpired('res-1', at(30)), nodeAcquired('alice', { at: at(31) })]);
+    story.when(acquireNode('alice', { now: at(31) })).then([reservationExpired('res-1', at(30)), nodeAcquired('alice', { at: at(31) })]);
   });
 });

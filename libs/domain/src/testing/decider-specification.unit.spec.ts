@@ -9,7 +9,10 @@ describe('the given/when/then helper', () => {
   const spec = specFor(nodeDecider);
 
   it('passes when the decision matches and fails when it does not', () => {
-    spec.given([nodeEnlisted()]).when(acquireNode('alice')).then([nodeAcquired('alice', { at: acquireNode('alice').now })]);
+    spec
+      .given([nodeEnlisted()])
+      .when(acquireNode('alice'))
+      .then([nodeAcquired('alice', { at: acquireNode('alice').now })]);
     assert.throws(() => spec.given([nodeEnlisted()]).when(acquireNode('alice')).then([]));
     assert.throws(() => spec.given([nodeEnlisted()]).when(acquireNode('alice')).thenNothingHappens());
     assert.throws(() => spec.given([nodeEnlisted()]).when(acquireNode('alice')).thenRefuses('node_unavailable'));

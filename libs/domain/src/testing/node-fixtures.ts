@@ -48,8 +48,7 @@ export const at = (minute: number): string => new Date(Date.UTC(2025, 0, 1, 12, 
 export const entropy = (label: string): string => `${label}-entropy`.padEnd(16, '0');
 
 /** The token the `epoch`-th acquire of `nodeId` mints when given `entropy(label)`. */
-export const tokenFor = (epoch: number, label: Who | string, nodeId = NODE): ProvisioningToken =>
-  mintToken(nodeId, epoch, entropy(label));
+export const tokenFor = (epoch: number, label: Who | string, nodeId = NODE): ProvisioningToken => mintToken(nodeId, epoch, entropy(label));
 
 const epochOf = (token: ProvisioningToken): number => parseToken(token)?.epoch ?? 0;
 const nodeOf = (token: ProvisioningToken): string => parseToken(token)?.nodeId ?? NODE;
@@ -105,10 +104,7 @@ export const reservationExpired = (reservationId = RESERVATION.reservationId, ex
 // ---------------------------------------------------------------- acquiring
 
 /** `by` names both the consumer and the entropy its acquire is given, so `tokenFor(epoch, by)` is its token. */
-export const acquireNode = (
-  by: Who,
-  overrides: Partial<Omit<AcquireNode, 'type'>> = {},
-): AcquireNode => ({
+export const acquireNode = (by: Who, overrides: Partial<Omit<AcquireNode, 'type'>> = {}): AcquireNode => ({
   type: 'AcquireNode',
   nodeId: NODE,
   consumer: CONSUMERS[by],
@@ -200,10 +196,7 @@ export const deploymentFailed = (
 
 // ---------------------------------------------------------------- ending allocations
 
-export const releaseAllocation = (
-  token: ProvisioningToken,
-  overrides: TokenOverrides & { ending?: ReleaseAllocation['ending'] } = {},
-): ReleaseAllocation => ({
+export const releaseAllocation = (token: ProvisioningToken, overrides: TokenOverrides & { ending?: ReleaseAllocation['ending'] } = {}): ReleaseAllocation => ({
   type: 'ReleaseAllocation',
   ...tokenCommand(token, overrides),
   ending: overrides.ending ?? 'released',

@@ -54,7 +54,12 @@ export const deployed = (at = t(2), epoch = 1): NodeEvent => ({ type: 'NodeDeplo
 /** A node that a consumer holds, deployed and running. */
 export const deployedNode = (): NodeEvent[] => [enlisted(), acquired(), deploymentStarted(), deployed()];
 
-export const released = (at: string, pendingCleanup: string[] = [], epoch = 1, request: { requestId: string; fingerprint: string } | null = null): NodeEvent => ({
+export const released = (
+  at: string,
+  pendingCleanup: string[] = [],
+  epoch = 1,
+  request: { requestId: string; fingerprint: string } | null = null,
+): NodeEvent => ({
   type: 'AllocationReleased',
   data: { nodeId: HEALTH_NODE, token: tokenOf(epoch), epoch, ending: 'released', at, request, pendingCleanup },
 });
@@ -101,7 +106,12 @@ export const powerFaulted = (): NodeEvent[] => [
 
 // ---------------------------------------------------------------- commands
 
-export const observePower = (ok: boolean, observedAt: string, error: string | null = ok ? null : 'IPMI timeout', failuresForFault = FAILURES_FOR_FAULT): ObservePowerSync => ({
+export const observePower = (
+  ok: boolean,
+  observedAt: string,
+  error: string | null = ok ? null : 'IPMI timeout',
+  failuresForFault = FAILURES_FOR_FAULT,
+): ObservePowerSync => ({
   type: 'ObservePowerSync',
   nodeId: HEALTH_NODE,
   ok,

@@ -19,8 +19,7 @@ export interface StreamDecider<Command, Event, State, Reply, Refusal extends Str
 }
 
 export type HandledCommand<State, Reply, Refusal> =
-  | { outcome: 'accepted'; reply: Reply; state: State; appended: number; position: number | null }
-  | { outcome: 'refused'; refusal: Refusal; state: State };
+  { outcome: 'accepted'; reply: Reply; state: State; appended: number; position: number | null } | { outcome: 'refused'; refusal: Refusal; state: State };
 
 export interface CommandHandlingOptions<Event extends { type: string; data: unknown }> {
   /** Wraps domain events in envelopes (ids, metadata). */
@@ -44,11 +43,7 @@ export class DeciderRunner<Command, Event extends { type: string; data: unknown 
     private readonly decider: StreamDecider<Command, Event, State, Reply, Refusal>,
   ) {}
 
-  async handle(
-    stream: string,
-    command: Command,
-    options: CommandHandlingOptions<Event>,
-  ): Promise<HandledCommand<State, Reply, Refusal>> {
+  async handle(stream: string, command: Command, options: CommandHandlingOptions<Event>): Promise<HandledCommand<State, Reply, Refusal>> {
     const policy = options.retryPolicy ?? conflictRetryPolicy;
     const random = options.random ?? Math.random;
     for (let attempt = 1; attempt <= policy.maxAttempts; attempt++) {

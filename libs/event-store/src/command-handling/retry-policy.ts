@@ -12,7 +12,10 @@ export const conflictRetryPolicy: RetryPolicy = {
 
 export class RetriesExhaustedError extends Error {
   override readonly name = 'RetriesExhaustedError';
-  constructor(readonly stream: string, readonly attempts: number) {
+  constructor(
+    readonly stream: string,
+    readonly attempts: number,
+  ) {
     super(`stream ${stream}: still conflicting after ${attempts} attempts`);
   }
 }

@@ -42,9 +42,7 @@ const expectedFor = ({ expectation, skew }: GeneratedAppend, actual: ActualRevis
 };
 
 const modelAccepts = (expected: ExpectedRevision, actual: ActualRevision): boolean =>
-  expected === 'any' ||
-  (expected === 'stream_exists' && actual !== 'no_stream') ||
-  expected === actual;
+  expected === 'any' || (expected === 'stream_exists' && actual !== 'no_stream') || expected === actual;
 
 /** A model-based property: any sequence of appends is accepted or refused exactly as the model says. */
 export const describeAppendModelContract = (current: CurrentSubject): void => {
@@ -81,7 +79,10 @@ export const describeAppendModelContract = (current: CurrentSubject): void => {
           for (const stream of streams) {
             const stored = await store.readStream(stream);
             assert.deepEqual(idsOf(stored), model.get(stream));
-            assert.deepEqual(stored.map((event) => event.revision), stored.map((_, index) => index));
+            assert.deepEqual(
+              stored.map((event) => event.revision),
+              stored.map((_, index) => index),
+            );
           }
         }),
         { numRuns: 30 },

@@ -13,9 +13,7 @@ const raceOnOneStream = async (stores: EventStore[], stream: string): Promise<vo
   const created = newEvent();
   await stores[0].appendToStream(stream, [created], 'no_stream');
   const attempts: NewEvent[][] = Array.from({ length: RACERS }, () => newEvents(2));
-  const outcomes = await Promise.allSettled(
-    attempts.map((events, index) => stores[index % stores.length].appendToStream(stream, events, 0)),
-  );
+  const outcomes = await Promise.allSettled(attempts.map((events, index) => stores[index % stores.length].appendToStream(stream, events, 0)));
 
   const winners = outcomes.flatMap((outcome, index) => (outcome.status === 'fulfilled' ? [index] : []));
   assert.equal(winners.length, 1, `exactly one winner, got ${winners.length}`);

@@ -29,8 +29,7 @@ export const newEvent = (data: unknown = { note: 'contract' }, type = 'ContractE
   metadata: contractMetadata(),
 });
 
-export const newEvents = (count: number): NewEvent[] =>
-  Array.from({ length: count }, (_, index) => newEvent({ index }));
+export const newEvents = (count: number): NewEvent[] => Array.from({ length: count }, (_, index) => newEvent({ index }));
 
 export const idsOf = (events: readonly { id: string }[]): string[] => events.map((event) => event.id);
 
@@ -41,21 +40,13 @@ export const assertConcurrencyError = async (
 ): Promise<void> => {
   await assert.rejects(append, (error: unknown) => {
     assert.ok(isConcurrencyError(error), `expected a ConcurrencyError, got ${String(error)}`);
-    assert.deepEqual(
-      { stream: error.stream, expected: error.expected, actual: error.actual },
-      conflict,
-    );
+    assert.deepEqual({ stream: error.stream, expected: error.expected, actual: error.actual }, conflict);
     return true;
   });
 };
 
 /** Pages through readAll after `fromPosition` to the end, keeping only the given streams. */
-export const readAllOf = async (
-  store: EventStore,
-  fromPosition: number,
-  streams: ReadonlySet<string>,
-  pageSize = 100,
-): Promise<RecordedEvent[]> => {
+export const readAllOf = async (store: EventStore, fromPosition: number, streams: ReadonlySet<string>, pageSize = 100): Promise<RecordedEvent[]> => {
   const own: RecordedEvent[] = [];
   let after = fromPosition;
   for (;;) {

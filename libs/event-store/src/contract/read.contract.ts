@@ -2,15 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { EventMetadata, NewEvent } from '../envelope';
 import type { CurrentSubject } from './contract-subject';
-import {
-  assertStrictlyIncreasing,
-  contractMetadata,
-  freshStream,
-  idsOf,
-  newEvent,
-  newEvents,
-  readAllOf,
-} from './contract-fixtures';
+import { assertStrictlyIncreasing, contractMetadata, freshStream, idsOf, newEvent, newEvents, readAllOf } from './contract-fixtures';
 
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 const ENVELOPE_FIELDS = ['data', 'id', 'metadata', 'position', 'recordedAt', 'revision', 'stream', 'type'];
@@ -27,9 +19,15 @@ export const describeReadContract = (current: CurrentSubject): void => {
       await store.appendToStream(stream, second, 2);
       const stored = await store.readStream(stream);
       assert.deepEqual(idsOf(stored), idsOf([...first, ...second]));
-      assert.deepEqual(stored.map((event) => event.revision), [0, 1, 2, 3, 4]);
+      assert.deepEqual(
+        stored.map((event) => event.revision),
+        [0, 1, 2, 3, 4],
+      );
       assert.ok(stored.every((event) => event.stream === stream));
-      assertStrictlyIncreasing(stored.map((event) => event.position), 'positions within a stream');
+      assertStrictlyIncreasing(
+        stored.map((event) => event.position),
+        'positions within a stream',
+      );
     });
 
     it('starts at fromRevision, and past the end returns []', async () => {
@@ -63,7 +61,10 @@ export const describeReadContract = (current: CurrentSubject): void => {
       }
       const logged = await readAllOf(store, head, new Set(streams));
       assert.deepEqual(idsOf(logged), idsOf(appended));
-      assertStrictlyIncreasing(logged.map((event) => event.position), 'readAll');
+      assertStrictlyIncreasing(
+        logged.map((event) => event.position),
+        'readAll',
+      );
       assert.ok(logged.every((event) => event.position > head));
     });
 
@@ -94,7 +95,10 @@ export const describeReadContract = (current: CurrentSubject): void => {
       }
       const own = pages.flat().filter((event) => event.stream === stream);
       assert.deepEqual(idsOf(own), idsOf(events));
-      assertStrictlyIncreasing(pages.flat().map((event) => event.position), 'paged readAll');
+      assertStrictlyIncreasing(
+        pages.flat().map((event) => event.position),
+        'paged readAll',
+      );
     });
 
     it('with no options reads from the start, at most one page', async () => {
@@ -102,7 +106,10 @@ export const describeReadContract = (current: CurrentSubject): void => {
       await store.appendToStream(freshStream('all-default'), [newEvent()], 'no_stream');
       const page = await store.readAll();
       assert.ok(page.length >= 1);
-      assertStrictlyIncreasing(page.map((event) => event.position), 'readAll()');
+      assertStrictlyIncreasing(
+        page.map((event) => event.position),
+        'readAll()',
+      );
       assert.ok(page[0].position > 0, 'positions start above 0');
     });
   });

@@ -53,8 +53,7 @@ export const describeSubscriptionContract = (current: CurrentSubject): void => {
         ]);
         await eventually(() => delivered.own.length === 27, 'a burst of concurrent appends through both handles');
 
-        const logged = [...(await store.readStream(mine)), ...(await store.readStream(theirs))]
-          .sort((a, b) => a.position - b.position);
+        const logged = [...(await store.readStream(mine)), ...(await store.readStream(theirs))].sort((a, b) => a.position - b.position);
         assert.deepEqual(delivered.own, logged, 'delivered exactly the logged events, in global order');
         assertStrictlyIncreasing(delivered.positions, 'subscription');
         assert.ok(delivered.positions.every((position) => position > start));

@@ -18,9 +18,10 @@ describe('GroupCommit', () => {
     const { batches, groupCommit } = recordingGroupCommit(100);
     const outcomes = await Promise.allSettled([0, 1, 2, 3].map((n) => groupCommit.submit(n)));
     assert.deepEqual(batches, [[0, 1, 2, 3]]);
-    assert.deepEqual(outcomes.map((outcome) => (outcome.status === 'fulfilled' ? outcome.value : (outcome.reason as Error).message)), [
-      'ok 0', 'odd 1', 'ok 2', 'odd 3',
-    ]);
+    assert.deepEqual(
+      outcomes.map((outcome) => (outcome.status === 'fulfilled' ? outcome.value : (outcome.reason as Error).message)),
+      ['ok 0', 'odd 1', 'ok 2', 'odd 3'],
+    );
     assert.deepEqual(groupCommit.stats(), { transactions: 1, appends: 4 });
   });
 
@@ -44,8 +45,14 @@ describe('GroupCommit', () => {
   it('fails every request of a batch whose transaction failed', async () => {
     const { groupCommit } = recordingGroupCommit(10, new Error('disk full'));
     const outcomes = await Promise.allSettled([0, 2].map((n) => groupCommit.submit(n)));
-    assert.deepEqual(outcomes.map((outcome) => outcome.status), ['rejected', 'rejected']);
-    assert.deepEqual(outcomes.map((outcome) => (outcome as PromiseRejectedResult).reason.message), ['disk full', 'disk full']);
+    assert.deepEqual(
+      outcomes.map((outcome) => outcome.status),
+      ['rejected', 'rejected'],
+    );
+    assert.deepEqual(
+      outcomes.map((outcome) => (outcome as PromiseRejectedResult).reason.message),
+      ['disk full', 'disk full'],
+    );
   });
 
   it('drain() waits for every submitted request, and resolves at once when idle', async () => {

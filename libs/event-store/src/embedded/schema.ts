@@ -55,9 +55,7 @@ export const migrateSchema = (db: Database): void => {
   db.transaction(() => {
     const version = readSchemaVersion(db);
     if (version > SCHEMA_VERSION) {
-      throw new Error(
-        `event store file has schema version ${version}, newer than this code understands (${SCHEMA_VERSION})`,
-      );
+      throw new Error(`event store file has schema version ${version}, newer than this code understands (${SCHEMA_VERSION})`);
     }
     for (let next = version; next < SCHEMA_VERSION; next++) {
       db.exec(MIGRATIONS[next]);

@@ -64,10 +64,13 @@ describe('embedded store append rules', () => {
     const cases: [string, () => Promise<unknown>][] = [
       ['an empty event list', () => store.appendToStream('node-bad', [], 'any')],
       ['an empty event id', () => store.appendToStream('node-bad', [{ ...testEvent(), id: '' }], 'any')],
-      ['the same id twice in one append', () => {
-        const event = testEvent();
-        return store.appendToStream('node-bad', [event, event], 'any');
-      }],
+      [
+        'the same id twice in one append',
+        () => {
+          const event = testEvent();
+          return store.appendToStream('node-bad', [event, event], 'any');
+        },
+      ],
       ['an empty type', () => store.appendToStream('node-bad', [{ ...testEvent(), type: '' }], 'any')],
       ['data that is not JSON', () => store.appendToStream('node-bad', [bigint], 'any')],
       ['undefined data', () => store.appendToStream('node-bad', [{ ...testEvent(), data: undefined }], 'any')],
@@ -90,7 +93,10 @@ describe('embedded store append rules', () => {
         store.appendToStream('node-neighbour', [testEvent()], 'no_stream'),
         store.appendToStream('node-neighbour', [], 'any'),
       ]);
-      assert.deepEqual(outcomes.map((outcome) => outcome.status), ['fulfilled', 'rejected']);
+      assert.deepEqual(
+        outcomes.map((outcome) => outcome.status),
+        ['fulfilled', 'rejected'],
+      );
       assert.equal((await store.readStream('node-neighbour')).length, 1);
       assert.deepEqual(await store.readStream('node-bad'), []);
     });

@@ -29,7 +29,10 @@ describe('sqlite batch writer', () => {
       if (stream === 'fails') throw new Error('failed after writing');
     });
     const outcomes = writeBatch([request('first'), request('fails'), request('last')]);
-    assert.deepEqual(outcomes.map((outcome) => outcome.ok), [true, false, true]);
+    assert.deepEqual(
+      outcomes.map((outcome) => outcome.ok),
+      [true, false, true],
+    );
     assert.deepEqual(written(), ['first', 'last']);
     assert.equal(db.inTransaction, false);
     db.close();
@@ -58,7 +61,10 @@ describe('sqlite batch writer', () => {
       },
     };
     const fixed = sqliteBatchWriter(db, appender, () => new Date('2031-02-03T04:05:06.789Z'));
-    assert.deepEqual(fixed([request('a')]).map((outcome) => outcome.ok), [true]);
+    assert.deepEqual(
+      fixed([request('a')]).map((outcome) => outcome.ok),
+      [true],
+    );
     assert.deepEqual(seen, ['2031-02-03T04:05:06.789Z']);
     const broken = sqliteBatchWriter(db, appender, () => new Date('not a date'));
     const [outcome] = broken([request('b')]);

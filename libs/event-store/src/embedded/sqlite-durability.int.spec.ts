@@ -79,7 +79,10 @@ describe('embedded store durability', () => {
           assert.ok(stored.size >= acknowledged.length);
           for (let index = 0; index < 8; index++) {
             const stream = await store.readStream(`crash-${index}`);
-            assert.deepEqual(stream.map((event) => event.revision), stream.map((_, revision) => revision));
+            assert.deepEqual(
+              stream.map((event) => event.revision),
+              stream.map((_, revision) => revision),
+            );
           }
           await store.appendToStream('crash-0', [testEvent()], 'stream_exists');
         } finally {

@@ -9,9 +9,7 @@ export class SqliteEventReader {
   private readonly head: Statement<[], { head: number }>;
 
   constructor(db: Database) {
-    this.streamFrom = db.prepare(
-      `SELECT ${EVENT_COLUMNS} FROM events WHERE stream = ? AND revision >= ? ORDER BY revision`,
-    );
+    this.streamFrom = db.prepare(`SELECT ${EVENT_COLUMNS} FROM events WHERE stream = ? AND revision >= ? ORDER BY revision`);
     this.allAfter = db.prepare(`SELECT ${EVENT_COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?`);
     this.head = db.prepare('SELECT COALESCE(MAX(position), 0) AS head FROM events');
   }

@@ -42,7 +42,10 @@ describe('embedded store group commit', () => {
         store.appendToStream('node-gc-conflicted', testEvents(3), 'no_stream'),
         store.appendToStream('node-gc-ok-2', testEvents(1), 'no_stream'),
       ]);
-      assert.deepEqual(outcomes.map((outcome) => outcome.status), ['fulfilled', 'rejected', 'fulfilled']);
+      assert.deepEqual(
+        outcomes.map((outcome) => outcome.status),
+        ['fulfilled', 'rejected', 'fulfilled'],
+      );
       assert.ok(isConcurrencyError((outcomes[1] as PromiseRejectedResult).reason));
     });
     assert.equal(transactions, 1, 'the three appends shared one transaction');
@@ -60,9 +63,15 @@ describe('embedded store group commit', () => {
       store.appendToStream('node-gc-same', [testEvent()], 0),
       store.appendToStream('node-gc-same', [testEvent()], 'no_stream'),
     ]);
-    assert.deepEqual(outcomes.map((outcome) => outcome.status), ['fulfilled', 'fulfilled', 'rejected', 'rejected']);
+    assert.deepEqual(
+      outcomes.map((outcome) => outcome.status),
+      ['fulfilled', 'fulfilled', 'rejected', 'rejected'],
+    );
     const stream = await store.readStream('node-gc-same');
-    assert.deepEqual(stream.map((event) => event.id), [first.id, second.id]);
+    assert.deepEqual(
+      stream.map((event) => event.id),
+      [first.id, second.id],
+    );
   });
 
   it('rolls back a refused retry (ids stored elsewhere) alone, and a retry in the same batch is a no-op', async () => {
@@ -73,7 +82,10 @@ describe('embedded store group commit', () => {
       store.appendToStream('node-gc-other', [stored[0]], 'no_stream'),
       store.appendToStream('node-gc-other', [testEvent()], 'no_stream'),
     ]);
-    assert.deepEqual(outcomes.map((outcome) => outcome.status), ['fulfilled', 'rejected', 'fulfilled']);
+    assert.deepEqual(
+      outcomes.map((outcome) => outcome.status),
+      ['fulfilled', 'rejected', 'fulfilled'],
+    );
     assert.deepEqual((outcomes[0] as PromiseFulfilledResult<unknown>).value, original);
     assert.equal((await store.readStream('node-gc-retry')).length, 2);
     assert.equal((await store.readStream('node-gc-other')).length, 1);

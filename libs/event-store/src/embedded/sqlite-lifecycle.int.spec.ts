@@ -21,7 +21,10 @@ describe('embedded store lifecycle', () => {
     const store = await SqliteEventStore.open({ file: ':memory:', clock: () => new Date('2030-01-02T03:04:05.678Z') });
     await store.appendToStream('node-clock', [testEvent(), testEvent()], 'no_stream');
     const events = await store.readStream('node-clock');
-    assert.deepEqual(events.map((event) => event.recordedAt), ['2030-01-02T03:04:05.678Z', '2030-01-02T03:04:05.678Z']);
+    assert.deepEqual(
+      events.map((event) => event.recordedAt),
+      ['2030-01-02T03:04:05.678Z', '2030-01-02T03:04:05.678Z'],
+    );
     await store.close();
   });
 
@@ -30,9 +33,7 @@ describe('embedded store lifecycle', () => {
     try {
       const levels = { FULL: 2, NORMAL: 1, EXTRA: 3 } as const;
       for (const [synchronous, level] of Object.entries(levels)) {
-        const db = openSqliteConnection(
-          resolveSqliteStoreOptions({ file: temp.file, synchronous: synchronous as keyof typeof levels, busyTimeoutMs: 1234 }),
-        );
+        const db = openSqliteConnection(resolveSqliteStoreOptions({ file: temp.file, synchronous: synchronous as keyof typeof levels, busyTimeoutMs: 1234 }));
         assert.equal(db.pragma('synchronous', { simple: true }), level);
         assert.equal(db.pragma('busy_timeout', { simple: true }), 1234);
         assert.equal(db.pragma('journal_mode', { simple: true }), 'wal');

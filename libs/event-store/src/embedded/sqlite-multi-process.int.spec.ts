@@ -11,11 +11,9 @@ const ATTEMPTS_PER_PROCESS = 15;
 
 /** Starts a race appender and resolves once it is ready to go. */
 const startRacer = async (file: string, stream: string) => {
-  const child = spawn(
-    process.execPath,
-    [join(__dirname, 'testing', 'race-appender.fixture.js'), file, stream, String(ATTEMPTS_PER_PROCESS)],
-    { stdio: ['pipe', 'pipe', 'inherit'] },
-  );
+  const child = spawn(process.execPath, [join(__dirname, 'testing', 'race-appender.fixture.js'), file, stream, String(ATTEMPTS_PER_PROCESS)], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
   assert.equal((await lines.next()).value, 'ready');
   return {

@@ -104,13 +104,20 @@ export class SqliteReadOnlyEventStore implements EventStore {
       const stored = toEvent(row);
       events[i] = this.upcasters.upcast(stored);
       // An upcast event is printed again (same field order); one stored in its current shape is spliced as stored.
-      json[i] = events[i] !== stored ? JSON.stringify(events[i]) : `{"id":${JSON.stringify(row[1])},"type":${JSON.stringify(row[4])},"stream":${JSON.stringify(row[2])},"revision":${row[3]},"position":${row[0]},"recordedAt":${JSON.stringify(row[7])},"data":${row[5]},"metadata":${row[6]}}`;
+      json[i] =
+        events[i] !== stored
+          ? JSON.stringify(events[i])
+          : `{"id":${JSON.stringify(row[1])},"type":${JSON.stringify(row[4])},"stream":${JSON.stringify(row[2])},"revision":${row[3]},"position":${row[0]},"recordedAt":${JSON.stringify(row[7])},"data":${row[5]},"metadata":${row[6]}}`;
     }
     return { events, json };
   }
 
   subscribeToAll(options: { fromPosition?: number } = {}): AllSubscription {
-    const source = { readAfter: (after: number, max: number) => this.readAfter(after, max), notifier: this.notifier, pollIntervalMs: this.options.pollIntervalMs ?? 100 };
+    const source = {
+      readAfter: (after: number, max: number) => this.readAfter(after, max),
+      notifier: this.notifier,
+      pollIntervalMs: this.options.pollIntervalMs ?? 100,
+    };
     const subscription = new SqliteAllSubscription(source, options.fromPosition ?? 0, (ended) => this.subscriptions.delete(ended));
     this.subscriptions.add(subscription);
     return subscription;

@@ -23,7 +23,7 @@ describe('embedded store schema', () => {
 
   it('refuses UPDATE of an event, whoever holds the file', () => {
     assert.throws(() => raw.prepare("UPDATE events SET type = 'Rewritten' WHERE stream = 'node-immutable'").run(), /UPDATE of events is refused/);
-    assert.throws(() => raw.prepare("UPDATE events SET position = position + 100").run(), /UPDATE of events is refused/);
+    assert.throws(() => raw.prepare('UPDATE events SET position = position + 100').run(), /UPDATE of events is refused/);
   });
 
   it('refuses DELETE of an event', () => {

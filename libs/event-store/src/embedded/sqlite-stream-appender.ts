@@ -38,9 +38,7 @@ export class SqliteStreamAppender {
 
   constructor(db: Database) {
     this.findEvent = db.prepare('SELECT stream, revision, position FROM events WHERE event_id = ?');
-    this.idsInRange = db.prepare(
-      'SELECT event_id, position FROM events WHERE stream = ? AND revision BETWEEN ? AND ? ORDER BY revision',
-    );
+    this.idsInRange = db.prepare('SELECT event_id, position FROM events WHERE stream = ? AND revision BETWEEN ? AND ? ORDER BY revision');
     this.streamRevision = db.prepare('SELECT revision FROM streams WHERE stream = ?');
     this.insertEvent = db.prepare(
       `INSERT INTO events (event_id, stream, revision, type, data, metadata, recorded_at)
@@ -66,9 +64,7 @@ export class SqliteStreamAppender {
     let position = 0;
     for (const event of request.events) {
       revision += 1;
-      const inserted = this.insertEvent.run(
-        event.id, request.stream, revision, event.type, event.data, event.metadata, recordedAt,
-      );
+      const inserted = this.insertEvent.run(event.id, request.stream, revision, event.type, event.data, event.metadata, recordedAt);
       position = Number(inserted.lastInsertRowid);
     }
     this.saveStreamRevision.run(request.stream, revision);
@@ -87,7 +83,11 @@ export class SqliteStreamAppender {
       for (const event of events.slice(1)) {
         const stored = this.findEvent.get(event.id);
         if (stored) {
-          throw new EventIdConflictError(stream, event.id, `is already stored (stream ${stored.stream}, revision ${stored.revision}) but the first event of the append is new`);
+          throw new EventIdConflictError(
+            stream,
+            event.id,
+            `is already stored (stream ${stored.stream}, revision ${stored.revision}) but the first event of the append is new`,
+          );
         }
       }
       return undefined;

@@ -10,8 +10,14 @@ const fakeLog = (size: number, pollIntervalMs = 60_000) => {
   const append = (): void => {
     const position = events.length * 2 + 1;
     events.push({
-      id: `event-${position}`, type: 'T', stream: 's', revision: events.length, position,
-      recordedAt: new Date(0).toISOString(), data: {}, metadata: { correlationId: 'c', causationId: null, actor: 'a', requestId: null, schemaVersion: 1 },
+      id: `event-${position}`,
+      type: 'T',
+      stream: 's',
+      revision: events.length,
+      position,
+      recordedAt: new Date(0).toISOString(),
+      data: {},
+      metadata: { correlationId: 'c', causationId: null, actor: 'a', requestId: null, schemaVersion: 1 },
     });
   };
   for (let index = 0; index < size; index++) append();
@@ -56,7 +62,10 @@ describe('SqliteAllSubscription', () => {
     while (positions.length < 302) await new Promise((resolve) => setImmediate(resolve));
     await subscription.close();
     await loop;
-    assert.deepEqual(positions, log.events.map((event) => event.position));
+    assert.deepEqual(
+      positions,
+      log.events.map((event) => event.position),
+    );
   });
 
   it('finds appends it was not told about by polling', async () => {
@@ -74,7 +83,10 @@ describe('SqliteAllSubscription', () => {
     const subscription = new SqliteAllSubscription(log.source, 0);
     const iterator = subscription[Symbol.asyncIterator]();
     const results = await Promise.all([iterator.next(), iterator.next(), iterator.next()]);
-    assert.deepEqual(results.map((result) => result.value?.position), [1, 3, 5]);
+    assert.deepEqual(
+      results.map((result) => result.value?.position),
+      [1, 3, 5],
+    );
     await subscription.close();
   });
 

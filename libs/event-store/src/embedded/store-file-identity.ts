@@ -18,9 +18,16 @@ export class StoreFileIdentity {
   assertUnchanged(): void {
     if (!this.opened) return;
     const now = this.current();
-    if (!now) throw new StorageFaultError('storage_replaced', `${this.file} no longer exists: it was removed under the running ledger; restart the ledger once the file is back`);
+    if (!now)
+      throw new StorageFaultError(
+        'storage_replaced',
+        `${this.file} no longer exists: it was removed under the running ledger; restart the ledger once the file is back`,
+      );
     if (now.dev !== this.opened.dev || now.ino !== this.opened.ino) {
-      throw new StorageFaultError('storage_replaced', `${this.file} was replaced by another file under the running ledger; restart the ledger to use the new file`);
+      throw new StorageFaultError(
+        'storage_replaced',
+        `${this.file} was replaced by another file under the running ledger; restart the ledger to use the new file`,
+      );
     }
   }
 

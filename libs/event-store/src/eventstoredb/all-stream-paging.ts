@@ -21,12 +21,7 @@ export type AllPageReader = (from: ReadPosition, maxCount: number) => Promise<Al
  * previous page's last entry; it is recognised by position and skipped. A page shorter than
  * asked for means the end of $all was reached.
  */
-export async function readAllAfter(
-  readForwards: AllPageReader,
-  after: number,
-  maxCount: number,
-  pageSize: number,
-): Promise<RecordedEvent[]> {
+export async function readAllAfter(readForwards: AllPageReader, after: number, maxCount: number, pageSize: number): Promise<RecordedEvent[]> {
   requirePageSize(pageSize);
   const events: RecordedEvent[] = [];
   let from = decodePosition(after);

@@ -19,10 +19,7 @@ interface Entry {
   size: number;
 }
 
-const entries = fc.array(
-  fc.record({ system: fc.boolean(), legacyTransaction: fc.boolean(), size: fc.integer({ min: 80, max: 5_000 }) }),
-  { maxLength: 80 },
-);
+const entries = fc.array(fc.record({ system: fc.boolean(), legacyTransaction: fc.boolean(), size: fc.integer({ min: 80, max: 5_000 }) }), { maxLength: 80 });
 
 function buildLog(spec: Entry[]): AllStreamResolvedEvent[] {
   let offset = 128n;
@@ -32,8 +29,7 @@ function buildLog(spec: Entry[]): AllStreamResolvedEvent[] {
     offset += BigInt(entry.size);
     // EventStoreDB's own events may even come from old explicit transactions (commit after prepare);
     // the paging must order them without ever turning them into a number.
-    const position: Position =
-      entry.system && entry.legacyTransaction ? { commit: at + 40n, prepare: at } : { commit: at, prepare: at };
+    const position: Position = entry.system && entry.legacyTransaction ? { commit: at + 40n, prepare: at } : { commit: at, prepare: at };
     const streamId = entry.system ? '$stats-127.0.0.1:2113' : `node-n${i % 3}`;
     const revision = revisions.get(streamId) ?? 0n;
     revisions.set(streamId, revision + 1n);

@@ -30,24 +30,18 @@ const KNOWN_SETTINGS = new Map(
 );
 
 /** Settings the adapter depends on and therefore will not let a connection string change. */
-const FORBIDDEN_SETTINGS = new Map([
-  [flat('throwOnAppendFailure'), 'the adapter relies on the client raising revision conflicts as errors'],
-]);
+const FORBIDDEN_SETTINGS = new Map([[flat('throwOnAppendFailure'), 'the adapter relies on the client raising revision conflicts as errors']]);
 
 /** Returns the trimmed connection string, or throws InvalidConnectionStringError saying what is wrong. */
 export function validateConnectionString(raw: unknown): string {
   if (typeof raw !== 'string' || raw.trim().length === 0) {
-    throw new InvalidConnectionStringError(
-      'EventStoreDB connection string is empty: set LEDGER_ESDB_URL, e.g. esdb://localhost:2113?tls=false',
-    );
+    throw new InvalidConnectionStringError('EventStoreDB connection string is empty: set LEDGER_ESDB_URL, e.g. esdb://localhost:2113?tls=false');
   }
   const connectionString = raw.trim();
   const shown = redactConnectionString(connectionString);
   const scheme = SCHEMES.find((candidate) => connectionString.startsWith(candidate));
   if (scheme === undefined) {
-    throw new InvalidConnectionStringError(
-      `EventStoreDB connection string must start with ${SCHEMES.join(' or ')}: ${shown}`,
-    );
+    throw new InvalidConnectionStringError(`EventStoreDB connection string must start with ${SCHEMES.join(' or ')}: ${shown}`);
   }
   const queryAt = connectionString.indexOf('?');
   const authority = connectionString.slice(scheme.length, queryAt === -1 ? undefined : queryAt);
@@ -74,9 +68,7 @@ function checkSettings(query: string, shown: string): void {
       throw new InvalidConnectionStringError(`EventStoreDB setting "${key}" cannot be set (${forbidden}): ${shown}`);
     }
     if (!KNOWN_SETTINGS.has(flat(key))) {
-      throw new InvalidConnectionStringError(
-        `EventStoreDB setting "${key}" is unknown; known: ${[...KNOWN_SETTINGS.values()].join(', ')}: ${shown}`,
-      );
+      throw new InvalidConnectionStringError(`EventStoreDB setting "${key}" is unknown; known: ${[...KNOWN_SETTINGS.values()].join(', ')}: ${shown}`);
     }
     if (value.length === 0) {
       throw new InvalidConnectionStringError(`EventStoreDB setting "${key}" has no value: ${shown}`);

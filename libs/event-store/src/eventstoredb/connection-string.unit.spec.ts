@@ -39,10 +39,7 @@ describe('EventStoreDB connection string (LEDGER_ESDB_URL)', () => {
   });
 
   it('refuses throwOnAppendFailure: revision conflicts must stay errors', () => {
-    assert.throws(
-      () => validateConnectionString('esdb://localhost:2113?throwOnAppendFailure=false'),
-      /"throwOnAppendFailure" cannot be set/,
-    );
+    assert.throws(() => validateConnectionString('esdb://localhost:2113?throwOnAppendFailure=false'), /"throwOnAppendFailure" cannot be set/);
   });
 
   it('never shows the password in an error', () => {

@@ -131,9 +131,6 @@ describe('event mapping: client recorded event -> RecordedEvent', () => {
 
   it('refuses an event without a usable position instead of inventing one', () => {
     assert.throws(() => toRecordedEvent(recorded({ position: undefined })), /without a log position/);
-    assert.throws(
-      () => toRecordedEvent(recorded({ position: { commit: 2n ** 64n - 1n, prepare: 2n ** 64n - 1n } })),
-      /stream reads need EventStoreDB 22.6/,
-    );
+    assert.throws(() => toRecordedEvent(recorded({ position: { commit: 2n ** 64n - 1n, prepare: 2n ** 64n - 1n } })), /stream reads need EventStoreDB 22.6/);
   });
 });

@@ -28,7 +28,4 @@ const factory: ContractSubjectFactory = async () => {
   };
 };
 
-describeEventStoreContract(
-  'EventStoreDB',
-  url ? factory : { skip: 'LEDGER_ESDB_URL is not set: EventStoreDB contract run SKIPPED, not passed' },
-);
+describeEventStoreContract('EventStoreDB', url ? factory : { skip: 'LEDGER_ESDB_URL is not set: EventStoreDB contract run SKIPPED, not passed' });

@@ -8,12 +8,7 @@ import { EventStoreDbAllSubscription } from './all-subscription';
 import { findHeadPosition, readAllAfter } from './all-stream-paging';
 import { InvalidConnectionStringError, redactConnectionString, validateConnectionString } from './connection-string';
 import { InvalidEventError, toEventData, toRecordedEvent } from './event.mapping';
-import {
-  fromClientCurrentRevision,
-  requireRevision,
-  revisionFromBigInt,
-  toClientExpectedRevision,
-} from './expected-revision.mapping';
+import { fromClientCurrentRevision, requireRevision, revisionFromBigInt, toClientExpectedRevision } from './expected-revision.mapping';
 import { decodePosition, encodePosition } from './position.codec';
 import { requireStreamName } from './stream-name';
 import { systemEventsFilter } from './system-events';
@@ -86,9 +81,7 @@ export class EventStoreDbEventStore implements EventStore {
       throw new ConcurrencyError(stream, expectedRevision, fromClientCurrentRevision(result.nextExpectedRevision));
     }
     const nextExpectedRevision = revisionFromBigInt(result.nextExpectedRevision);
-    const position = result.position
-      ? encodePosition(result.position)
-      : await this.positionOfRevision(stream, nextExpectedRevision);
+    const position = result.position ? encodePosition(result.position) : await this.positionOfRevision(stream, nextExpectedRevision);
     return { nextExpectedRevision, position };
   }
 
@@ -129,10 +122,8 @@ export class EventStoreDbEventStore implements EventStore {
     this.requireOpen();
     const fromPosition = decodePosition(options.fromPosition ?? 0);
     const source = this.client.subscribeToAll({ fromPosition, filter: systemEventsFilter() });
-    const subscription = new EventStoreDbAllSubscription(
-      source,
-      typeof fromPosition === 'string' ? undefined : fromPosition,
-      (closed) => this.subscriptions.delete(closed),
+    const subscription = new EventStoreDbAllSubscription(source, typeof fromPosition === 'string' ? undefined : fromPosition, (closed) =>
+      this.subscriptions.delete(closed),
     );
     this.subscriptions.add(subscription);
     return subscription;
@@ -152,11 +143,7 @@ export class EventStoreDbEventStore implements EventStore {
     return this.closing;
   }
 
-  private async readAllPage(
-    fromPosition: ReadPosition,
-    maxCount: number,
-    direction: typeof FORWARDS | typeof BACKWARDS,
-  ): Promise<AllStreamResolvedEvent[]> {
+  private async readAllPage(fromPosition: ReadPosition, maxCount: number, direction: typeof FORWARDS | typeof BACKWARDS): Promise<AllStreamResolvedEvent[]> {
     const page: AllStreamResolvedEvent[] = [];
     for await (const resolved of this.client.readAll({ fromPosition, maxCount, direction })) page.push(resolved);
     return page;

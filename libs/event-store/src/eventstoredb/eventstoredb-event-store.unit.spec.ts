@@ -35,10 +35,7 @@ describe('EventStoreDbEventStore without a server', () => {
         assert.doesNotMatch(error.message, /s3cret/);
         return true;
       });
-      await assert.rejects(
-        EventStoreDbEventStore.connect('esdb://localhost:2113?tlsCAFile=/nonexistent/ca.crt'),
-        /certificate file/,
-      );
+      await assert.rejects(EventStoreDbEventStore.connect('esdb://localhost:2113?tlsCAFile=/nonexistent/ca.crt'), /certificate file/);
     });
   });
 

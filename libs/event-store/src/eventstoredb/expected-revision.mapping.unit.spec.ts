@@ -2,12 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { ANY, NO_STREAM, STREAM_EXISTS } from '@eventstore/db-client';
-import {
-  fromClientCurrentRevision,
-  requireRevision,
-  revisionFromBigInt,
-  toClientExpectedRevision,
-} from './expected-revision.mapping';
+import { fromClientCurrentRevision, requireRevision, revisionFromBigInt, toClientExpectedRevision } from './expected-revision.mapping';
 
 describe('expected revision mapping (port <-> @eventstore/db-client)', () => {
   it('maps the three named expectations to the client constants', () => {

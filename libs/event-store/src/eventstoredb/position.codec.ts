@@ -45,7 +45,10 @@ export const MAX_ENCODABLE_POSITION = BigInt(Number.MAX_SAFE_INTEGER);
 /** A client Position that the ledger's numeric positions cannot represent. */
 export class UnencodablePositionError extends RangeError {
   override readonly name = 'UnencodablePositionError';
-  constructor(readonly position: Position, reason: string) {
+  constructor(
+    readonly position: Position,
+    reason: string,
+  ) {
     super(`EventStoreDB position {commit: ${position.commit}, prepare: ${position.prepare}}: ${reason}`);
   }
 }

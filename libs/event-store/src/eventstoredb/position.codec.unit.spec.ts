@@ -3,15 +3,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { START } from '@eventstore/db-client';
 import type { Position } from '@eventstore/db-client';
-import {
-  MAX_ENCODABLE_POSITION,
-  UnencodablePositionError,
-  comparePositions,
-  decodePosition,
-  encodePosition,
-  isAfter,
-  isBefore,
-} from './position.codec';
+import { MAX_ENCODABLE_POSITION, UnencodablePositionError, comparePositions, decodePosition, encodePosition, isAfter, isBefore } from './position.codec';
 
 /** A self-committed event's position, as the server reports it: commit == prepare == its log offset. */
 const at = (offset: bigint): Position => ({ commit: offset, prepare: offset });
@@ -23,16 +15,14 @@ const portPositions = fc.integer({ min: 1, max: Number.MAX_SAFE_INTEGER });
  * offset where its record starts. Offset 0 holds the first epoch record, so the first event
  * starts after it.
  */
-const logOffsets = fc
-  .array(fc.integer({ min: 60, max: 10_000 }), { minLength: 1, maxLength: 60 })
-  .map((sizes) => {
-    let offset = 128n; // the epoch record and friends
-    return sizes.map((size) => {
-      const eventAt = offset;
-      offset += BigInt(size);
-      return eventAt;
-    });
+const logOffsets = fc.array(fc.integer({ min: 60, max: 10_000 }), { minLength: 1, maxLength: 60 }).map((sizes) => {
+  let offset = 128n; // the epoch record and friends
+  return sizes.map((size) => {
+    const eventAt = offset;
+    offset += BigInt(size);
+    return eventAt;
   });
+});
 
 describe('position codec: EventStoreDB {commit, prepare} <-> port number', () => {
   it('round-trips every encodable position, both ways', () => {

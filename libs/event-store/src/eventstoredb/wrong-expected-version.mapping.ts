@@ -10,11 +10,7 @@ import { fromClientCurrentRevision } from './expected-revision.mapping';
  * second copy of the client package in node_modules cannot make it slip through.
  */
 export function isWrongExpectedVersion(error: unknown): error is WrongExpectedVersionError {
-  return (
-    error instanceof Error &&
-    isCommandError(error) &&
-    error.type === ErrorType.WRONG_EXPECTED_VERSION
-  );
+  return error instanceof Error && isCommandError(error) && error.type === ErrorType.WRONG_EXPECTED_VERSION;
 }
 
 /**
@@ -25,11 +21,7 @@ export function isWrongExpectedVersion(error: unknown): error is WrongExpectedVe
  *
  * (@kurrent/kurrentdb-client renames `actualVersion` to `actualState`.)
  */
-export function toConcurrencyError(
-  error: WrongExpectedVersionError,
-  stream: string,
-  expected: ExpectedRevision,
-): ConcurrencyError {
+export function toConcurrencyError(error: WrongExpectedVersionError, stream: string, expected: ExpectedRevision): ConcurrencyError {
   return new ConcurrencyError(stream, expected, fromClientCurrentRevision(error.actualVersion));
 }
 

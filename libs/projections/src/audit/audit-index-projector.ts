@@ -145,8 +145,15 @@ export class AuditIndexProjector implements Projector {
       }
       const metadata = event.metadata as { actor?: unknown; correlationId?: unknown } | null;
       insertEvent.run(
-        event.position, event.stream, event.type, event.recordedAt,
-        fields.nodeId, fields.token, fields.ip, controller, model,
+        event.position,
+        event.stream,
+        event.type,
+        event.recordedAt,
+        fields.nodeId,
+        fields.token,
+        fields.ip,
+        controller,
+        model,
         typeof metadata?.actor === 'string' ? metadata.actor : null,
         typeof metadata?.correlationId === 'string' ? metadata.correlationId : null,
         envelopes ? envelopes[i] : envelopeJson(event),

@@ -50,7 +50,17 @@ export interface Timeline {
   position: number;
 }
 
-type Row = { position: number; stream: string; type: string; recorded_at: string; node_id: string | null; token: string | null; actor: string | null; correlation_id: string | null; event: string };
+type Row = {
+  position: number;
+  stream: string;
+  type: string;
+  recorded_at: string;
+  node_id: string | null;
+  token: string | null;
+  actor: string | null;
+  correlation_id: string | null;
+  event: string;
+};
 
 const ROW = 'position, stream, type, recorded_at, node_id, token, actor, correlation_id, event';
 const iso = (time: Date) => time.toISOString();
@@ -132,11 +142,16 @@ export class AuditIndexReader {
 
   /** Events on IP addresses the node's allocations held, not otherwise about the node, while they held them. */
   private heldIpRows(table: string, nodeId: string, after: number, windowEnd: number): Row[] {
-    const ips = this.db.prepare(`SELECT DISTINCT ip FROM "${table}" WHERE node_id = ? AND ip IS NOT NULL AND position <= ?`).raw(true).all(nodeId, windowEnd) as [string][];
+    const ips = this.db
+      .prepare(`SELECT DISTINCT ip FROM "${table}" WHERE node_id = ? AND ip IS NOT NULL AND position <= ?`)
+      .raw(true)
+      .all(nodeId, windowEnd) as [string][];
     const rows: Row[] = [];
     for (const [ip] of ips) {
       let holder: string | null = null;
-      const ipRows = this.db.prepare(`SELECT ${ROW} FROM "${table}" WHERE ip = ? AND position <= ? ORDER BY position`).iterate(ip, windowEnd) as IterableIterator<Row>;
+      const ipRows = this.db
+        .prepare(`SELECT ${ROW} FROM "${table}" WHERE ip = ? AND position <= ? ORDER BY position`)
+        .iterate(ip, windowEnd) as IterableIterator<Row>;
       for (const row of ipRows) {
         if (row.node_id !== null) holder = row.node_id;
         else if (holder === nodeId && row.position > after) rows.push(row);

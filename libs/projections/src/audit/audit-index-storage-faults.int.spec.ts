@@ -44,7 +44,10 @@ describe('audit index on a disk that fills up', () => {
       assert.equal((errors[0] as { code?: string }).code !== undefined, true);
 
       const current = new ReadModelTables(db).current(AUDIT_INDEX)!;
-      const rows = db.prepare(`SELECT position FROM "${auditTableNames(current.generation).events}" ORDER BY position`).pluck().all();
+      const rows = db
+        .prepare(`SELECT position FROM "${auditTableNames(current.generation).events}" ORDER BY position`)
+        .pluck()
+        .all();
       assert.deepEqual(rows, [1, 2, 3, 4, 5, 6, 7], 'every event of the log has its row');
       assert.equal(current.position, 7);
     } finally {

@@ -12,7 +12,13 @@ const time = (minute: number) => new Date(Date.UTC(2025, 0, 1, 12, minute)).toIS
 
 let position = 0;
 const at = (minute: number, stream: string, type: string, data: Record<string, unknown>, actor = 'someone'): RecordedEvent => ({
-  id: `e${++position}`, type, stream, revision: 0, position, recordedAt: time(minute), data,
+  id: `e${++position}`,
+  type,
+  stream,
+  revision: 0,
+  position,
+  recordedAt: time(minute),
+  data,
   metadata: { correlationId: `c${position}`, causationId: null, actor, requestId: null, schemaVersion: 1 },
 });
 
@@ -20,16 +26,49 @@ const at = (minute: number, stream: string, type: string, data: Record<string, u
 const story = (): RecordedEvent[] => {
   position = 0;
   return [
-    at(0, 'node-node-7', 'NodeEnlisted', { nodeId: 'node-7', hostname: 'n7', arch: 'amd64', cpuCount: 8, memoryMb: 1, tags: [], zone: 'z' }, 'operator:charlie'),
-    at(1, 'node-node-7', 'NodeAcquired', { nodeId: 'node-7', token: alice, epoch: 1, consumer: { controller: 'fair-clouds', model: 'mobile-app', machine: '87' } }, 'juju:alice'),
+    at(
+      0,
+      'node-node-7',
+      'NodeEnlisted',
+      { nodeId: 'node-7', hostname: 'n7', arch: 'amd64', cpuCount: 8, memoryMb: 1, tags: [], zone: 'z' },
+      'operator:charlie',
+    ),
+    at(
+      1,
+      'node-node-7',
+      'NodeAcquired',
+      { nodeId: 'node-7', token: alice, epoch: 1, consumer: { controller: 'fair-clouds', model: 'mobile-app', machine: '87' } },
+      'juju:alice',
+    ),
     at(2, 'ip-10.0.0.5', 'LeaseGranted', { ip: '10.0.0.5', owner: { token: alice } }, 'dhcp'),
     at(3, 'node-node-7', 'DeploymentFailed', { nodeId: 'node-7', token: alice, epoch: 1, reason: 'curtin', source: 'maas' }, 'maas'),
     at(4, 'ip-10.0.0.5', 'PoolAudited', { ip: '10.0.0.5' }, 'dhcp'),
     at(5, 'node-node-7', 'AllocationRevoked', { nodeId: 'node-7', token: alice, epoch: 1, providerStatus: 'ready', source: 'maas' }, 'operator:charlie'),
     at(6, 'ip-10.0.0.5', 'LeaseGranted', { ip: '10.0.0.5', owner: { token: mintToken('node-8', 1, 'otherentropy0000') } }, 'dhcp'),
     at(7, 'ip-10.0.0.5', 'LeaseRenewed', { ip: '10.0.0.5' }, 'dhcp'),
-    at(8, 'node-node-7', 'NodeAcquired', { nodeId: 'node-7', token: bob, epoch: 2, consumer: { controller: 'fair-clouds', model: 'show-me-the-money' } }, 'juju:bob'),
-    at(9, 'refusals-node-7', 'CommandRefused', { command: 'ReleaseAllocation', nodeId: 'node-7', token: alice, consumer: null, ip: null, code: 'stale_token', reason: 'dead token', details: { action: 'forget this machine; do not touch the node' } }, 'juju:alice'),
+    at(
+      8,
+      'node-node-7',
+      'NodeAcquired',
+      { nodeId: 'node-7', token: bob, epoch: 2, consumer: { controller: 'fair-clouds', model: 'show-me-the-money' } },
+      'juju:bob',
+    ),
+    at(
+      9,
+      'refusals-node-7',
+      'CommandRefused',
+      {
+        command: 'ReleaseAllocation',
+        nodeId: 'node-7',
+        token: alice,
+        consumer: null,
+        ip: null,
+        code: 'stale_token',
+        reason: 'dead token',
+        details: { action: 'forget this machine; do not touch the node' },
+      },
+      'juju:alice',
+    ),
   ];
 };
 
@@ -71,14 +110,24 @@ describe('the audit index', () => {
   it("tells a node's story: its events, its refusals, and its IP's events while its allocation held it", () => {
     const { reader } = indexed(story());
     const timeline = reader.timeline('node-7', { limit: 100 })!;
-    assert.deepEqual(timeline.entries.map((entry) => entry.position), [1, 2, 3, 4, 5, 6, 9, 10]);
+    assert.deepEqual(
+      timeline.entries.map((entry) => entry.position),
+      [1, 2, 3, 4, 5, 6, 9, 10],
+    );
     const refusal = timeline.entries.find((entry) => entry.type === 'CommandRefused')!;
     assert.equal(refusal.actor, 'juju:alice');
     assert.equal(refusal.token, alice);
     assert.match(refusal.summary, /REFUSED ReleaseAllocation .*stale_token.*forget this machine/);
     assert.match(timeline.entries.find((entry) => entry.type === 'AllocationRevoked')!.summary, /released out of band/);
-    assert.equal(timeline.entries.find((entry) => entry.position === 5)!.summary, 'PoolAudited: ip=10.0.0.5', 'an event type with no summary line is described by its fields');
-    assert.deepEqual(reader.timeline('node-7', { limit: 100, until: 5 })!.entries.map((entry) => entry.position), [1, 2, 3, 4, 5]);
+    assert.equal(
+      timeline.entries.find((entry) => entry.position === 5)!.summary,
+      'PoolAudited: ip=10.0.0.5',
+      'an event type with no summary line is described by its fields',
+    );
+    assert.deepEqual(
+      reader.timeline('node-7', { limit: 100, until: 5 })!.entries.map((entry) => entry.position),
+      [1, 2, 3, 4, 5],
+    );
     const paged = reader.timeline('node-7', { limit: 3 })!;
     assert.deepEqual([paged.entries.map((entry) => entry.position), paged.nextAfter], [[1, 2, 3], 3]);
     assert.equal(reader.timeline('node-404', { limit: 10 }), null);

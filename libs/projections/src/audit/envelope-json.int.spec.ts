@@ -16,7 +16,18 @@ describe('an envelope spliced from the stored text is the envelope printed again
       const data = fc.sample(fc.jsonValue(), { numRuns: 300, seed: 42 });
       let id = 0;
       for (const value of data) {
-        await store.appendToStream(`s-${id % 7}`, [{ id: `e-${++id}`, type: 'Anything', data: value, metadata: { correlationId: 'c\u2028"\\', causationId: null, actor: 'ünïcødé 🙂', requestId: null, schemaVersion: 1 } }], 'any');
+        await store.appendToStream(
+          `s-${id % 7}`,
+          [
+            {
+              id: `e-${++id}`,
+              type: 'Anything',
+              data: value,
+              metadata: { correlationId: 'c\u2028"\\', causationId: null, actor: 'ünïcødé 🙂', requestId: null, schemaVersion: 1 },
+            },
+          ],
+          'any',
+        );
       }
       const reader = SqliteReadOnlyEventStore.open({ file });
       const { events, json } = reader.readAfterWithJson(0, 1_000);

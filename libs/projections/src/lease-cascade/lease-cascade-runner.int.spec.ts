@@ -10,8 +10,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import {
-  leaseDecider, nodeDecider, ownerKey, ownerLivenessIn, Streams,
-  type LeaseCommand, type LeaseOwner, type NodeCommand, type NodeState, type LeaseReleased,
+  leaseDecider,
+  nodeDecider,
+  ownerKey,
+  ownerLivenessIn,
+  Streams,
+  type LeaseCommand,
+  type LeaseOwner,
+  type NodeCommand,
+  type NodeState,
+  type LeaseReleased,
 } from '@ledger/domain';
 import { DeciderRunner, SqliteEventStore, type EventStore, type RecordedEvent } from '@ledger/event-store';
 import { CheckpointStore } from '../runtime/checkpoint-store';
@@ -27,7 +35,10 @@ class MiniLedger {
   readonly nodes: DeciderRunner<NodeCommand, any, NodeState, any>;
   readonly leases: DeciderRunner<LeaseCommand, any, any, any>;
 
-  private constructor(readonly store: EventStore, readonly checkpointFile: string) {
+  private constructor(
+    readonly store: EventStore,
+    readonly checkpointFile: string,
+  ) {
     this.nodes = new DeciderRunner(store, nodeDecider);
     this.leases = new DeciderRunner(store, leaseDecider);
   }
@@ -40,7 +51,12 @@ class MiniLedger {
 
   private envelope = (causationId: string | null, actor: string) => ({
     toNewEvents: (events: { type: string; data: unknown }[]) =>
-      events.map((e) => ({ id: randomUUID(), type: e.type, data: e.data, metadata: { correlationId: 'test', causationId, actor, requestId: null, schemaVersion: 1 } })),
+      events.map((e) => ({
+        id: randomUUID(),
+        type: e.type,
+        data: e.data,
+        metadata: { correlationId: 'test', causationId, actor, requestId: null, schemaVersion: 1 },
+      })),
   });
 
   async node(command: NodeCommand) {
@@ -52,8 +68,14 @@ class MiniLedger {
   async grant(ip: string, mac: string, owner: LeaseOwner) {
     const active = (await this.leases.load(Streams.ip(ip))).state.active;
     const owners = active ? [owner, active.owner] : [owner];
-    const liveness = Object.fromEntries(await Promise.all(owners.map(async (o) => [ownerKey(o), ownerLivenessIn((await this.nodes.load(Streams.node(o.nodeId))).state, o)])));
-    const handled = await this.leases.handle(Streams.ip(ip), { type: 'GrantLease', ip, mac, owner, leaseKind: 'dhcp', expiresAt: null, liveness, now: NOW }, this.envelope(null, 'test'));
+    const liveness = Object.fromEntries(
+      await Promise.all(owners.map(async (o) => [ownerKey(o), ownerLivenessIn((await this.nodes.load(Streams.node(o.nodeId))).state, o)])),
+    );
+    const handled = await this.leases.handle(
+      Streams.ip(ip),
+      { type: 'GrantLease', ip, mac, owner, leaseKind: 'dhcp', expiresAt: null, liveness, now: NOW },
+      this.envelope(null, 'test'),
+    );
     assert.equal(handled.outcome, 'accepted', JSON.stringify(handled));
     return handled.outcome === 'accepted' ? handled.reply.leaseId : null;
   }
@@ -83,8 +105,13 @@ class MiniLedger {
 const enlistAndAcquire = async (ledger: MiniLedger, nodeId: string, label: string) => {
   await ledger.node({ type: 'EnlistNode', nodeId, profile: { hostname: nodeId, arch: 'amd64', cpuCount: 1, memoryMb: 1, tags: [], zone: 'z' } });
   const reply = await ledger.node({
-    type: 'AcquireNode', nodeId, consumer: { controller: 'autopilot', model: label }, request: { requestId: `${label}-${nodeId}`, fingerprint: 'f' },
-    reservationKeyHash: null, tokenEntropy: `${label}-entropy`.padEnd(16, 'x'), now: NOW,
+    type: 'AcquireNode',
+    nodeId,
+    consumer: { controller: 'autopilot', model: label },
+    request: { requestId: `${label}-${nodeId}`, fingerprint: 'f' },
+    reservationKeyHash: null,
+    tokenEntropy: `${label}-entropy`.padEnd(16, 'x'),
+    now: NOW,
   });
   return reply.token as string;
 };
@@ -94,7 +121,10 @@ const seedRegion = async (ledger: MiniLedger) => {
   const token = await enlistAndAcquire(ledger, 'n1', 'region');
   const host: LeaseOwner = { kind: 'allocation', token, nodeId: 'n1' };
   const devices: LeaseOwner[] = [];
-  for (const [n, mac] of [[1, '00:16:3e:00:00:01'], [2, '00:16:3e:00:00:02']] as const) {
+  for (const [n, mac] of [
+    [1, '00:16:3e:00:00:01'],
+    [2, '00:16:3e:00:00:02'],
+  ] as const) {
     const reply = await ledger.node({ type: 'RegisterDevice', nodeId: 'n1', token, hostname: `lxc-${n}`, mac, now: NOW });
     devices.push({ kind: 'device', deviceId: reply.deviceId, token, nodeId: 'n1' });
   }
@@ -180,11 +210,14 @@ describe('the lease cascade runner survives a crash between two releases', () =>
       }
       const perLease = new Map<string, number>();
       releases.forEach((e) => perLease.set(e.data.leaseId, (perLease.get(e.data.leaseId) ?? 0) + 1));
-      assert.ok([...perLease.values()].every((count) => count === 1), `a lease was released twice: ${JSON.stringify([...perLease])}`);
-      assert.ok(!releases.some((e) => e.data.leaseId === taken), 'the new owner\'s lease was never touched');
+      assert.ok(
+        [...perLease.values()].every((count) => count === 1),
+        `a lease was released twice: ${JSON.stringify([...perLease])}`,
+      );
+      assert.ok(!releases.some((e) => e.data.leaseId === taken), "the new owner's lease was never touched");
       assert.equal((await ledger.leases.load(Streams.ip('10.96.17.36'))).state.active?.leaseId, taken);
       assert.equal(takenReleasedBefore, landed);
-      assert.ok(releaser.sent.length >= 2, 'the restarted cascade re-sent the unfinished event\'s releases');
+      assert.ok(releaser.sent.length >= 2, "the restarted cascade re-sent the unfinished event's releases");
       await ledger.store.close();
     });
   }

@@ -47,7 +47,10 @@ const action: fc.Arbitrary<Action> = fc.oneof(
   { arbitrary: fc.record({ kind: fc.constant('grant' as const), ip: i(4), owner: i(30), liveOwner, mac: i(3), static: fc.boolean() }), weight: 6 },
   { arbitrary: fc.record({ kind: fc.constant('grantRacingTheEnd' as const), ip: i(4), owner: i(30), liveOwner, mac: i(3) }), weight: 1 },
   { arbitrary: fc.record({ kind: fc.constant('releaseLease' as const), ip: i(4) }), weight: 1 },
-  { arbitrary: fc.record({ kind: fc.constant('cascade' as const), events: fc.integer({ min: 1, max: 8 }), checkpointEvery: fc.integer({ min: 1, max: 5 }) }), weight: 4 },
+  {
+    arbitrary: fc.record({ kind: fc.constant('cascade' as const), events: fc.integer({ min: 1, max: 8 }), checkpointEvery: fc.integer({ min: 1, max: 5 }) }),
+    weight: 4,
+  },
   { arbitrary: fc.constant({ kind: 'cascadeCrash' as const }), weight: 2 },
   { arbitrary: fc.record({ kind: fc.constant('cascadeCrashMidEvent' as const), events: fc.integer({ min: 1, max: 8 }), after: i(3) }), weight: 2 },
   { arbitrary: fc.constant({ kind: 'cascadeDrain' as const }), weight: 1 },
@@ -84,8 +87,13 @@ class Player {
           w.runNode({ type: 'EnlistNode', nodeId, profile: { hostname: nodeId, arch: 'amd64', cpuCount: 1, memoryMb: 1, tags: [], zone: 'z' } });
         }
         w.runNode({
-          type: 'AcquireNode', nodeId, consumer: { controller: 'c', model: `m${a.model}` }, request: { requestId: `r${++this.minted}`, fingerprint: 'f' },
-          reservationKeyHash: null, tokenEntropy: `entropy-${this.minted}`.padEnd(16, 'x'), now,
+          type: 'AcquireNode',
+          nodeId,
+          consumer: { controller: 'c', model: `m${a.model}` },
+          request: { requestId: `r${++this.minted}`, fingerprint: 'f' },
+          reservationKeyHash: null,
+          tokenEntropy: `entropy-${this.minted}`.padEnd(16, 'x'),
+          now,
         });
         return;
       }
@@ -215,7 +223,8 @@ describe('invariants 4 and 5: leases of ended owners are never valid, and the ca
           const data = event.data as LeaseReleased['data'];
           if (event.type === 'LeaseReleased' && data.reason === 'owner_ended') cascaded++;
           if (event.type === 'LeaseReleased' && data.reason === 'superseded_orphan') superseded++;
-          if (event.type === 'LeaseReleased' && data.reason === 'owner_ended' && player.world.log.find((e) => e.id === data.cause)?.type === 'LeaseGranted') racedGrantsReleased++;
+          if (event.type === 'LeaseReleased' && data.reason === 'owner_ended' && player.world.log.find((e) => e.id === data.cause)?.type === 'LeaseGranted')
+            racedGrantsReleased++;
         }
       }),
       { numRuns: 100 },

@@ -6,7 +6,17 @@ export const applyDeviceEvent = (view: LedgerViewState, recorded: RecordedEvent,
   switch (event.type) {
     case 'DeviceRegistered': {
       const { deviceId, nodeId, token, epoch, hostname, mac } = event.data;
-      view.devices[deviceId] = { deviceId, nodeId, token, epoch, hostname, mac, registeredAt: recorded.recordedAt, removed: null, lastPosition: recorded.position };
+      view.devices[deviceId] = {
+        deviceId,
+        nodeId,
+        token,
+        epoch,
+        hostname,
+        mac,
+        registeredAt: recorded.recordedAt,
+        removed: null,
+        lastPosition: recorded.position,
+      };
       return;
     }
     case 'DeviceRemoved': {

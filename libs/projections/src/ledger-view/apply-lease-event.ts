@@ -3,8 +3,7 @@ import type { LeaseEvent } from '@ledger/domain';
 import type { IpLeasesView, LeaseView } from './lease-views';
 import type { LedgerViewState } from './views';
 
-const ipView = (view: LedgerViewState, ip: string): IpLeasesView =>
-  (view.leases[ip] ??= { ip, leases: [], activeLeaseId: null, dhcp: {}, lastPosition: 0 });
+const ipView = (view: LedgerViewState, ip: string): IpLeasesView => (view.leases[ip] ??= { ip, leases: [], activeLeaseId: null, dhcp: {}, lastPosition: 0 });
 
 const activeLease = (ips: IpLeasesView, leaseId: string): LeaseView | undefined =>
   ips.activeLeaseId === leaseId ? ips.leases.find((lease) => lease.leaseId === leaseId) : undefined;
@@ -17,7 +16,18 @@ export const applyLeaseEvent = (view: LedgerViewState, recorded: RecordedEvent, 
   switch (event.type) {
     case 'LeaseGranted': {
       const { leaseId, mac, owner, leaseKind, expiresAt } = event.data;
-      ips.leases.push({ leaseId, ip, mac, owner: { ...owner }, kind: leaseKind, expiresAt, grantedAt: recorded.recordedAt, renewedAt: null, ended: null, lastPosition: position });
+      ips.leases.push({
+        leaseId,
+        ip,
+        mac,
+        owner: { ...owner },
+        kind: leaseKind,
+        expiresAt,
+        grantedAt: recorded.recordedAt,
+        renewedAt: null,
+        ended: null,
+        lastPosition: position,
+      });
       ips.activeLeaseId = leaseId;
       return;
     }

@@ -15,8 +15,19 @@ export const applyNodeEvent = (view: LedgerViewState, recorded: RecordedEvent, e
     case 'NodeEnlisted': {
       const { nodeId, hostname, arch, cpuCount, memoryMb, tags, zone } = event.data;
       view.nodes[nodeId] = {
-        nodeId, hostname, arch, cpuCount, memoryMb, tags: [...tags], zone,
-        epoch: 0, liveToken: null, reservation: null, enlistedAt: recorded.recordedAt, lastPosition: position, health: emptyNodeHealthView(),
+        nodeId,
+        hostname,
+        arch,
+        cpuCount,
+        memoryMb,
+        tags: [...tags],
+        zone,
+        epoch: 0,
+        liveToken: null,
+        reservation: null,
+        enlistedAt: recorded.recordedAt,
+        lastPosition: position,
+        health: emptyNodeHealthView(),
       };
       return;
     }
@@ -40,8 +51,18 @@ export const applyNodeEvent = (view: LedgerViewState, recorded: RecordedEvent, e
       }
       touch();
       view.allocations[token] = {
-        token, nodeId, epoch, consumer, status: 'allocated', live: true, acquiredAt, reservationId,
-        requestId: request.requestId, deploymentFailures: [], ending: null, lastPosition: position,
+        token,
+        nodeId,
+        epoch,
+        consumer,
+        status: 'allocated',
+        live: true,
+        acquiredAt,
+        reservationId,
+        requestId: request.requestId,
+        deploymentFailures: [],
+        ending: null,
+        lastPosition: position,
       };
       return;
     }

@@ -71,7 +71,11 @@ const ownedAsFiltered = (view: LedgerViewState, lease: LeaseView, filter: LeaseF
   if (filter.deviceId !== undefined && (owner.kind !== 'device' || owner.deviceId !== filter.deviceId)) return false;
   if (filter.controller === undefined && filter.model === undefined) return true;
   const consumer = allocationOfOwner(view, owner)?.consumer;
-  return !!consumer && (filter.controller === undefined || consumer.controller === filter.controller) && (filter.model === undefined || consumer.model === filter.model);
+  return (
+    !!consumer &&
+    (filter.controller === undefined || consumer.controller === filter.controller) &&
+    (filter.model === undefined || consumer.model === filter.model)
+  );
 };
 
 /** Every lease (history included) matching the filter, by address then age. */

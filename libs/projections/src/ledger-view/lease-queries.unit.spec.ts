@@ -18,7 +18,13 @@ const fold = (events: [string, string, object][]): LedgerViewState => {
   const view = emptyLedgerView();
   events.forEach(([stream, type, data], i) =>
     applyEvent(view, {
-      id: `e${i + 1}`, stream, type, data, revision: 0, position: i + 1, recordedAt: NOW.toISOString(),
+      id: `e${i + 1}`,
+      stream,
+      type,
+      data,
+      revision: 0,
+      position: i + 1,
+      recordedAt: NOW.toISOString(),
       metadata: { correlationId: 'c', causationId: null, actor: 't', requestId: null, schemaVersion: 1 },
     } as RecordedEvent),
   );
@@ -27,10 +33,26 @@ const fold = (events: [string, string, object][]): LedgerViewState => {
 
 const region: [string, string, object][] = [
   ['node-n1', 'NodeEnlisted', { nodeId: 'n1', hostname: 'n1', arch: 'amd64', cpuCount: 1, memoryMb: 1, tags: [], zone: 'z' }],
-  ['node-n1', 'NodeAcquired', { nodeId: 'n1', token, epoch: 1, consumer: { controller: 'c', model: 'm' }, acquiredAt: NOW.toISOString(), reservationId: null, request: { requestId: 'r', fingerprint: 'f' } }],
+  [
+    'node-n1',
+    'NodeAcquired',
+    {
+      nodeId: 'n1',
+      token,
+      epoch: 1,
+      consumer: { controller: 'c', model: 'm' },
+      acquiredAt: NOW.toISOString(),
+      reservationId: null,
+      request: { requestId: 'r', fingerprint: 'f' },
+    },
+  ],
   ['node-n1', 'DeviceRegistered', { nodeId: 'n1', token, epoch: 1, deviceId: device, hostname: 'lxc', mac: '00:16:3e:00:00:01' }],
   ['ip-10.0.0.1', 'LeaseGranted', { ip: '10.0.0.1', leaseId: '1@10.0.0.1', mac: '00:16:3e:00:00:99', owner: host, leaseKind: 'static', expiresAt: null }],
-  ['ip-10.0.0.2', 'LeaseGranted', { ip: '10.0.0.2', leaseId: '1@10.0.0.2', mac: '00:16:3e:00:00:01', owner: container, leaseKind: 'dhcp', expiresAt: '2030-01-01T13:00:00.000Z' }],
+  [
+    'ip-10.0.0.2',
+    'LeaseGranted',
+    { ip: '10.0.0.2', leaseId: '1@10.0.0.2', mac: '00:16:3e:00:00:01', owner: container, leaseKind: 'dhcp', expiresAt: '2030-01-01T13:00:00.000Z' },
+  ],
 ];
 const ended: [string, string, object][] = [
   ['node-n1', 'AllocationReleased', { nodeId: 'n1', token, epoch: 1, ending: 'force_released', at: NOW.toISOString(), request: null, pendingCleanup: [] }],
@@ -48,14 +70,28 @@ describe('lease status, derived', () => {
   it('orphaned the moment the owner ends, before any release; released after', () => {
     const view = fold([...region, ...ended]);
     assert.deepEqual(statusesOf(view), { '10.0.0.1': 'orphaned', '10.0.0.2': 'orphaned' });
-    const released = fold([...region, ...ended, ['ip-10.0.0.2', 'LeaseReleased', { ip: '10.0.0.2', leaseId: '1@10.0.0.2', reason: 'owner_ended', cause: 'e6' }]]);
+    const released = fold([
+      ...region,
+      ...ended,
+      ['ip-10.0.0.2', 'LeaseReleased', { ip: '10.0.0.2', leaseId: '1@10.0.0.2', reason: 'owner_ended', cause: 'e6' }],
+    ]);
     assert.deepEqual(statusesOf(released), { '10.0.0.1': 'orphaned', '10.0.0.2': 'released' });
   });
 
   it('released in the ledger but still held by a DHCP server: orphaned, until the server lets it go', () => {
     const observed = (state: string): [string, string, object] => [
-      'ip-10.0.0.2', 'DhcpLeaseObserved',
-      { ip: '10.0.0.2', source: 'dhcpd', mac: '00:16:3e:00:00:01', state, starts: null, ends: '2030-01-02T00:00:00.000Z', hostname: null, observedAt: NOW.toISOString() },
+      'ip-10.0.0.2',
+      'DhcpLeaseObserved',
+      {
+        ip: '10.0.0.2',
+        source: 'dhcpd',
+        mac: '00:16:3e:00:00:01',
+        state,
+        starts: null,
+        ends: '2030-01-02T00:00:00.000Z',
+        hostname: null,
+        observedAt: NOW.toISOString(),
+      },
     ];
     const release: [string, string, object] = ['ip-10.0.0.2', 'LeaseReleased', { ip: '10.0.0.2', leaseId: '1@10.0.0.2', reason: 'released' }];
     const held = fold([...region, release, observed('active')]);
@@ -65,7 +101,7 @@ describe('lease status, derived', () => {
     assert.equal(ipStatus(freed, freed.leases['10.0.0.2'], NOW), 'released');
   });
 
-  it('filters by owner: a token finds its host lease and its containers\' leases', () => {
+  it("filters by owner: a token finds its host lease and its containers' leases", () => {
     const view = fold(region);
     assert.equal(listLeases(view, { token }, NOW).length, 2);
     assert.equal(listLeases(view, { deviceId: device }, NOW).length, 1);
@@ -74,10 +110,11 @@ describe('lease status, derived', () => {
   });
 });
 
-describe('reconciling a consumer\'s addresses', () => {
+describe("reconciling a consumer's addresses", () => {
   it('valid, orphaned, foreign, unknown, each with a safe action', () => {
     const live = fold(region);
-    const verdicts = (view: LedgerViewState, model: string) => reconcileIps(view, { controller: 'c', model }, ['10.0.0.1', '10.0.0.2', '10.0.0.3'], NOW).map((v) => v.verdict);
+    const verdicts = (view: LedgerViewState, model: string) =>
+      reconcileIps(view, { controller: 'c', model }, ['10.0.0.1', '10.0.0.2', '10.0.0.3'], NOW).map((v) => v.verdict);
     assert.deepEqual(verdicts(live, 'm'), ['valid', 'valid', 'unknown']);
     assert.deepEqual(verdicts(live, 'other'), ['foreign', 'foreign', 'unknown']);
     const gone = fold([...region, ...ended]);

@@ -18,7 +18,7 @@ export const liveReservationOf = (node: NodeView, now: Date): ReservationView | 
   node.reservation && Date.parse(node.reservation.expiresAt) > now.getTime() ? node.reservation : null;
 
 export const liveAllocationOf = (view: LedgerViewState, node: NodeView): AllocationView | null =>
-  node.liveToken ? view.allocations[node.liveToken] ?? null : null;
+  node.liveToken ? (view.allocations[node.liveToken] ?? null) : null;
 
 export const nodeStatus = (view: LedgerViewState, node: NodeView, now: Date): NodeStatus => {
   const allocation = liveAllocationOf(view, node);

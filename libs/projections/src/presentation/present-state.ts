@@ -32,11 +32,17 @@ const isPresented = (field: string): field is keyof Presenters => field in STATE
 
 const tokenNode = (value: unknown): string | null => (typeof value === 'string' ? (parseToken(value)?.nodeId ?? null) : null);
 
-const field = (entity: unknown, name: string): unknown => (entity !== null && typeof entity === 'object' ? (entity as Record<string, unknown>)[name] : undefined);
+const field = (entity: unknown, name: string): unknown =>
+  entity !== null && typeof entity === 'object' ? (entity as Record<string, unknown>)[name] : undefined;
 
 const names = (entity: unknown, nodeId: string): boolean => {
   const owner = field(entity, 'owner');
-  return field(entity, 'nodeId') === nodeId || field(owner, 'nodeId') === nodeId || tokenNode(field(entity, 'token')) === nodeId || tokenNode(field(owner, 'token')) === nodeId;
+  return (
+    field(entity, 'nodeId') === nodeId ||
+    field(owner, 'nodeId') === nodeId ||
+    tokenNode(field(entity, 'token')) === nodeId ||
+    tokenNode(field(owner, 'token')) === nodeId
+  );
 };
 
 /**

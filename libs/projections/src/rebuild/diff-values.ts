@@ -11,8 +11,7 @@ const show = (value: unknown): string => {
   return json.length > 160 ? `${json.slice(0, 157)}...` : json;
 };
 
-export const describeDifference = (difference: Difference): string =>
-  `${difference.path}: live ${show(difference.live)}, rebuilt ${show(difference.rebuilt)}`;
+export const describeDifference = (difference: Difference): string => `${difference.path}: live ${show(difference.live)}, rebuilt ${show(difference.rebuilt)}`;
 
 /**
  * Structural differences between two plain-data values (key order aside), at most

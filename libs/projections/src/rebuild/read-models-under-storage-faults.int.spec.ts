@@ -40,15 +40,31 @@ describe('read models on a disk that fails writes at random', () => {
         async (histories, snapshotEvery, seed, probability) => {
           const dir = await mkdtemp(join(tmpdir(), 'ledger-storage-faults-'));
           let second = 0;
-          const store = await SqliteEventStore.open({ file: join(dir, 'events.sqlite'), synchronous: 'NORMAL', pollIntervalMs: 5, clock: () => new Date(Date.UTC(2026, 0, 1) + ++second * 1000) });
+          const store = await SqliteEventStore.open({
+            file: join(dir, 'events.sqlite'),
+            synchronous: 'NORMAL',
+            pollIntervalMs: 5,
+            clock: () => new Date(Date.UTC(2026, 0, 1) + ++second * 1000),
+          });
           const db = openReadModelDatabase(join(dir, 'read-models.sqlite'));
           const plan = faultPlan(seed, probability);
           const faulty = faultyDatabase(db, plan);
           const released: CascadeRelease[] = [];
           const quiet = () => undefined;
-          const view = new ProjectionRunner(store, CheckpointStore.on(faulty), ledgerProjection, { snapshotEvery, pageSize: 3, checkpointEveryMs: 2, retryMs: 2, onError: quiet });
+          const view = new ProjectionRunner(store, CheckpointStore.on(faulty), ledgerProjection, {
+            snapshotEvery,
+            pageSize: 3,
+            checkpointEveryMs: 2,
+            retryMs: 2,
+            onError: quiet,
+          });
           const audit = new ProjectorRunner(store, AuditIndexProjector.live(faulty), { pageSize: 4, retryMs: 2, onError: quiet });
-          const cascade = new LeaseCascadeRunner(store, CheckpointStore.on(faulty), { release: async (release) => void released.push(release) }, { checkpointEveryMs: 2, onError: quiet });
+          const cascade = new LeaseCascadeRunner(
+            store,
+            CheckpointStore.on(faulty),
+            { release: async (release) => void released.push(release) },
+            { checkpointEveryMs: 2, onError: quiet },
+          );
           try {
             plan.on = true;
             view.start();

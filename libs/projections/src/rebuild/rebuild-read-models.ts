@@ -80,7 +80,8 @@ export const rebuildReadModels = async (options: RebuildReadModelsOptions): Prom
   const until = options.until ?? (await store.headPosition());
   const tables = new ReadModelTables(db);
   const snapshotGeneration = snapshotEvery > 0 ? tables.allocate(snapshotsOf(ledgerProjection.name)) : 0;
-  const snapshots = snapshotGeneration > 0 ? new SnapshotWriter(db, ledgerProjection.name, { every: snapshotEvery, clock: options.clock }, snapshotGeneration) : null;
+  const snapshots =
+    snapshotGeneration > 0 ? new SnapshotWriter(db, ledgerProjection.name, { every: snapshotEvery, clock: options.clock }, snapshotGeneration) : null;
   const view = new StateFold(ledgerProjection, ledgerProjection.initialState(), { snapshots, clock: options.clock });
   const audit = AuditIndexProjector.fresh(db, { deferIndexes: true });
   const read = pageReader(store, options.pageSize ?? 2_000);

@@ -66,13 +66,17 @@ export const verifyReadModels = async (options: VerifyReadModelsOptions): Promis
     const liveAudit = new ReadModelTables(live).current(AUDIT_INDEX);
     const differences: string[] = [];
     const notYetCompared: string[] = [];
-    const noCheckpointYet = 'no checkpoint yet (a running ledger writes its first one a checkpoint interval after its first events, and one at every graceful stop)';
+    const noCheckpointYet =
+      'no checkpoint yet (a running ledger writes its first one a checkpoint interval after its first events, and one at every graceful stop)';
     if (!liveView) notYetCompared.push(`the ${ledgerProjection.name}: ${noCheckpointYet}`);
     if (!liveAudit) notYetCompared.push(`the ${AUDIT_INDEX}: ${noCheckpointYet}`);
     const viewAt = liveView?.position ?? 0;
     const auditTo = liveAudit?.position ?? 0;
     const liveSnapshots = new SnapshotReader(live, ledgerProjection.name);
-    const snapshots = spread(liveSnapshots.positions().filter((position) => position <= Math.max(viewAt, auditTo)), options.snapshotSamples ?? 4);
+    const snapshots = spread(
+      liveSnapshots.positions().filter((position) => position <= Math.max(viewAt, auditTo)),
+      options.snapshotSamples ?? 4,
+    );
 
     const rebuilt = await rebuildReadModels({
       store,
@@ -112,8 +116,14 @@ export const verifyReadModels = async (options: VerifyReadModelsOptions): Promis
 const compareAuditRows = (live: Database.Database, liveGeneration: number, scratch: Database.Database, to: number, max: number, out: string[]): number => {
   const scratchGeneration = new ReadModelTables(scratch).current(AUDIT_INDEX)!.generation;
   const select = `SELECT ${AUDIT_COLUMNS.join(', ')} FROM "%TABLE%" WHERE position <= ? ORDER BY position`;
-  const liveRows = live.prepare(select.replace('%TABLE%', auditTableNames(liveGeneration).events)).raw(true).iterate(to) as IterableIterator<unknown[]>;
-  const rebuiltRows = scratch.prepare(select.replace('%TABLE%', auditTableNames(scratchGeneration).events)).raw(true).iterate(to) as IterableIterator<unknown[]>;
+  const liveRows = live
+    .prepare(select.replace('%TABLE%', auditTableNames(liveGeneration).events))
+    .raw(true)
+    .iterate(to) as IterableIterator<unknown[]>;
+  const rebuiltRows = scratch
+    .prepare(select.replace('%TABLE%', auditTableNames(scratchGeneration).events))
+    .raw(true)
+    .iterate(to) as IterableIterator<unknown[]>;
   let compared = 0;
   let found = 0;
   const report = (line: string) => {

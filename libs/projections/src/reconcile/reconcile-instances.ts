@@ -35,18 +35,24 @@ const resolve = (view: LedgerViewState, consumer: { controller: string; model: s
   if (item.token !== undefined) {
     const allocation = view.allocations[item.token];
     if (!allocation) return { item, verdict: 'unknown', reason: 'the ledger never issued this token', allocation: null };
-    if (!ours(allocation)) return { item, verdict: 'foreign', reason: `token belongs to ${allocation.consumer.controller}/${allocation.consumer.model}`, allocation };
+    if (!ours(allocation))
+      return { item, verdict: 'foreign', reason: `token belongs to ${allocation.consumer.controller}/${allocation.consumer.model}`, allocation };
     if (!isCurrent(view, allocation)) {
-      return { item, verdict: 'stale', reason: `the allocation ended (${allocation.ending?.kind ?? 'superseded'}); node ${allocation.nodeId} is at epoch ${view.nodes[allocation.nodeId]?.epoch}`, allocation };
+      return {
+        item,
+        verdict: 'stale',
+        reason: `the allocation ended (${allocation.ending?.kind ?? 'superseded'}); node ${allocation.nodeId} is at epoch ${view.nodes[allocation.nodeId]?.epoch}`,
+        allocation,
+      };
     }
-    return { item, verdict: 'valid', reason: 'the token is the node\'s live allocation', allocation };
+    return { item, verdict: 'valid', reason: "the token is the node's live allocation", allocation };
   }
   const node = item.nodeId !== undefined ? view.nodes[item.nodeId] : undefined;
   if (!node) return { item, verdict: 'unknown', reason: 'no such node', allocation: null };
   const live = node.liveToken ? view.allocations[node.liveToken] : undefined;
   if (!live) return { item, verdict: 'stale', reason: 'the node is not allocated to anyone', allocation: null };
   if (!ours(live)) return { item, verdict: 'stale', reason: 'the node is now allocated to another consumer', allocation: null };
-  return { item, verdict: 'valid', reason: 'the node\'s live allocation belongs to this model', allocation: live };
+  return { item, verdict: 'valid', reason: "the node's live allocation belongs to this model", allocation: live };
 };
 
 /**
@@ -54,11 +60,7 @@ const resolve = (view: LedgerViewState, consumer: { controller: string; model: s
  * are valid, which are stale (forget them, never touch the node), which point at a
  * node another record already holds (duplicates), which belong to someone else.
  */
-export const reconcileInstances = (
-  view: LedgerViewState,
-  consumer: { controller: string; model: string },
-  items: InventoryInstance[],
-): InstanceVerdict[] => {
+export const reconcileInstances = (view: LedgerViewState, consumer: { controller: string; model: string }, items: InventoryInstance[]): InstanceVerdict[] => {
   const resolved = items.map((item) => resolve(view, consumer, item));
   const claimants = new Map<string, Resolved[]>();
   for (const r of resolved) {

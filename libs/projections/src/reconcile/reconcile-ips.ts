@@ -19,11 +19,16 @@ const ACTIONS: Record<IpVerdict, string> = {
   valid: 'keep',
   orphaned: 'stop using this address and release it at the DHCP server; the ledger no longer leases it to a live owner of yours',
   foreign: 'do not touch: this address is leased to another controller or model; remove it from your inventory',
-  unknown: 'investigate: the ledger never leased this address; do not release it on anyone\'s behalf',
+  unknown: "investigate: the ledger never leased this address; do not release it on anyone's behalf",
 };
 
 const report = (ip: string, verdict: IpVerdict, reason: string, extra: Partial<IpVerdictReport> = {}): IpVerdictReport => ({
-  ip, verdict, action: ACTIONS[verdict], reason, leaseId: null, ...extra,
+  ip,
+  verdict,
+  action: ACTIONS[verdict],
+  reason,
+  leaseId: null,
+  ...extra,
 });
 
 /**
@@ -37,12 +42,18 @@ export const reconcileIps = (view: LedgerViewState, consumer: { controller: stri
     const lease = entry?.leases[entry.leases.length - 1];
     if (!entry || !lease) {
       const held = entry ? dhcpHolding(entry, now) : null;
-      return report(ip, 'unknown', held ? `the ledger never leased this address; DHCP server ${held.source} holds it for ${held.mac}` : 'the ledger never leased this address');
+      return report(
+        ip,
+        'unknown',
+        held ? `the ledger never leased this address; DHCP server ${held.source} holds it for ${held.mac}` : 'the ledger never leased this address',
+      );
     }
     const owner = allocationOfOwner(view, lease.owner)?.consumer;
     const found = { leaseId: lease.leaseId, ...holderOf(lease.owner) };
     if (!owner || owner.controller !== consumer.controller || owner.model !== consumer.model) {
-      return report(ip, 'foreign', `lease ${lease.leaseId} belongs to ${owner ? `${owner.controller}/${owner.model}` : 'an unknown owner'}`, { leaseId: lease.leaseId });
+      return report(ip, 'foreign', `lease ${lease.leaseId} belongs to ${owner ? `${owner.controller}/${owner.model}` : 'an unknown owner'}`, {
+        leaseId: lease.leaseId,
+      });
     }
     const status = leaseStatus(view, entry, lease, now);
     if (status === 'valid') return report(ip, 'valid', `lease ${lease.leaseId} of a live ${lease.owner.kind}`, found);

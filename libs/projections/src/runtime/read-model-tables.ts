@@ -30,11 +30,14 @@ export class ReadModelTables {
   /** The generation queries read, or null if the read model was never built. */
   current(name: string): TableGeneration | null {
     if (!this.exists()) return null;
-    return (this.db.prepare('SELECT generation, position FROM read_model_tables WHERE name = ? AND current = 1').get(name) as TableGeneration | undefined) ?? null;
+    return (
+      (this.db.prepare('SELECT generation, position FROM read_model_tables WHERE name = ? AND current = 1').get(name) as TableGeneration | undefined) ?? null
+    );
   }
 
   position(name: string, generation: number): number | null {
-    const row = this.db.prepare('SELECT position FROM read_model_tables WHERE name = ? AND generation = ?').get(name, generation) as { position: number } | undefined;
+    const row = this.db.prepare('SELECT position FROM read_model_tables WHERE name = ? AND generation = ?').get(name, generation) as
+      { position: number } | undefined;
     return row?.position ?? null;
   }
 
@@ -62,7 +65,9 @@ export class ReadModelTables {
     this.db
       .transaction(() => {
         this.db.prepare('UPDATE read_model_tables SET current = (generation = ?) WHERE name = ?').run(generation, name);
-        const older = this.db.prepare('SELECT generation FROM read_model_tables WHERE name = ? AND generation < ?').all(name, generation) as { generation: number }[];
+        const older = this.db.prepare('SELECT generation FROM read_model_tables WHERE name = ? AND generation < ?').all(name, generation) as {
+          generation: number;
+        }[];
         for (const { generation: old } of older) {
           for (const table of tablesOf(old)) this.db.exec(`DROP TABLE IF EXISTS "${table}"`);
         }

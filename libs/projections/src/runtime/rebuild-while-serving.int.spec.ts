@@ -29,7 +29,7 @@ describe('rebuilding a read model while it serves', () => {
       await write(first);
       view.start();
       audit.start();
-      assert.ok(await view.catchUp(10_000) && await audit.catchUp(10_000));
+      assert.ok((await view.catchUp(10_000)) && (await audit.catchUp(10_000)));
       const old = view.state;
 
       const oldAnswered: boolean[] = [];
@@ -46,10 +46,12 @@ describe('rebuilding a read model while it serves', () => {
       assert.equal(view.rebuilding, null);
       assert.ok(viewResult.position >= first.length && auditResult.position >= first.length);
 
-      assert.ok(await view.catchUp(10_000) && await audit.catchUp(10_000));
+      assert.ok((await view.catchUp(10_000)) && (await audit.catchUp(10_000)));
       await view.stop();
       await audit.stop();
-      const leftovers = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE '%_g1'").all() as { name: string }[]).map((row) => row.name);
+      const leftovers = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE '%_g1'").all() as { name: string }[]).map(
+        (row) => row.name,
+      );
       assert.deepEqual(leftovers, [], 'the old generation of tables is gone');
 
       const scratch = openReadModelDatabase(join(dir, 'scratch.sqlite'));

@@ -43,5 +43,9 @@ export const lastPositionWhere = async <E extends { position: number }>(
  */
 export const positionAtTime = async (store: EventStore, time: Date, head?: number): Promise<number> => {
   const limit = time.getTime();
-  return lastPositionWhere((position) => eventAtOrAfter(store, position), head ?? (await store.headPosition()), (event) => Date.parse(event.recordedAt) <= limit);
+  return lastPositionWhere(
+    (position) => eventAtOrAfter(store, position),
+    head ?? (await store.headPosition()),
+    (event) => Date.parse(event.recordedAt) <= limit,
+  );
 };

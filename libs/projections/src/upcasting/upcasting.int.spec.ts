@@ -13,7 +13,13 @@ import { after, before, describe, it } from 'node:test';
 import { join } from 'node:path';
 import { nodeDecider, Streams, type NodeEnlisted } from '@ledger/domain';
 import {
-  DeciderRunner, EventFromTheFutureError, SqliteEventStore, SqliteReadOnlyEventStore, UpcasterRegistry, UpcastingEventStore, type NewEvent,
+  DeciderRunner,
+  EventFromTheFutureError,
+  SqliteEventStore,
+  SqliteReadOnlyEventStore,
+  UpcasterRegistry,
+  UpcastingEventStore,
+  type NewEvent,
 } from '@ledger/event-store';
 import { tempStoreFile, type TempStoreFile } from '../../../event-store/src/embedded/testing/temp-store-file';
 import { CheckpointStore, openReadModelDatabase, ProjectionRunner } from '../runtime';
@@ -127,7 +133,10 @@ describe('an event stored in an old shape is read in the current one', () => {
       assert.equal(old.metadata.schemaVersion, 2);
       assert.deepEqual(current.data, enlistedV2.data);
       const { events, json } = log.readAfterWithJson(0, 10);
-      assert.deepEqual(json.map((text) => JSON.parse(text) as unknown), events.map((event) => JSON.parse(envelopeJson(event)) as unknown));
+      assert.deepEqual(
+        json.map((text) => JSON.parse(text) as unknown),
+        events.map((event) => JSON.parse(envelopeJson(event)) as unknown),
+      );
       assert.equal(json[0], envelopeJson(events[0]));
     } finally {
       await log.close();
@@ -137,14 +146,18 @@ describe('an event stored in an old shape is read in the current one', () => {
   it('an event from a newer schema than the code knows is refused, not folded wrongly', async () => {
     const store = await SqliteEventStore.open({ file: temp.file });
     try {
-      await store.appendToStream(Streams.node('n-future'), [{ ...enlistedV2, id: 'enlisted-v3', data: { ...enlistedV2.data as object, nodeId: 'n-future' }, metadata: metadata(3) }], 'no_stream');
+      await store.appendToStream(
+        Streams.node('n-future'),
+        [{ ...enlistedV2, id: 'enlisted-v3', data: { ...(enlistedV2.data as object), nodeId: 'n-future' }, metadata: metadata(3) }],
+        'no_stream',
+      );
       await assert.rejects(new UpcastingEventStore(store, schemas).readStream(Streams.node('n-future')), EventFromTheFutureError);
     } finally {
       await store.close();
     }
   });
 
-  it('the registry refuses a gap in an event type\'s versions, and stamps new events with the current version', () => {
+  it("the registry refuses a gap in an event type's versions, and stamps new events with the current version", () => {
     assert.throws(() => new UpcasterRegistry([{ type: 'X', fromVersion: 2, upcast: (data) => data }]), /expected one from version 1/);
     assert.equal(schemas.currentVersion('NodeEnlisted'), 2);
     assert.equal(schemas.currentVersion('NodeReserved'), 1);

@@ -69,7 +69,14 @@ export const seededRandom = (seed: number) => () => {
 const ipv4 = (i: number) => `10.${20 + (i >> 16)}.${(i >> 8) & 255}.${i & 255}`;
 const ipv6 = (i: number) => `2001:db8:20::${(i + 1).toString(16)}`;
 const mac = (i: number, generation: number) =>
-  ['52', '54', (generation & 255).toString(16).padStart(2, '0'), ((i >> 16) & 255).toString(16).padStart(2, '0'), ((i >> 8) & 255).toString(16).padStart(2, '0'), (i & 255).toString(16).padStart(2, '0')].join(':');
+  [
+    '52',
+    '54',
+    (generation & 255).toString(16).padStart(2, '0'),
+    ((i >> 16) & 255).toString(16).padStart(2, '0'),
+    ((i >> 8) & 255).toString(16).padStart(2, '0'),
+    (i & 255).toString(16).padStart(2, '0'),
+  ].join(':');
 
 /** Broken entries whose address can still be read: all but a bad address, a wrong field count, and a cut-short DHCPv6 IA (its header names no address). */
 const namesItsAddress = (entry: Extract<GeneratedEntry, { kind: 'broken' }>): boolean =>
@@ -85,8 +92,7 @@ export const expectation = (entries: GeneratedEntry[]): Omit<GeneratedLeaseFiles
       counts.malformed++;
       // An unusable entry that names its address is that address's latest: nothing older stands in for it.
       if (namesItsAddress(entry) && expected.delete(entry.spec.ip)) counts.superseded++;
-    }
-    else if (entry.kind === 'prefix') counts.ignored++;
+    } else if (entry.kind === 'prefix') counts.ignored++;
     else {
       const { ip, mac: hw, state, hostname } = entry.spec;
       const finalState: LeaseState = entry.deleted ? 'released' : state;
@@ -107,7 +113,10 @@ const plan = (options: GenerateOptions, format: 'isc' | 'kea', family: 4 | 6): G
   const random = seededRandom(options.seed ?? 1);
   const pick = <T>(items: readonly T[]) => items[Math.floor(random() * items.length)];
   const now = options.now ?? 1_714_550_400;
-  const states: LeaseState[] = format === 'isc' ? ['active', 'active', 'active', 'free', 'expired', 'released', 'released', 'abandoned', 'backup'] : ['active', 'active', 'active', 'expired', 'released', 'released', 'abandoned'];
+  const states: LeaseState[] =
+    format === 'isc'
+      ? ['active', 'active', 'active', 'free', 'expired', 'released', 'released', 'abandoned', 'backup']
+      : ['active', 'active', 'active', 'expired', 'released', 'released', 'abandoned'];
   const specFor = (i: number, generation: number, state: LeaseState, named = false): LeaseSpec & { v6: boolean } => {
     // Whether an address is IPv6 depends on the address alone, so its every entry agrees.
     const v6 = format === 'isc' ? ((i * 2_654_435_761) % 1_000) / 1_000 < (options.ipv6Ratio ?? 0) : family === 6;
@@ -140,7 +149,9 @@ const plan = (options: GenerateOptions, format: 'isc' | 'kea', family: 4 | 6): G
     const malformations = format === 'kea' ? KEA_MALFORMATIONS : spec.v6 ? ISC_IA_MALFORMATIONS : ISC_MALFORMATIONS;
     broken.push({ kind: 'broken', ...withV6(spec), malformation: pick(malformations) });
   }
-  if (format === 'kea' && family === 6) for (let k = 0; k < Math.ceil(options.leases / 50); k++) broken.push({ kind: 'prefix', spec: { ...specFor(options.leases + k, 1, 'active'), ip: `2001:db8:ff:${k.toString(16)}00::` } });
+  if (format === 'kea' && family === 6)
+    for (let k = 0; k < Math.ceil(options.leases / 50); k++)
+      broken.push({ kind: 'prefix', spec: { ...specFor(options.leases + k, 1, 'active'), ip: `2001:db8:ff:${k.toString(16)}00::` } });
   // Earlier entries first (interleaved with broken ones), then the finals in a shuffled order, then the caller's own.
   const mixed = shuffle([...earlier, ...broken], random);
   return [...mixed, ...shuffle(finals, random), ...(options.extra ?? []).map((spec) => ({ kind: 'lease' as const, spec, v6: spec.ip.includes(':') }))];
@@ -169,7 +180,11 @@ export const generateIscLeaseFile = (path: string, options: GenerateOptions): Ge
     const malformed = entry.kind === 'broken' ? (entry.malformation as IscMalformation) : undefined;
     const style = random() < 0.3 ? ('epoch' as const) : ('utc' as const);
     const v6 = entry.v6 && entry.spec.mac !== undefined;
-    lines.push(...(v6 ? renderIscIaNa(entry.spec, { dates: style, malformed, iaid: 1 }) : renderIscLease(entry.spec, { dates: style, malformed, extras: random() < 0.5 })));
+    lines.push(
+      ...(v6
+        ? renderIscIaNa(entry.spec, { dates: style, malformed, iaid: 1 })
+        : renderIscLease(entry.spec, { dates: style, malformed, extras: random() < 0.5 })),
+    );
   }
   writeFileSync(path, `${lines.join('\n')}\n`);
   return { files: [path], ...expectation(entries) };

@@ -21,7 +21,14 @@ export interface LeaseSpec {
 export const ISC_MALFORMATIONS = ['bad-ip', 'bad-mac', 'bad-date', 'unknown-state', 'truncated', 'unterminated-string', 'missing-semicolon'] as const;
 export type IscMalformation = (typeof ISC_MALFORMATIONS)[number];
 /** The ways an ia-na block breaks (it has no hardware statement or hostname string: a non-Ethernet DUID stands for the bad MAC). */
-export const ISC_IA_MALFORMATIONS = ['bad-ip', 'bad-mac', 'bad-date', 'unknown-state', 'truncated', 'missing-semicolon'] as const satisfies readonly IscMalformation[];
+export const ISC_IA_MALFORMATIONS = [
+  'bad-ip',
+  'bad-mac',
+  'bad-date',
+  'unknown-state',
+  'truncated',
+  'missing-semicolon',
+] as const satisfies readonly IscMalformation[];
 export const KEA_MALFORMATIONS = ['field-count', 'bad-address', 'bad-expire', 'bad-state', 'bad-hwaddr'] as const;
 export type KeaMalformation = (typeof KEA_MALFORMATIONS)[number];
 
@@ -68,8 +75,10 @@ export const renderIscLease = (spec: LeaseSpec, options: IscLeaseOptions = {}): 
     if (options.extras) lines.push(`  uid ${iscQuote(Uint8Array.from([1, ...macBytes(spec.mac)]))};`);
   }
   if (options.extras) lines.push('  set vendor-class-identifier = "MSFT 5.0";');
-  if (spec.hostname !== undefined) lines.push(bad === 'unterminated-string' ? `  client-hostname "${spec.hostname};` : `  client-hostname ${iscQuote(Buffer.from(spec.hostname))};`);
-  if (options.extras) lines.push('  on expiry or release {', '    set ddns-rev-name = "5.0.0.10.in-addr.arpa.";', '    on commit { execute ("/bin/true"); }', '  }');
+  if (spec.hostname !== undefined)
+    lines.push(bad === 'unterminated-string' ? `  client-hostname "${spec.hostname};` : `  client-hostname ${iscQuote(Buffer.from(spec.hostname))};`);
+  if (options.extras)
+    lines.push('  on expiry or release {', '    set ddns-rev-name = "5.0.0.10.in-addr.arpa.";', '    on commit { execute ("/bin/true"); }', '  }');
   if (bad !== 'truncated') lines.push('}');
   return lines;
 };
@@ -113,7 +122,8 @@ export const ISC_PREAMBLE = [
 ];
 
 export const KEA_V4_HEADER = 'address,hwaddr,client_id,valid_lifetime,expire,subnet_id,fqdn_fwd,fqdn_rev,hostname,state,user_context,pool_id';
-export const KEA_V6_HEADER = 'address,duid,valid_lifetime,expire,subnet_id,pref_lifetime,lease_type,iaid,prefix_len,fqdn_fwd,fqdn_rev,hostname,hwaddr,state,user_context,hwtype,hwaddr_source,pool_id';
+export const KEA_V6_HEADER =
+  'address,duid,valid_lifetime,expire,subnet_id,pref_lifetime,lease_type,iaid,prefix_len,fqdn_fwd,fqdn_rev,hostname,hwaddr,state,user_context,hwtype,hwaddr_source,pool_id';
 
 /** Kea's CSVRow::escapeCharacters for a comma-escaped field: `,` and `&` as `&#x` + two hex digits. */
 export const keaEscape = (text: string): string => text.replace(/[,&]/g, (c) => `&#x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
@@ -177,5 +187,7 @@ export const renderKeaV6Row = (spec: LeaseSpec, options: KeaRowOptions & { withH
     options.withHwaddr && spec.mac ? '1' : '0',
     options.withHwaddr && spec.mac ? '2' : '0',
     '0',
-  ].slice(0, options.malformed === 'field-count' ? -1 : undefined).join(',');
+  ]
+    .slice(0, options.malformed === 'field-count' ? -1 : undefined)
+    .join(',');
 };

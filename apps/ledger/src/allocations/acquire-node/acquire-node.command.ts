@@ -12,7 +12,10 @@ export interface AcquireNodeInput {
 }
 
 export class AcquireNode extends Command<NodeReply & { position: number | null }> {
-  constructor(readonly body: AcquireNodeInput, readonly context: RequestContext) {
+  constructor(
+    readonly body: AcquireNodeInput,
+    readonly context: RequestContext,
+  ) {
     super();
   }
 }

@@ -68,7 +68,12 @@ export class AcquireService {
       const routes = await this.store.readStream(routeStream);
       const route = routes.length > 0 ? (routes[routes.length - 1].data as AcquireRoute) : null;
       if (route && route.fingerprint !== fingerprint) {
-        return this.refused(route.nodeId, request, refuse('request_conflict', `requestId ${request.requestId} was already used with a different request`).refusal, context);
+        return this.refused(
+          route.nodeId,
+          request,
+          refuse('request_conflict', `requestId ${request.requestId} was already used with a different request`).refusal,
+          context,
+        );
       }
       const nodeId = route?.nodeId ?? request.nodeId ?? this.pick(request, tried);
       if (!nodeId) return this.noMatchingNode(request, context);
@@ -107,7 +112,11 @@ export class AcquireService {
   /** Records the route; false if another copy of the request routed it first. */
   private async route(stream: string, route: AcquireRoute, expected: 'no_stream' | number, context: RequestContext): Promise<boolean> {
     try {
-      await this.store.appendToStream(stream, toNewEvents([{ type: 'AcquireRouted', data: route }], context, () => this.random.uuid()), expected);
+      await this.store.appendToStream(
+        stream,
+        toNewEvents([{ type: 'AcquireRouted', data: route }], context, () => this.random.uuid()),
+        expected,
+      );
       return true;
     } catch (error) {
       if (isConcurrencyError(error)) return false;
@@ -119,12 +128,23 @@ export class AcquireService {
   private pick(request: AcquireRequest, tried: ReadonlySet<string>): string | null {
     const candidates = acquirableNodes(this.views.view, request.constraints ?? {}, this.clock()).filter((node) => !tried.has(node.nodeId));
     if (candidates.length === 0) return null;
-    const start = parseInt(fingerprintOf(request.requestId).slice(0, 6).replace(/[^0-9a-f]/gi, '0'), 16) % candidates.length;
+    const start =
+      parseInt(
+        fingerprintOf(request.requestId)
+          .slice(0, 6)
+          .replace(/[^0-9a-f]/gi, '0'),
+        16,
+      ) % candidates.length;
     return candidates[start].nodeId;
   }
 
   private async noMatchingNode(request: AcquireRequest, context: RequestContext): Promise<never> {
-    return this.refused(null, request, refuse('no_matching_node', 'no ready node matches the constraints', { constraints: request.constraints ?? {} }).refusal, context);
+    return this.refused(
+      null,
+      request,
+      refuse('no_matching_node', 'no ready node matches the constraints', { constraints: request.constraints ?? {} }).refusal,
+      context,
+    );
   }
 
   private refused(nodeId: string | null, request: AcquireRequest, refusal: Refusal, context: RequestContext): Promise<never> {

@@ -28,7 +28,10 @@ export class RunTokenCommand extends Command<NodeReply & { position: number | nu
 
 @CommandHandler(RunTokenCommand)
 export class RunTokenCommandHandler implements ICommandHandler<RunTokenCommand> {
-  constructor(private readonly nodes: NodeCommandService, @Inject(CLOCK) private readonly clock: Clock) {}
+  constructor(
+    private readonly nodes: NodeCommandService,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
 
   async execute({ token, nodeId, action, requestId, context }: RunTokenCommand) {
     const request = requestId ? { requestId, fingerprint: fingerprintOf({ token, action }) } : null;

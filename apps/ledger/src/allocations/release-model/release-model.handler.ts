@@ -29,7 +29,10 @@ export interface ModelReleased {
 }
 
 export class ReleaseModel extends Command<ModelReleased> {
-  constructor(readonly body: ModelReleaseInput, readonly context: RequestContext) {
+  constructor(
+    readonly body: ModelReleaseInput,
+    readonly context: RequestContext,
+  ) {
     super();
   }
 }

@@ -28,7 +28,8 @@ export class ReservationsController {
     @Ctx() context: RequestContext,
   ) {
     const key = headerKey ?? (typeof body?.reservationKey === 'string' ? body.reservationKey : undefined);
-    if (!key || key.length > 256) throw new BadRequestException({ code: 'invalid_request', message: 'reservationKey is required (X-Reservation-Key header or body)' });
+    if (!key || key.length > 256)
+      throw new BadRequestException({ code: 'invalid_request', message: 'reservationKey is required (X-Reservation-Key header or body)' });
     if (!LEDGER_ID.test(reservationId)) throw new BadRequestException({ code: 'invalid_request', message: 'reservationId is not a valid id' });
     return this.commands.execute(new CancelReservation(nodeId, reservationId, key, context));
   }

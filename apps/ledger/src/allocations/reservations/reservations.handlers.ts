@@ -26,7 +26,11 @@ export interface ReservationGranted {
 }
 
 export class ReserveNode extends Command<ReservationGranted> {
-  constructor(readonly nodeId: string, readonly body: ReserveNodeInput, readonly context: RequestContext) {
+  constructor(
+    readonly nodeId: string,
+    readonly body: ReserveNodeInput,
+    readonly context: RequestContext,
+  ) {
     super();
   }
 }
@@ -66,14 +70,22 @@ export class ReserveNodeHandler implements ICommandHandler<ReserveNode> {
 }
 
 export class CancelReservation extends Command<{ nodeId: string; reservationId: string; position: number | null }> {
-  constructor(readonly nodeId: string, readonly reservationId: string, readonly reservationKey: string, readonly context: RequestContext) {
+  constructor(
+    readonly nodeId: string,
+    readonly reservationId: string,
+    readonly reservationKey: string,
+    readonly context: RequestContext,
+  ) {
     super();
   }
 }
 
 @CommandHandler(CancelReservation)
 export class CancelReservationHandler implements ICommandHandler<CancelReservation> {
-  constructor(private readonly nodes: NodeCommandService, @Inject(CLOCK) private readonly clock: Clock) {}
+  constructor(
+    private readonly nodes: NodeCommandService,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
 
   async execute({ nodeId, reservationId, reservationKey, context }: CancelReservation) {
     const { position } = await this.nodes.execute(

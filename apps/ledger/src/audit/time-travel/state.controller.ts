@@ -11,14 +11,18 @@ import { presentState } from '@ledger/projections';
 export class StateController {
   private readonly nodeIdParam = new NodeIdParam();
 
-  constructor(private readonly travel: TimeTravelService, private readonly views: LedgerViewService) {}
+  constructor(
+    private readonly travel: TimeTravelService,
+    private readonly views: LedgerViewService,
+  ) {}
 
   @Get()
   async state(@Query() query: Record<string, unknown>) {
     const params = queryParams(query, ['at', 'nodeId', 'minPosition']);
     if (params.at === undefined) throw new BadRequestException({ code: 'invalid_request', message: 'at is required: an ISO-8601 time or a global position' });
     const point = parsePointInLog(params.at);
-    if (!point) throw new BadRequestException({ code: 'invalid_request', message: 'at must be an ISO-8601 time (2025-01-01T12:00:00Z) or a global position (digits)' });
+    if (!point)
+      throw new BadRequestException({ code: 'invalid_request', message: 'at must be an ISO-8601 time (2025-01-01T12:00:00Z) or a global position (digits)' });
     const nodeId = params.nodeId === undefined ? undefined : this.nodeIdParam.transform(params.nodeId);
     await this.views.atLeast(parseMinPosition(params.minPosition));
     const { view, position, now, snapshot, folded } = await this.travel.viewAt(point);

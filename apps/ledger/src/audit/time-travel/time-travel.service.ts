@@ -18,7 +18,10 @@ export interface ViewAt {
 /** Every read model as it stood at a point of the log: the same fold, stopped there. */
 @Injectable()
 export class TimeTravelService {
-  constructor(@Inject(EVENT_STORE) private readonly store: EventStore, private readonly views: LedgerViewService) {}
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    private readonly views: LedgerViewService,
+  ) {}
 
   async viewAt(point: PointInLog): Promise<ViewAt> {
     const head = await this.store.headPosition();

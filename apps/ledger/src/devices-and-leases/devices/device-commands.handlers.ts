@@ -24,14 +24,22 @@ export interface DeviceRegistration {
 
 /** Registers a container or VM under a live allocation: fenced on the token's node stream. */
 export class RegisterDevice extends Command<DeviceRegistration> {
-  constructor(readonly token: string, readonly nodeId: string, readonly body: RegisterDeviceInput, readonly context: RequestContext) {
+  constructor(
+    readonly token: string,
+    readonly nodeId: string,
+    readonly body: RegisterDeviceInput,
+    readonly context: RequestContext,
+  ) {
     super();
   }
 }
 
 @CommandHandler(RegisterDevice)
 export class RegisterDeviceHandler implements ICommandHandler<RegisterDevice> {
-  constructor(private readonly nodes: NodeCommandService, @Inject(CLOCK) private readonly clock: Clock) {}
+  constructor(
+    private readonly nodes: NodeCommandService,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
 
   async execute({ token, nodeId, body, context }: RegisterDevice): Promise<DeviceRegistration> {
     const mac = normaliseMac(body.mac)!;
@@ -44,7 +52,10 @@ export class RegisterDeviceHandler implements ICommandHandler<RegisterDevice> {
 }
 
 export class RemoveDevice extends Command<{ deviceId: string; status: string; position: number | null }> {
-  constructor(readonly deviceId: string, readonly context: RequestContext) {
+  constructor(
+    readonly deviceId: string,
+    readonly context: RequestContext,
+  ) {
     super();
   }
 }
@@ -52,7 +63,10 @@ export class RemoveDevice extends Command<{ deviceId: string; status: string; po
 /** Removes a device; its leases follow through the lease cascade. */
 @CommandHandler(RemoveDevice)
 export class RemoveDeviceHandler implements ICommandHandler<RemoveDevice> {
-  constructor(private readonly nodes: NodeCommandService, @Inject(CLOCK) private readonly clock: Clock) {}
+  constructor(
+    private readonly nodes: NodeCommandService,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
 
   async execute({ deviceId, context }: RemoveDevice) {
     const parsed = parseDeviceId(deviceId);

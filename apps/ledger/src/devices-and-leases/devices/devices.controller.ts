@@ -10,7 +10,10 @@ import { RegisterDevice, RemoveDevice } from './device-commands.handlers';
 
 @Controller('v1')
 export class DevicesController {
-  constructor(private readonly commands: CommandBus, private readonly views: LedgerViewService) {}
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly views: LedgerViewService,
+  ) {}
 
   @Post('allocations/:token/devices')
   @HttpCode(201)

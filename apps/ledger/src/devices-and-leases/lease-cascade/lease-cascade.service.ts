@@ -33,7 +33,8 @@ export class LeaseCascadeService implements LeaseReleaser, OnModuleInit, BeforeA
     this.checkpoints = CheckpointStore.open(readModelFile(config));
     this.runner = new LeaseCascadeRunner(store, this.checkpoints, this, {
       clock,
-      onError: (error, at) => this.storage.report(error, 'read-models') ?? this.logger.error({ err: error, ...at }, 'lease cascade: a release failed; retrying'),
+      onError: (error, at) =>
+        this.storage.report(error, 'read-models') ?? this.logger.error({ err: error, ...at }, 'lease cascade: a release failed; retrying'),
     });
   }
 
@@ -59,7 +60,14 @@ export class LeaseCascadeService implements LeaseReleaser, OnModuleInit, BeforeA
     try {
       const { reply, position } = await this.leases.execute(
         release.ip,
-        () => ({ type: 'ReleaseLease', ip: release.ip, leaseId: release.leaseId, reason: 'owner_ended', cause: release.cause, now: this.clock().toISOString() }),
+        () => ({
+          type: 'ReleaseLease',
+          ip: release.ip,
+          leaseId: release.leaseId,
+          reason: 'owner_ended',
+          cause: release.cause,
+          now: this.clock().toISOString(),
+        }),
         context,
         { causationId: cause.id },
       );
@@ -68,7 +76,10 @@ export class LeaseCascadeService implements LeaseReleaser, OnModuleInit, BeforeA
     } catch (error) {
       // A refusal is a decision: asking again cannot change it, and must not wedge the cascade.
       if (!(error instanceof LedgerRefusal)) throw error;
-      this.logger.warn({ ip: release.ip, leaseId: release.leaseId, code: error.refusal.code, reason: error.refusal.message }, 'lease cascade: release refused; skipped');
+      this.logger.warn(
+        { ip: release.ip, leaseId: release.leaseId, code: error.refusal.code, reason: error.refusal.message },
+        'lease cascade: release refused; skipped',
+      );
     }
   }
 }

@@ -40,7 +40,6 @@ export interface LeaseAnswer {
 /** An expiry in the past is the domain's to refuse (400 invalid_request): one rule, in one place. */
 const isoOrNull = (value: string | null | undefined): string | null => (value === undefined || value === null ? null : new Date(value).toISOString());
 
-
 const ownerReference = (owner: GrantLeaseInput['owner']): OwnerReference => {
   if ((owner.token === undefined) === (owner.deviceId === undefined)) {
     throw new InvalidInput('owner: give exactly one of token or deviceId');
@@ -49,14 +48,21 @@ const ownerReference = (owner: GrantLeaseInput['owner']): OwnerReference => {
 };
 
 export class GrantLease extends Command<LeaseAnswer> {
-  constructor(readonly body: GrantLeaseInput, readonly context: RequestContext) {
+  constructor(
+    readonly body: GrantLeaseInput,
+    readonly context: RequestContext,
+  ) {
     super();
   }
 }
 
 @CommandHandler(GrantLease)
 export class GrantLeaseHandler implements ICommandHandler<GrantLease> {
-  constructor(private readonly leases: LeaseCommandService, private readonly owners: LeaseOwnersService, @Inject(CLOCK) private readonly clock: Clock) {}
+  constructor(
+    private readonly leases: LeaseCommandService,
+    private readonly owners: LeaseOwnersService,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
 
   async execute({ body, context }: GrantLease): Promise<LeaseAnswer> {
     const now = this.clock();
@@ -66,7 +72,16 @@ export class GrantLeaseHandler implements ICommandHandler<GrantLease> {
     const owner = await this.owners.resolve(reference);
     const { reply, position } = await this.leases.execute(
       ip,
-      (liveness) => ({ type: 'GrantLease', ip, mac: normaliseMac(body.mac)!, owner, leaseKind: body.kind as LeaseKind, expiresAt, liveness, now: now.toISOString() }),
+      (liveness) => ({
+        type: 'GrantLease',
+        ip,
+        mac: normaliseMac(body.mac)!,
+        owner,
+        leaseKind: body.kind as LeaseKind,
+        expiresAt,
+        liveness,
+        now: now.toISOString(),
+      }),
       context,
       { also: [owner] },
     );
@@ -75,14 +90,21 @@ export class GrantLeaseHandler implements ICommandHandler<GrantLease> {
 }
 
 export class RenewLease extends Command<LeaseAnswer> {
-  constructor(readonly ip: string, readonly body: RenewLeaseInput, readonly context: RequestContext) {
+  constructor(
+    readonly ip: string,
+    readonly body: RenewLeaseInput,
+    readonly context: RequestContext,
+  ) {
     super();
   }
 }
 
 @CommandHandler(RenewLease)
 export class RenewLeaseHandler implements ICommandHandler<RenewLease> {
-  constructor(private readonly leases: LeaseCommandService, @Inject(CLOCK) private readonly clock: Clock) {}
+  constructor(
+    private readonly leases: LeaseCommandService,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
 
   async execute({ ip, body, context }: RenewLease): Promise<LeaseAnswer> {
     const now = this.clock();
@@ -97,7 +119,11 @@ export class RenewLeaseHandler implements ICommandHandler<RenewLease> {
 }
 
 export class ReleaseLease extends Command<LeaseAnswer> {
-  constructor(readonly ip: string, readonly body: ReleaseLeaseInput, readonly context: RequestContext) {
+  constructor(
+    readonly ip: string,
+    readonly body: ReleaseLeaseInput,
+    readonly context: RequestContext,
+  ) {
     super();
   }
 }
@@ -105,7 +131,10 @@ export class ReleaseLease extends Command<LeaseAnswer> {
 /** Releasing is idempotent; naming a lease that is no longer active changes nothing. */
 @CommandHandler(ReleaseLease)
 export class ReleaseLeaseHandler implements ICommandHandler<ReleaseLease> {
-  constructor(private readonly leases: LeaseCommandService, @Inject(CLOCK) private readonly clock: Clock) {}
+  constructor(
+    private readonly leases: LeaseCommandService,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
 
   async execute({ ip, body, context }: ReleaseLease): Promise<LeaseAnswer> {
     const now = this.clock().toISOString();

@@ -42,7 +42,11 @@ const filterOf = (query: LeaseQuery): LeaseFilter => {
 
 @Controller('v1/leases')
 export class LeasesController {
-  constructor(private readonly commands: CommandBus, private readonly views: LedgerViewService, @Inject(CLOCK) private readonly clock: Clock) {}
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly views: LedgerViewService,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
 
   @Post()
   @HttpCode(201)

@@ -11,8 +11,18 @@ import { DeployTimeoutMonitor } from './deploy-timeout.monitor';
 import { StorageHealth } from '../../infrastructure/storage-health.service';
 
 const node = (nodeId: string, startedAt: string | null, faulted = false): NodeView => ({
-  nodeId, hostname: nodeId, arch: 'amd64', cpuCount: 1, memoryMb: 1, tags: [], zone: 'z', epoch: 1, liveToken: null, reservation: null,
-  enlistedAt: startedAt ?? '', lastPosition: 1,
+  nodeId,
+  hostname: nodeId,
+  arch: 'amd64',
+  cpuCount: 1,
+  memoryMb: 1,
+  tags: [],
+  zone: 'z',
+  epoch: 1,
+  liveToken: null,
+  reservation: null,
+  enlistedAt: startedAt ?? '',
+  lastPosition: 1,
   health: {
     ...emptyNodeHealthView(),
     deployment: startedAt ? { token: `${nodeId}-token`, startedAt } : null,
@@ -60,10 +70,13 @@ describe('the deploy-timeout timer', () => {
     assert.equal(monitor.checkOnce(), first);
     release();
     await first;
-    assert.deepEqual(asked.map((c) => c.nodeId), ['a', 'b']);
+    assert.deepEqual(
+      asked.map((c) => c.nodeId),
+      ['a', 'b'],
+    );
   });
 
-  it('runs on an unref\'d interval and stops before shutdown, finishing the pass under way', async () => {
+  it("runs on an unref'd interval and stops before shutdown, finishing the pass under way", async () => {
     let finished = false;
     const { monitor } = setUp([node('a', '2026-01-01T00:00:00.000Z')], async () => {
       await new Promise((resolve) => setTimeout(resolve, 30));

@@ -14,7 +14,10 @@ export interface EnlistNodeInput {
 }
 
 export class EnlistNode extends Command<{ nodeId: string; position: number | null }> {
-  constructor(readonly body: EnlistNodeInput, readonly context: RequestContext) {
+  constructor(
+    readonly body: EnlistNodeInput,
+    readonly context: RequestContext,
+  ) {
     super();
   }
 }

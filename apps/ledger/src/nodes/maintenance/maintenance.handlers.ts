@@ -18,14 +18,22 @@ export interface MaintenanceAnswer {
  * only this HTTP path ever issues these commands (seed 4: nothing automatic does).
  */
 export class SetMaintenance extends Command<MaintenanceAnswer> {
-  constructor(readonly nodeId: string, readonly on: boolean, readonly reason: string | null, readonly context: RequestContext) {
+  constructor(
+    readonly nodeId: string,
+    readonly on: boolean,
+    readonly reason: string | null,
+    readonly context: RequestContext,
+  ) {
     super();
   }
 }
 
 @CommandHandler(SetMaintenance)
 export class SetMaintenanceHandler implements ICommandHandler<SetMaintenance> {
-  constructor(private readonly nodes: NodeCommandService, @Inject(CLOCK) private readonly clock: Clock) {}
+  constructor(
+    private readonly nodes: NodeCommandService,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
 
   async execute({ nodeId, on, reason, context }: SetMaintenance): Promise<MaintenanceAnswer> {
     const now = this.clock().toISOString();

@@ -62,7 +62,8 @@ export const parseDhcpLeaseRecords = (raw: unknown[]): DhcpLeaseRecord[] => {
   if (problems.length > 0) {
     const shown = problems.slice(0, MAX_PROBLEMS_SHOWN);
     throw new InvalidInput(
-      shown.map((p) => `${p.field}: ${p.problems.join('; ')}`).join(' | ') + (problems.length > shown.length ? ` | and ${problems.length - shown.length} more problems` : ''),
+      shown.map((p) => `${p.field}: ${p.problems.join('; ')}`).join(' | ') +
+        (problems.length > shown.length ? ` | and ${problems.length - shown.length} more problems` : ''),
       shown,
     );
   }

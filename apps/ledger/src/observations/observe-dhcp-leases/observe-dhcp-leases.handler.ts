@@ -32,7 +32,10 @@ export interface LeaseObservationsAnswer {
 const PARALLEL_ADDRESSES = 32;
 
 export class ObserveDhcpLeases extends Command<LeaseObservationsAnswer> {
-  constructor(readonly body: LeaseObservationsInput, readonly context: RequestContext) {
+  constructor(
+    readonly body: LeaseObservationsInput,
+    readonly context: RequestContext,
+  ) {
     super();
   }
 }
@@ -45,7 +48,10 @@ export class ObserveDhcpLeases extends Command<LeaseObservationsAnswer> {
  */
 @CommandHandler(ObserveDhcpLeases)
 export class ObserveDhcpLeasesHandler implements ICommandHandler<ObserveDhcpLeases> {
-  constructor(private readonly leases: LeaseCommandService, @Inject(CLOCK) private readonly clock: Clock) {}
+  constructor(
+    private readonly leases: LeaseCommandService,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
 
   async execute({ body, context }: ObserveDhcpLeases): Promise<LeaseObservationsAnswer> {
     const records = parseDhcpLeaseRecords(body.leases);

@@ -15,14 +15,20 @@ export interface NodeObservationInput {
 }
 
 export class ObserveNode extends Command<NodeReply & { position: number | null }> {
-  constructor(readonly body: NodeObservationInput, readonly context: RequestContext) {
+  constructor(
+    readonly body: NodeObservationInput,
+    readonly context: RequestContext,
+  ) {
     super();
   }
 }
 
 @CommandHandler(ObserveNode)
 export class ObserveNodeHandler implements ICommandHandler<ObserveNode> {
-  constructor(private readonly nodes: NodeCommandService, @Inject(CLOCK) private readonly clock: Clock) {}
+  constructor(
+    private readonly nodes: NodeCommandService,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
 
   async execute({ body, context }: ObserveNode) {
     const { reply, position } = await this.nodes.execute(

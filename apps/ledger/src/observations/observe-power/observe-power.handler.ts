@@ -28,7 +28,10 @@ export interface PowerObserved {
 }
 
 export class ObservePower extends Command<PowerObserved> {
-  constructor(readonly body: PowerObservationInput, readonly context: RequestContext) {
+  constructor(
+    readonly body: PowerObservationInput,
+    readonly context: RequestContext,
+  ) {
     super();
   }
 }
@@ -52,7 +55,7 @@ export class ObservePowerHandler implements ICommandHandler<ObservePower> {
         type: 'ObservePowerSync',
         nodeId: body.nodeId,
         ok: body.ok,
-        error: body.ok ? null : body.error ?? null,
+        error: body.ok ? null : (body.error ?? null),
         observedAt: new Date(body.observedAt).toISOString(),
         failuresForFault: this.config.powerFailuresForFault,
         now: now.toISOString(),

@@ -5,6 +5,11 @@ import { parseIp } from '@ledger/domain';
 export const canonicalIps = (ips: string[] | undefined): string[] | undefined =>
   ips?.map((raw, i) => {
     const parsed = parseIp(raw);
-    if ('error' in parsed) throw new BadRequestException({ code: 'invalid_request', message: `ips[${i}]: ${parsed.error}`, details: [{ field: `ips[${i}]`, problems: [parsed.error] }] });
+    if ('error' in parsed)
+      throw new BadRequestException({
+        code: 'invalid_request',
+        message: `ips[${i}]: ${parsed.error}`,
+        details: [{ field: `ips[${i}]`, problems: [parsed.error] }],
+      });
     return parsed.ip;
   });

@@ -10,7 +10,10 @@ import { canonicalIps } from './canonical-ips';
 /** A consumer's inventory in, a verdict and a safe action per item out. Reads only. */
 @Controller('v1/reconcile')
 export class ReconcileController {
-  constructor(private readonly views: LedgerViewService, @Inject(CLOCK) private readonly clock: Clock) {}
+  constructor(
+    private readonly views: LedgerViewService,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
 
   @Post()
   @HttpCode(200)

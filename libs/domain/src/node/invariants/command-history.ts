@@ -56,7 +56,15 @@ const stepArb: fc.Arbitrary<Step> = fc
     fc.oneof(
       { weight: 1, arbitrary: fc.record({ kind: fc.constant('enlist' as const), node, differentProfile: fc.boolean() }) },
       { weight: 3, arbitrary: fc.record({ kind: fc.constant('reserve' as const), node, ttl: fc.integer({ min: 1, max: 40 }) }) },
-      { weight: 3, arbitrary: fc.record({ kind: fc.constant('cancel' as const), node, rightId: fc.constantFrom(true, true, false), rightKey: fc.constantFrom(true, true, false) }) },
+      {
+        weight: 3,
+        arbitrary: fc.record({
+          kind: fc.constant('cancel' as const),
+          node,
+          rightId: fc.constantFrom(true, true, false),
+          rightKey: fc.constantFrom(true, true, false),
+        }),
+      },
       {
         weight: 6,
         arbitrary: fc.record({
@@ -79,8 +87,20 @@ const stepArb: fc.Arbitrary<Step> = fc
           request: requestPick,
         }),
       },
-      { weight: 4, arbitrary: fc.record({ kind: fc.constant('release' as const), node, ending: fc.nat({ max: ENDINGS.length - 1 }), token: tokenPick, request: requestPick }) },
-      { weight: 3, arbitrary: fc.record({ kind: fc.constant('observe' as const), node, status: fc.nat({ max: OBSERVED_STATUSES.length - 1 }), age: fc.nat({ max: 20 }) }) },
+      {
+        weight: 4,
+        arbitrary: fc.record({
+          kind: fc.constant('release' as const),
+          node,
+          ending: fc.nat({ max: ENDINGS.length - 1 }),
+          token: tokenPick,
+          request: requestPick,
+        }),
+      },
+      {
+        weight: 3,
+        arbitrary: fc.record({ kind: fc.constant('observe' as const), node, status: fc.nat({ max: OBSERVED_STATUSES.length - 1 }), age: fc.nat({ max: 20 }) }),
+      },
       { weight: 2, arbitrary: fc.record({ kind: fc.constant('resend' as const), pick, sameBody: fc.boolean() }) },
     ),
   )
@@ -198,11 +218,24 @@ export const runHistory = (steps: Step[]): Transition[] => {
     const state = states[nodeId];
     switch (step.kind) {
       case 'enlist':
-        return { type: 'EnlistNode', nodeId, profile: step.differentProfile ? { ...PROFILE, hostname: `${nodeId}-impostor` } : { ...PROFILE, hostname: nodeId } };
+        return {
+          type: 'EnlistNode',
+          nodeId,
+          profile: step.differentProfile ? { ...PROFILE, hostname: `${nodeId}-impostor` } : { ...PROFILE, hostname: nodeId },
+        };
       case 'reserve': {
         const keyHash = fresh('key');
         keysOf[nodeId].push(keyHash);
-        return { type: 'ReserveNode', nodeId, reservationId: fresh('res'), agentName: 'autopilot', owner: null, keyHash, expiresAt: at(minute + step.ttl), now: now() };
+        return {
+          type: 'ReserveNode',
+          nodeId,
+          reservationId: fresh('res'),
+          agentName: 'autopilot',
+          owner: null,
+          keyHash,
+          expiresAt: at(minute + step.ttl),
+          now: now(),
+        };
       }
       case 'cancel':
         return {
@@ -240,11 +273,25 @@ export const runHistory = (steps: Step[]): Transition[] => {
       }
       case 'release': {
         const target = tokenFor(nodeId, step.token);
-        const command: ReleaseAllocation = { type: 'ReleaseAllocation', nodeId: target.nodeId, token: target.token, now: now(), request: null, ending: ENDINGS[step.ending] };
+        const command: ReleaseAllocation = {
+          type: 'ReleaseAllocation',
+          nodeId: target.nodeId,
+          token: target.token,
+          now: now(),
+          request: null,
+          ending: ENDINGS[step.ending],
+        };
         return stamped(command, requestFor(target.nodeId, step.request, true));
       }
       case 'observe':
-        return { type: 'ObserveProviderStatus', nodeId, providerStatus: OBSERVED_STATUSES[step.status], source: 'maas', observedAt: at(minute - step.age), now: now() };
+        return {
+          type: 'ObserveProviderStatus',
+          nodeId,
+          providerStatus: OBSERVED_STATUSES[step.status],
+          source: 'maas',
+          observedAt: at(minute - step.age),
+          now: now(),
+        };
     }
   };
 
@@ -260,7 +307,8 @@ export const runHistory = (steps: Step[]): Transition[] => {
         if (event.type === 'NodeAcquired') issued.push({ token: event.data.token, nodeId: event.data.nodeId });
       }
       const request: RequestStamp | null = 'request' in command ? command.request : null;
-      const alreadyRemembered = request && remembered.some((entry) => entry.nodeId === command.nodeId && entry.command.request!.requestId === request.requestId);
+      const alreadyRemembered =
+        request && remembered.some((entry) => entry.nodeId === command.nodeId && entry.command.request!.requestId === request.requestId);
       // A request is remembered by the event it caused; one that changed nothing is not (see idempotency spec).
       if (request && !alreadyRemembered && decision.events.length > 0) {
         remembered.push({ nodeId: command.nodeId, command: command as RequestCommand, reply: decision.reply });

@@ -36,7 +36,7 @@ const requestOf = (t: Transition) => ('request' in t.command ? t.command.request
 const nowOf = (t: Transition) => ('now' in t.command ? t.command.now : null);
 
 describe('invariant 1: a node has at most one live allocation', () => {
-  it('holds after every step, and its one unended token is the live allocation\'s', () => {
+  it("holds after every step, and its one unended token is the live allocation's", () => {
     forEveryHistory((transitions) => {
       for (const t of transitions) {
         for (const state of Object.values(t.world)) {
@@ -74,7 +74,7 @@ describe('invariant 2: no command with a token other than the live one changes a
     });
   });
 
-  it('no event ever names a token other than the live allocation\'s (or the one just minted)', () => {
+  it("no event ever names a token other than the live allocation's (or the one just minted)", () => {
     forEveryHistory((transitions) => {
       for (const t of transitions) {
         for (const event of eventsOf(t)) {
@@ -86,7 +86,7 @@ describe('invariant 2: no command with a token other than the live one changes a
 });
 
 describe('invariant 3: every issued token is unique across all nodes and all time', () => {
-  it('no token is minted twice, each node\'s epochs go 1, 2, 3..., and each token parses back to its node and epoch', () => {
+  it("no token is minted twice, each node's epochs go 1, 2, 3..., and each token parses back to its node and epoch", () => {
     forEveryHistory((transitions) => {
       const minted = new Set<string>();
       const lastEpoch: Record<string, number> = {};
@@ -100,8 +100,13 @@ describe('invariant 3: every issued token is unique across all nodes and all tim
           assert.deepEqual(parseToken(data.token), { nodeId: data.nodeId, epoch: data.epoch });
         }
         for (const [nodeId, state] of Object.entries(t.world)) {
-          const epochs = Object.values(state.issuedTokens).map((issued) => issued.epoch).sort((a, b) => a - b);
-          assert.deepEqual(epochs, Array.from({ length: lastEpoch[nodeId] ?? 0 }, (_, i) => i + 1));
+          const epochs = Object.values(state.issuedTokens)
+            .map((issued) => issued.epoch)
+            .sort((a, b) => a - b);
+          assert.deepEqual(
+            epochs,
+            Array.from({ length: lastEpoch[nodeId] ?? 0 }, (_, i) => i + 1),
+          );
           assert.equal(state.epoch, lastEpoch[nodeId] ?? 0);
         }
       }
@@ -188,7 +193,10 @@ describe('invariant 7 (in part): releasing the live allocation is accepted in ev
         const request = t.command.request;
         if (request && t.before.requests[request.requestId]) continue;
         assert.equal(t.decision.outcome, 'accepted', JSON.stringify(t.decision));
-        assert.deepEqual(eventsOf(t).map((event) => event.type), ['AllocationReleased']);
+        assert.deepEqual(
+          eventsOf(t).map((event) => event.type),
+          ['AllocationReleased'],
+        );
         assert.equal(t.after.allocation, null);
       }
     });
@@ -219,16 +227,34 @@ describe('the generated histories', () => {
           if (acquiredIn(t).some((event) => event.data.epoch >= 3)) count('third allocation of a node');
           const { command, before } = t;
           if (command.type === 'ObserveProviderStatus' && before.allocation && command.observedAt < before.allocation.acquiredAt) count('late observation');
-          if (t.decision.outcome === 'accepted' && t.decision.events.length === 0 && requestOf(t) && t.before.requests[requestOf(t)!.requestId]) count('replayed');
+          if (t.decision.outcome === 'accepted' && t.decision.events.length === 0 && requestOf(t) && t.before.requests[requestOf(t)!.requestId])
+            count('replayed');
         }
       }),
       { numRuns: 300 },
     );
     const expected = [
-      'NodeAcquired', 'AllocationReleased', 'AllocationRevoked', 'DeploymentStarted', 'NodeDeployed', 'DeploymentFailed',
-      'NodeReserved', 'ReservationExpired', 'ReservationCancelled', 'reservation consumed', 'third allocation of a node', 'replayed', 'late observation',
-      'refused stale_token', 'refused not_found', 'refused node_unavailable', 'refused node_reserved', 'refused reservation_mismatch',
-      'refused request_conflict', 'refused wrong_state', 'refused already_exists',
+      'NodeAcquired',
+      'AllocationReleased',
+      'AllocationRevoked',
+      'DeploymentStarted',
+      'NodeDeployed',
+      'DeploymentFailed',
+      'NodeReserved',
+      'ReservationExpired',
+      'ReservationCancelled',
+      'reservation consumed',
+      'third allocation of a node',
+      'replayed',
+      'late observation',
+      'refused stale_token',
+      'refused not_found',
+      'refused node_unavailable',
+      'refused node_reserved',
+      'refused reservation_mismatch',
+      'refused request_conflict',
+      'refused wrong_state',
+      'refused already_exists',
     ];
     const missing = expected.filter((what) => (seen.get(what) ?? 0) < 5);
     assert.deepEqual(missing, [], `rarely or never generated: ${missing.join(', ')}\n${JSON.stringify(Object.fromEntries(seen), null, 1)}`);

@@ -51,7 +51,13 @@ const stepArb: fc.Arbitrary<HealthStep> = fc
           lateBy: fc.oneof({ weight: 4, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: fc.integer({ min: 1, max: 90 }) }),
         }),
       },
-      { weight: 4, arbitrary: fc.record({ kind: fc.constant('report' as const), report: fc.constantFrom('StartDeployment' as const, 'StartDeployment' as const, 'MarkDeployed' as const, 'MarkDeploymentFailed' as const) }) },
+      {
+        weight: 4,
+        arbitrary: fc.record({
+          kind: fc.constant('report' as const),
+          report: fc.constantFrom('StartDeployment' as const, 'StartDeployment' as const, 'MarkDeployed' as const, 'MarkDeploymentFailed' as const),
+        }),
+      },
       { weight: 1, arbitrary: fc.record({ kind: fc.constant('provider' as const), says: fc.nat({ max: PROVIDER_SAYS.length - 1 }) }) },
       { weight: 4, arbitrary: fc.record({ kind: fc.constant('tick' as const) }) },
       { weight: 4, arbitrary: fc.record({ kind: fc.constant('acquire' as const) }) },
@@ -99,8 +105,13 @@ export const commandFor = (step: HealthStep, state: NodeState, history: HealthHi
   switch (step.kind) {
     case 'power':
       return {
-        type: 'ObservePowerSync', nodeId, ok: step.ok, error: step.error === null ? null : ERRORS[step.error],
-        observedAt: t(second - step.lateBy), failuresForFault: history.failuresForFault, now,
+        type: 'ObservePowerSync',
+        nodeId,
+        ok: step.ok,
+        error: step.error === null ? null : ERRORS[step.error],
+        observedAt: t(second - step.lateBy),
+        failuresForFault: history.failuresForFault,
+        now,
       };
     case 'report':
       return step.report === 'MarkDeploymentFailed'
@@ -112,8 +123,13 @@ export const commandFor = (step: HealthStep, state: NodeState, history: HealthHi
       return { type: 'CheckDeployTimeout', nodeId, timeoutSeconds: history.timeoutSeconds, now };
     case 'acquire':
       return {
-        type: 'AcquireNode', nodeId, consumer: { controller: 'c', model: 'm' }, request: { requestId: `acquire-${second}-${state.epoch}`, fingerprint: 'f' },
-        reservationKeyHash: null, tokenEntropy: `entropy-of-epoch-${state.epoch + 1}`.padEnd(16, '0'), now,
+        type: 'AcquireNode',
+        nodeId,
+        consumer: { controller: 'c', model: 'm' },
+        request: { requestId: `acquire-${second}-${state.epoch}`, fingerprint: 'f' },
+        reservationKeyHash: null,
+        tokenEntropy: `entropy-of-epoch-${state.epoch + 1}`.padEnd(16, '0'),
+        now,
       };
     case 'release':
       return { type: 'ReleaseAllocation', nodeId, token, ending: ENDINGS[step.ending], now, request: null };

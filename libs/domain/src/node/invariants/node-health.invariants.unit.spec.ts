@@ -16,7 +16,13 @@ const RUNS = { numRuns: 400 };
 const OPERATOR_COMMANDS: ReadonlySet<string> = new Set(['StartMaintenance', 'EndMaintenance']);
 const eventsOf = (transition: HealthTransition): NodeEvent[] => (transition.decision.outcome === 'accepted' ? transition.decision.events : []);
 const describeStep = (transition: HealthTransition): string =>
-  `${transition.command.type} ${JSON.stringify(transition.command)} -> ${transition.decision.outcome === 'accepted' ? eventsOf(transition).map((e) => e.type).join(',') || '(nothing)' : transition.decision.refusal.code}`;
+  `${transition.command.type} ${JSON.stringify(transition.command)} -> ${
+    transition.decision.outcome === 'accepted'
+      ? eventsOf(transition)
+          .map((e) => e.type)
+          .join(',') || '(nothing)'
+      : transition.decision.refusal.code
+  }`;
 
 const forEveryTransition = (check: (transition: HealthTransition) => void) =>
   fc.assert(
@@ -34,7 +40,7 @@ const forEveryTransition = (check: (transition: HealthTransition) => void) =>
   );
 
 describe('invariant 7: node health', () => {
-  it('maintenance is entered and left only by the operator\'s command: nothing automatic ever touches it', () => {
+  it("maintenance is entered and left only by the operator's command: nothing automatic ever touches it", () => {
     forEveryTransition((transition) => {
       const maintenanceEvents = eventsOf(transition).filter((e) => e.type === 'MaintenanceStarted' || e.type === 'MaintenanceEnded');
       if (!OPERATOR_COMMANDS.has(transition.command.type)) {
@@ -95,7 +101,15 @@ describe('invariant 7: node health', () => {
         const operatorStartedMaintenance = transitions.some((tr) => tr.command.type === 'StartMaintenance' && eventsOf(tr).length > 0);
         // Only what the world reports, no operator: a good power sync, then the deployment finishing.
         let state = decideAndFold(
-          { type: 'ObservePowerSync', nodeId: HEALTH_NODE, ok: true, error: null, observedAt: t(second + 1), failuresForFault: history.failuresForFault, now: t(second + 1) },
+          {
+            type: 'ObservePowerSync',
+            nodeId: HEALTH_NODE,
+            ok: true,
+            error: null,
+            observedAt: t(second + 1),
+            failuresForFault: history.failuresForFault,
+            now: t(second + 1),
+          },
           last,
         ).after;
         if (state.allocation && state.allocation.status === 'deploying') {
@@ -107,7 +121,15 @@ describe('invariant 7: node health', () => {
         if (!operatorStartedMaintenance) assert.equal(state.health.maintenance, null, 'the node is in maintenance though no operator put it there');
         // And the node can be handed out again unless a consumer holds it or an operator does.
         const acquired = decideAndFold(
-          { type: 'AcquireNode', nodeId: HEALTH_NODE, consumer: { controller: 'c', model: 'm' }, request: { requestId: 'after-recovery', fingerprint: 'f' }, reservationKeyHash: null, tokenEntropy: `entropy-of-epoch-${state.epoch + 1}`.padEnd(16, '0'), now: t(second + 3) },
+          {
+            type: 'AcquireNode',
+            nodeId: HEALTH_NODE,
+            consumer: { controller: 'c', model: 'm' },
+            request: { requestId: 'after-recovery', fingerprint: 'f' },
+            reservationKeyHash: null,
+            tokenEntropy: `entropy-of-epoch-${state.epoch + 1}`.padEnd(16, '0'),
+            now: t(second + 3),
+          },
           state,
         );
         const expected = state.allocation ? 'node_unavailable' : state.health.maintenance ? 'node_in_maintenance' : 'accepted';
@@ -129,15 +151,25 @@ describe('invariant 7: node health', () => {
             if (event.type === 'AllocationReleased' && event.data.pendingCleanup.length > 0) count('released with cleanup pending');
           }
           if (transition.decision.outcome === 'refused') count(`refused:${transition.command.type}:${transition.decision.refusal.code}`);
-          if (transition.command.type === 'ObservePowerSync' && transition.decision.outcome === 'accepted' && transition.decision.reply.status === 'ignored') count('late power observation ignored');
+          if (transition.command.type === 'ObservePowerSync' && transition.decision.outcome === 'accepted' && transition.decision.reply.status === 'ignored')
+            count('late power observation ignored');
         }
       }),
       { numRuns: 200, seed: 7 },
     );
     for (const situation of [
-      'NodeFaulted:power_failure', 'FaultCleared:power_failure', 'NodeFaulted:deploy_timeout', 'FaultCleared:deploy_timeout',
-      'released with cleanup pending', 'PendingCleanupDone', 'MaintenanceStarted', 'MaintenanceEnded', 'PowerSyncRecovered',
-      'refused:AcquireNode:node_faulted', 'refused:AcquireNode:node_in_maintenance', 'late power observation ignored',
+      'NodeFaulted:power_failure',
+      'FaultCleared:power_failure',
+      'NodeFaulted:deploy_timeout',
+      'FaultCleared:deploy_timeout',
+      'released with cleanup pending',
+      'PendingCleanupDone',
+      'MaintenanceStarted',
+      'MaintenanceEnded',
+      'PowerSyncRecovered',
+      'refused:AcquireNode:node_faulted',
+      'refused:AcquireNode:node_in_maintenance',
+      'late power observation ignored',
     ]) {
       assert.ok((seen.get(situation) ?? 0) > 0, `never reached: ${situation}`);
     }

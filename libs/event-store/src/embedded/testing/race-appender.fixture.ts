@@ -13,9 +13,7 @@ const main = async (): Promise<void> => {
   const store = await SqliteEventStore.open({ file });
   process.stdout.write('ready\n');
   await new Promise<void>((resolve) => process.stdin.once('data', () => resolve()));
-  const outcomes = await Promise.allSettled(
-    Array.from({ length: Number(attempts) }, () => store.appendToStream(stream, testEvents(2), 0)),
-  );
+  const outcomes = await Promise.allSettled(Array.from({ length: Number(attempts) }, () => store.appendToStream(stream, testEvents(2), 0)));
   const accepted = outcomes.filter((outcome) => outcome.status === 'fulfilled').length;
   const conflicts = outcomes.filter((outcome) => outcome.status === 'rejected' && isConcurrencyError(outcome.reason)).length;
   await store.close();

@@ -1,7 +1,18 @@
 import type { RecordedEvent } from '@ledger/event-store';
 import {
-  foldEvents, leaseDecider, nodeDecider, ownerKey, ownerLivenessIn, Streams,
-  type Decider, type LeaseCommand, type LeaseOwner, type LeaseState, type NodeCommand, type NodeState, type OwnerLivenessReport,
+  foldEvents,
+  leaseDecider,
+  nodeDecider,
+  ownerKey,
+  ownerLivenessIn,
+  Streams,
+  type Decider,
+  type LeaseCommand,
+  type LeaseOwner,
+  type LeaseState,
+  type NodeCommand,
+  type NodeState,
+  type OwnerLivenessReport,
 } from '@ledger/domain';
 import { cascadeStep } from '../cascade-step';
 import { initialCascadeState, type CascadeState } from '../cascade-state';
@@ -35,7 +46,10 @@ export class CascadeWorld {
   }
 
   private fold<S>(decider: Pick<Decider<unknown, never, S, unknown>, 'initialState' | 'evolve'>, stream: string): S {
-    return foldEvents(decider as Decider<unknown, { type: string; data: unknown }, S, unknown>, (this.streams.get(stream) ?? []).map(({ type, data }) => ({ type, data })));
+    return foldEvents(
+      decider as Decider<unknown, { type: string; data: unknown }, S, unknown>,
+      (this.streams.get(stream) ?? []).map(({ type, data }) => ({ type, data })),
+    );
   }
 
   node(nodeId: string): NodeState {
@@ -105,7 +119,10 @@ export class SimulatedCascade {
       const releases = cascadeStep(this.state, event);
       for (const release of releases) {
         if (options.crashAfter !== undefined && sent >= options.crashAfter) return this.crash();
-        this.world.runLease({ type: 'ReleaseLease', ip: release.ip, leaseId: release.leaseId, reason: 'owner_ended', cause: release.cause, now: this.world.now }, release.cause);
+        this.world.runLease(
+          { type: 'ReleaseLease', ip: release.ip, leaseId: release.leaseId, reason: 'owner_ended', cause: release.cause, now: this.world.now },
+          release.cause,
+        );
         sent++;
         this.releasesSent++;
       }

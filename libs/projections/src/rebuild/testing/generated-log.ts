@@ -21,7 +21,8 @@ export const generatedHistoriesArb = (maxLength = 40): fc.Arbitrary<GeneratedHis
 interface Decided {
   command: NodeCommand;
   before: NodeState;
-  decision: { outcome: 'accepted'; events: { type: string; data: unknown }[] } | { outcome: 'refused'; refusal: { code: string; message: string; details?: unknown } };
+  decision:
+    { outcome: 'accepted'; events: { type: string; data: unknown }[] } | { outcome: 'refused'; refusal: { code: string; message: string; details?: unknown } };
 }
 
 let ids = 0;
@@ -37,9 +38,21 @@ const appendsFor = ({ command, before, decision }: Decided): { stream: string; e
   const actor = 'consumer' in command ? `juju:${command.consumer.controller}/${command.consumer.model}` : 'maas';
   if (decision.outcome === 'accepted') {
     if (decision.events.length === 0) return [];
-    const route = command.type === 'AcquireNode'
-      ? [{ stream: Streams.request(command.request.requestId), events: [envelope({ type: 'AcquireRouted', data: { requestId: command.request.requestId, fingerprint: command.request.fingerprint, nodeId: command.nodeId } }, actor)], expected: 'any' as const }]
-      : [];
+    const route =
+      command.type === 'AcquireNode'
+        ? [
+            {
+              stream: Streams.request(command.request.requestId),
+              events: [
+                envelope(
+                  { type: 'AcquireRouted', data: { requestId: command.request.requestId, fingerprint: command.request.fingerprint, nodeId: command.nodeId } },
+                  actor,
+                ),
+              ],
+              expected: 'any' as const,
+            },
+          ]
+        : [];
     return [...route, { stream: Streams.node(command.nodeId), events: decision.events.map((event) => envelope(event, actor)), expected: 'tracked' }];
   }
   if (before.profile === null || decision.refusal.code === 'not_found') return [];
@@ -69,9 +82,15 @@ export const appendsOf = (histories: GeneratedHistories) => {
   }
   merged.push(...nodeSide.slice(i), ...healthSide.slice(j));
   // The health history starts from an enlisted node: enlist it first, as the ledger would have.
-  const enlist = [{ stream: Streams.node((enlisted().data as { nodeId: string }).nodeId), events: [envelope(enlisted(), 'operator:charlie')], expected: 'tracked' as const }];
+  const enlist = [
+    { stream: Streams.node((enlisted().data as { nodeId: string }).nodeId), events: [envelope(enlisted(), 'operator:charlie')], expected: 'tracked' as const },
+  ];
   // Devices and leases come after, on nodes and addresses of their own: the streams never mix.
-  const leaseSide = leaseWorldLog(histories.leases).map((event) => ({ stream: event.stream, events: [envelope(event, event.metadata.actor)], expected: 'tracked' as const }));
+  const leaseSide = leaseWorldLog(histories.leases).map((event) => ({
+    stream: event.stream,
+    events: [envelope(event, event.metadata.actor)],
+    expected: 'tracked' as const,
+  }));
   return [...enlist, ...merged.flatMap(appendsFor), ...leaseSide];
 };
 

@@ -56,10 +56,16 @@ export const leaseWorldLog = (actions: LeaseAction[]): RecordedEvent[] => {
     const nodeId = 'node' in a ? NODES[a.node] : '';
     switch (a.kind) {
       case 'acquire':
-        if (world.node(nodeId).profile === null) world.runNode({ type: 'EnlistNode', nodeId, profile: { hostname: nodeId, arch: 'amd64', cpuCount: 1, memoryMb: 1, tags: [], zone: 'z' } });
+        if (world.node(nodeId).profile === null)
+          world.runNode({ type: 'EnlistNode', nodeId, profile: { hostname: nodeId, arch: 'amd64', cpuCount: 1, memoryMb: 1, tags: [], zone: 'z' } });
         world.runNode({
-          type: 'AcquireNode', nodeId, consumer: { controller: 'c', model: 'containers' }, request: { requestId: `lease-r${++minted}`, fingerprint: 'f' },
-          reservationKeyHash: null, tokenEntropy: `entropy-${minted}`.padEnd(16, 'x'), now,
+          type: 'AcquireNode',
+          nodeId,
+          consumer: { controller: 'c', model: 'containers' },
+          request: { requestId: `lease-r${++minted}`, fingerprint: 'f' },
+          reservationKeyHash: null,
+          tokenEntropy: `entropy-${minted}`.padEnd(16, 'x'),
+          now,
         });
         break;
       case 'release': {
@@ -84,7 +90,17 @@ export const leaseWorldLog = (actions: LeaseAction[]): RecordedEvent[] => {
       case 'grant': {
         const all = owners();
         const owner = all[a.owner % Math.max(1, all.length)];
-        if (owner) world.runLease({ type: 'GrantLease', ip: IPS[a.ip], mac: MACS[a.mac], owner, leaseKind: 'dhcp', expiresAt: null, liveness: world.livenessFor(IPS[a.ip], [owner]), now });
+        if (owner)
+          world.runLease({
+            type: 'GrantLease',
+            ip: IPS[a.ip],
+            mac: MACS[a.mac],
+            owner,
+            leaseKind: 'dhcp',
+            expiresAt: null,
+            liveness: world.livenessFor(IPS[a.ip], [owner]),
+            now,
+          });
         break;
       }
       case 'renew':

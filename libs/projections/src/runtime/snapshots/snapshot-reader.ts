@@ -4,7 +4,8 @@ import { snapshotsOf, snapshotTableNames, type SnapshotMeta, type SnapshotTableN
 
 /** The keyframe a snapshot's entities are gathered from: the last one at or before it. */
 const keyframeAtOrBefore = (db: Database.Database, names: SnapshotTableNames, position: number): number =>
-  (db.prepare(`SELECT MAX(position) AS keyframe FROM "${names.snapshots}" WHERE keyframe = 1 AND position <= ?`).get(position) as { keyframe: number | null }).keyframe ?? 0;
+  (db.prepare(`SELECT MAX(position) AS keyframe FROM "${names.snapshots}" WHERE keyframe = 1 AND position <= ?`).get(position) as { keyframe: number | null })
+    .keyframe ?? 0;
 
 /**
  * Every entity's body as of snapshot `position`: the keyframe before it, overlaid by
@@ -14,7 +15,9 @@ const latestBodies = (db: Database.Database, names: SnapshotTableNames, position
   const keyframe = keyframeAtOrBefore(db, names, position);
   const bodies = new Map<string, Map<string, string | null>>();
   const rows = db
-    .prepare(`SELECT collection, key, ${withBodies ? 'body' : "CASE WHEN body IS NULL THEN NULL ELSE '' END"} FROM "${names.entities}" WHERE position BETWEEN ? AND ? ORDER BY position`)
+    .prepare(
+      `SELECT collection, key, ${withBodies ? 'body' : "CASE WHEN body IS NULL THEN NULL ELSE '' END"} FROM "${names.entities}" WHERE position BETWEEN ? AND ? ORDER BY position`,
+    )
     .raw(true)
     .iterate(keyframe, position) as IterableIterator<[string, string, string | null]>;
   for (const [collection, key, body] of rows) {
@@ -40,7 +43,10 @@ export const entityKeysAt = (db: Database.Database, names: SnapshotTableNames, p
 export class SnapshotReader {
   private readonly tables: ReadModelTables;
 
-  constructor(private readonly db: Database.Database, private readonly projectionName: string) {
+  constructor(
+    private readonly db: Database.Database,
+    private readonly projectionName: string,
+  ) {
     this.tables = new ReadModelTables(db);
   }
 
@@ -56,7 +62,8 @@ export class SnapshotReader {
   nearest(position: number): number | null {
     const names = this.names();
     if (!names) return null;
-    const row = this.db.prepare(`SELECT MAX(position) AS nearest FROM "${names.snapshots}" WHERE position <= ?`).get(position) as { nearest: number | null } | undefined;
+    const row = this.db.prepare(`SELECT MAX(position) AS nearest FROM "${names.snapshots}" WHERE position <= ?`).get(position) as
+      { nearest: number | null } | undefined;
     return row?.nearest ?? null;
   }
 

@@ -24,10 +24,12 @@ export const snapshotTableNames = (projectionName: string, generation: number): 
   entities: generationTable(`${projectionName} snapshot entities`, generation),
 });
 
-export const snapshotTablesOf = (projectionName: string) => (generation: number): string[] => {
-  const names = snapshotTableNames(projectionName, generation);
-  return [names.snapshots, names.entities];
-};
+export const snapshotTablesOf =
+  (projectionName: string) =>
+  (generation: number): string[] => {
+    const names = snapshotTableNames(projectionName, generation);
+    return [names.snapshots, names.entities];
+  };
 
 export const createSnapshotTables = (db: Database.Database, names: SnapshotTableNames): void => {
   db.exec(`
@@ -53,5 +55,4 @@ export interface SnapshotMeta {
   collections: string[];
 }
 
-export const isCollection = (value: unknown): value is Record<string, unknown> =>
-  value !== null && typeof value === 'object' && !Array.isArray(value);
+export const isCollection = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);

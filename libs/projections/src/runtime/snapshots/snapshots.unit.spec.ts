@@ -86,7 +86,16 @@ const recorded = (ops: Op[], gaps: number[]): RecordedEvent[] => {
   let position = 0;
   return ops.map((data, i) => {
     position += 1 + (gaps[i] ?? 0);
-    return { id: `e${position}`, type: data.op, stream: 'things', revision: i, position, recordedAt: new Date(position * 1000).toISOString(), data, metadata: { correlationId: 'c', causationId: null, actor: 't', requestId: null, schemaVersion: 1 } };
+    return {
+      id: `e${position}`,
+      type: data.op,
+      stream: 'things',
+      revision: i,
+      position,
+      recordedAt: new Date(position * 1000).toISOString(),
+      data,
+      metadata: { correlationId: 'c', causationId: null, actor: 't', requestId: null, schemaVersion: 1 },
+    };
   });
 };
 
@@ -123,9 +132,17 @@ describe('snapshots give back exactly the fold up to their position', () => {
             const reader = new SnapshotReader(db, things.name);
             const positions = reader.positions();
             const crossings = events.filter((event, i) => Math.floor(event.position / every) > Math.floor((i === 0 ? 0 : events[i - 1].position) / every));
-            assert.deepStrictEqual(positions, crossings.map((event) => event.position), 'one snapshot per boundary crossed, at the first event past it');
+            assert.deepStrictEqual(
+              positions,
+              crossings.map((event) => event.position),
+              'one snapshot per boundary crossed, at the first event past it',
+            );
             for (const position of positions) {
-              assert.deepStrictEqual(JSON.parse(JSON.stringify(reader.load(position, things.initialState))), foldTo(events, position), `snapshot at ${position}`);
+              assert.deepStrictEqual(
+                JSON.parse(JSON.stringify(reader.load(position, things.initialState))),
+                foldTo(events, position),
+                `snapshot at ${position}`,
+              );
             }
           } finally {
             db.close();
