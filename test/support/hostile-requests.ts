@@ -3,6 +3,9 @@
  * fuzz run set up (nodes, live and ended tokens, reservations). Every request they make
  * must be refused or harmless: none names a free node, a live token as is, or a
  * reservation with its own key, so a 2xx that changes a node would be a real bug.
+ *
+ * Why this file is over 300 lines: one generator per kind of hostile request, all over
+ * the same FuzzTargets; they read as one catalogue of what the fuzz test throws.
  */
 import fc from 'fast-check';
 import type { RawRequest } from './raw-http';

@@ -1,6 +1,9 @@
 /**
  * `ledger-cli import` against generated lease files of thousands of records, and a small
  * stand-in for the ledger's endpoint (the real one is exercised in test/lease-import.e2e).
+ *
+ * Why this file is over 300 lines: one command's every outcome (usage, formats, batches,
+ * failures, reports) against one stand-in endpoint.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';

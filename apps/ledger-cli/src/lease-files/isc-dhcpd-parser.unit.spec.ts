@@ -1,3 +1,4 @@
+// Why this file is over 300 lines: a table of dhcpd.leases cases, one per quirk of the format.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseIscLeases } from './isc-dhcpd-parser';

@@ -1,3 +1,5 @@
+// Why this file is over 300 lines: one generator of whole command histories for the invariant
+// properties, with the model it checks them against; split, each half would need the other.
 import fc from 'fast-check';
 import type { Decision } from '../../core';
 import { mintToken, type ProvisioningToken } from '../../provisioning-token';
