@@ -9,6 +9,7 @@ import { cryptoRandomness, type Randomness } from './randomness';
 import { openEventStore } from './event-store.factory';
 import { ReadModelDatabase } from './read-model-database';
 import { StorageHealth } from './storage-health.service';
+import { SubscriptionRestarts } from './subscription-restarts';
 
 export interface InfrastructureOptions {
   config: LedgerConfig;
@@ -56,8 +57,9 @@ export class InfrastructureModule {
         EventStoreLifecycle,
         ReadModelDatabase,
         StorageHealth,
+        SubscriptionRestarts,
       ],
-      exports: [LEDGER_CONFIG, CLOCK, RANDOMNESS, EVENT_STORE, ReadModelDatabase, StorageHealth],
+      exports: [LEDGER_CONFIG, CLOCK, RANDOMNESS, EVENT_STORE, ReadModelDatabase, StorageHealth, SubscriptionRestarts],
     };
   }
 }

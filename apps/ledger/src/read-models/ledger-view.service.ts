@@ -17,6 +17,7 @@ import { ReadModelDatabase } from '../infrastructure/read-model-database';
 import { InvalidInput } from '../application/invalid-input';
 import { NotCaughtUp } from '../application/not-caught-up';
 import { StorageHealth } from '../infrastructure/storage-health.service';
+import { SubscriptionRestarts } from '../infrastructure/subscription-restarts';
 
 /** The live read models, followed from the log, and read-your-writes waiting. */
 @Injectable()
@@ -31,6 +32,7 @@ export class LedgerViewService implements OnModuleInit, BeforeApplicationShutdow
     private readonly logger: PinoLogger,
     private readonly storage: StorageHealth,
     readModels: ReadModelDatabase,
+    restarts: SubscriptionRestarts,
   ) {
     this.logger.setContext(LedgerViewService.name);
     this.runner = new ProjectionRunner(store, CheckpointStore.on(readModels.db), ledgerProjection, {
@@ -38,6 +40,7 @@ export class LedgerViewService implements OnModuleInit, BeforeApplicationShutdow
       checkpointEveryMs: config.checkpointIntervalMs,
       snapshotEvery: config.snapshotEvery,
       onError: (error) => this.storage.report(error, 'read-models') ?? this.logger.error({ err: error }, 'ledger view projection failed; retrying'),
+      onRestart: restarts.record,
     });
     this.snapshots = new SnapshotReader(readModels.db, ledgerProjection.name);
   }

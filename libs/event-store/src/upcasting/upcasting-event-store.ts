@@ -44,6 +44,20 @@ export class UpcastingEventStore implements EventStore {
     return inner.stats?.bind(inner);
   }
 
+  async eventAtOrAfter(position: number): Promise<RecordedEvent | null> {
+    const event = await this.inner.eventAtOrAfter(position);
+    return event && this.upcasters.upcast(event);
+  }
+
+  positionAtTime(time: Date): Promise<number> {
+    return this.inner.positionAtTime(time);
+  }
+
+  /** EventStoreDB's count of events in $all the ledger did not write, passed through for /metrics. */
+  get foreignEventsSkipped(): number | undefined {
+    return (this.inner as { foreignEventsSkipped?: number }).foreignEventsSkipped;
+  }
+
   headPosition(): Promise<number> {
     return this.inner.headPosition();
   }

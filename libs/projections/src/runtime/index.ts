@@ -11,3 +11,4 @@ export * from './snapshots/snapshot-tables';
 export * from './snapshots/snapshot-writer';
 export * from './snapshots/snapshot-reader';
 export * from './read-model-file';
+export * from './store-origin';

@@ -9,6 +9,7 @@ import { LeaseCommandService } from '../../application/lease-command.service';
 import { LedgerRefusal } from '../../application/ledger-refusal';
 import { systemContext } from '../../application/request-context';
 import { StorageHealth } from '../../infrastructure/storage-health.service';
+import { SubscriptionRestarts } from '../../infrastructure/subscription-restarts';
 
 /**
  * The lease cascade process manager in the app (seed 2, invariant 5): when an allocation
@@ -28,6 +29,7 @@ export class LeaseCascadeService implements LeaseReleaser, OnModuleInit, BeforeA
     private readonly leases: LeaseCommandService,
     private readonly logger: PinoLogger,
     private readonly storage: StorageHealth,
+    restarts: SubscriptionRestarts,
   ) {
     this.logger.setContext(LeaseCascadeService.name);
     this.checkpoints = CheckpointStore.open(readModelFile(config));
@@ -35,6 +37,7 @@ export class LeaseCascadeService implements LeaseReleaser, OnModuleInit, BeforeA
       clock,
       onError: (error, at) =>
         this.storage.report(error, 'read-models') ?? this.logger.error({ err: error, ...at }, 'lease cascade: a release failed; retrying'),
+      onRestart: restarts.record,
     });
   }
 
