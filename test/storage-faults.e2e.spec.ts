@@ -59,9 +59,9 @@ const restartAndCheck = async (ledger: LedgerProcess, acknowledged: string[]): P
     const audited = new Set((audit.body.events as { data: { nodeId: string } }[]).map((event) => event.data.nodeId));
     assert.deepEqual(acknowledged.filter((nodeId) => !audited.has(nodeId)), [], 'every acknowledged enlist is in the audit index');
     // Once the view has checkpointed the head, verify compares every read model with a rebuild from zero.
-    await waitUntil('verify passes on the running ledger', async () => runCli(['verify', '--data-dir', restarted.dataDir], {}).status === 0);
+    await waitUntil('verify passes on the running ledger', async () => (await runCli(['verify', '--data-dir', restarted.dataDir], {})).status === 0);
     await restarted.stop();
-    const verified = runCli(['verify', '--data-dir', restarted.dataDir]);
+    const verified = await runCli(['verify', '--data-dir', restarted.dataDir]);
     assert.equal(verified.status, 0, `verify after a graceful stop: ${verified.stdout}${verified.stderr}`);
     return restarted;
   } catch (error) {
@@ -176,19 +176,19 @@ describe('storage faults: the CLI tools on a full disk', { skip: unavailable ?? 
       await ledger.stop();
       const filler = fillDisk(tmpfs.dir);
 
-      const rebuilt = runCli(['rebuild', '--data-dir', tmpfs.dir]);
+      const rebuilt = await runCli(['rebuild', '--data-dir', tmpfs.dir]);
       assert.equal(rebuilt.status, 75, `rebuild on a full disk: ${rebuilt.stdout}${rebuilt.stderr}`);
       assert.match(rebuilt.stderr, /rebuild refused: the disk holding the ledger is full \(storage_full\)/);
       assert.doesNotMatch(rebuilt.stderr, /\n\s+at /, 'no stack trace');
 
       const out = join(tmpfs.dir, 'export.ndjson');
-      const exported = runCli(['export', '--data-dir', tmpfs.dir, '--out', out]);
+      const exported = await runCli(['export', '--data-dir', tmpfs.dir, '--out', out]);
       assert.notEqual(exported.status, 0, `export on a full disk: ${exported.stderr}`);
       assert.match(exported.stderr, /export refused: .*full/);
       assert.equal(existsSync(out) || existsSync(`${out}.partial`), false, 'no export file, whole or partial');
 
       // Verify only reads here (its scratch copy is elsewhere), but SQLite may need room for the WAL index: a clear refusal or a pass.
-      const verified = runCli(['verify', '--data-dir', tmpfs.dir]);
+      const verified = await runCli(['verify', '--data-dir', tmpfs.dir]);
       if (verified.status !== 0) {
         assert.equal(verified.status, 75, `verify on the full disk: ${verified.stdout}${verified.stderr}`);
         assert.match(verified.stderr, /verify refused: .*\(storage_full\)/);
@@ -197,11 +197,11 @@ describe('storage faults: the CLI tools on a full disk', { skip: unavailable ?? 
       unlinkSync(filler);
       tmpfs.remount('size=64m');
       // The live read models were never swapped for half-built ones: they verify as they are.
-      const intact = runCli(['verify', '--data-dir', tmpfs.dir]);
+      const intact = await runCli(['verify', '--data-dir', tmpfs.dir]);
       assert.equal(intact.status, 0, `verify once there is room: ${intact.stdout}${intact.stderr}`);
-      const rebuiltLater = runCli(['rebuild', '--data-dir', tmpfs.dir]);
+      const rebuiltLater = await runCli(['rebuild', '--data-dir', tmpfs.dir]);
       assert.equal(rebuiltLater.status, 0, rebuiltLater.stderr);
-      assert.equal(runCli(['verify', '--data-dir', tmpfs.dir]).status, 0);
+      assert.equal((await runCli(['verify', '--data-dir', tmpfs.dir])).status, 0);
     } finally {
       await ledger?.kill();
       tmpfs.unmount();
