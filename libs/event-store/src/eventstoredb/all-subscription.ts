@@ -27,10 +27,8 @@ const CLOSED = Symbol('closed');
 export class EventStoreDbAllSubscription implements AllSubscription {
   private closed = false;
   private closing: Promise<void> | undefined;
-  private signalClosed!: () => void;
-  private readonly closedSignal = new Promise<typeof CLOSED>((resolve) => {
-    this.signalClosed = () => resolve(CLOSED);
-  });
+  /** Ends the one pending wait for the next event; null while none is pending. */
+  private wakeOnClose: (() => void) | null = null;
   private iterated = false;
 
   constructor(
@@ -46,7 +44,7 @@ export class EventStoreDbAllSubscription implements AllSubscription {
     let last = this.after;
     try {
       while (!this.closed) {
-        const next = await Promise.race([iterator.next(), this.closedSignal]);
+        const next = await this.nextOrClosed(iterator);
         if (next === CLOSED || next.done) return;
         const event = next.value.event;
         if (event === undefined || !isAfter(event.position, last)) continue;
@@ -61,10 +59,23 @@ export class EventStoreDbAllSubscription implements AllSubscription {
     }
   }
 
+  /**
+   * The next item, or CLOSED as soon as close() is called. Not a Promise.race against one
+   * long-lived close promise: every race would add a reaction to it that keeps its event
+   * alive until close, which for a subscription held for the life of the process is a leak
+   * of every event ever delivered. One wake-up per wait, dropped once the wait is over.
+   */
+  private nextOrClosed(iterator: AsyncIterator<AllStreamResolvedEvent>): Promise<IteratorResult<AllStreamResolvedEvent> | typeof CLOSED> {
+    return new Promise((resolve, reject) => {
+      this.wakeOnClose = () => resolve(CLOSED);
+      iterator.next().then(resolve, reject).finally(() => (this.wakeOnClose = null));
+    });
+  }
+
   close(): Promise<void> {
     if (this.closing === undefined) {
       this.closed = true;
-      this.signalClosed();
+      this.wakeOnClose?.();
       this.closing = this.source.unsubscribe().finally(() => this.onClosed(this));
     }
     return this.closing;
