@@ -6,7 +6,8 @@ import type { ExpectedRevision } from '../expected-revision';
 import { ConcurrencyError } from '../concurrency-error';
 import { EventStoreDbAllSubscription } from './all-subscription';
 import { findHeadPosition, readAllAfter } from './all-stream-paging';
-import { InvalidConnectionStringError, redactConnectionString, validateConnectionString } from './connection-string';
+import { InvalidConnectionStringError, redactConnectionString, scrubPassword, validateConnectionString } from './connection-string';
+import { withoutClientDebugOutput } from './client-debug-output';
 import { InvalidEventError, toEventData, toRecordedEvent } from './event.mapping';
 import {
   fromClientCurrentRevision,
@@ -48,10 +49,10 @@ export class EventStoreDbEventStore implements EventStore {
   static async connect(connectionString: string): Promise<EventStoreDbEventStore> {
     const valid = validateConnectionString(connectionString);
     try {
-      return new EventStoreDbEventStore(EventStoreDBClient.connectionString(valid));
+      return new EventStoreDbEventStore(withoutClientDebugOutput(() => EventStoreDBClient.connectionString(valid)));
     } catch (error) {
       throw new InvalidConnectionStringError(
-        `EventStoreDB connection string rejected by the client (${(error as Error).message}): ${redactConnectionString(valid)}`,
+        `EventStoreDB connection string rejected by the client (${scrubPassword((error as Error).message, valid)}): ${redactConnectionString(valid)}`,
       );
     }
   }
