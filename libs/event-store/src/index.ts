@@ -2,6 +2,7 @@ export * from './envelope';
 export * from './expected-revision';
 export * from './concurrency-error';
 export * from './event-store.port';
+export * from './last-position-where';
 export * from './command-handling';
 export * from './embedded';
 export * from './eventstoredb';

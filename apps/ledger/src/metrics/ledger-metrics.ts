@@ -10,6 +10,9 @@ const groupCommitStatsOf = (store: EventStore): GroupCommitStats | undefined => 
   return typeof withStats.stats === 'function' ? withStats.stats() : undefined;
 };
 
+/** Past this many events the lag is reported as the cap: a scrape must stay cheap while a rebuild runs. */
+const LAG_COUNT_CAP = 1_000;
+
 /** Every series the ledger exposes on GET /metrics, defined in one place. */
 @Injectable()
 export class LedgerMetrics {
@@ -31,7 +34,9 @@ export class LedgerMetrics {
     r.counterFrom('ledger_store_transactions_total', 'Write transactions (each one fsync with LEDGER_SQLITE_SYNCHRONOUS=FULL) that committed those appends.', () => groupCommitStatsOf(store)?.transactions);
     r.gauge('ledger_store_head_position', 'Global position of the newest event in the store.', () => store.headPosition());
     r.gauge('ledger_read_model_position', 'Global position the read models have folded.', () => views.view.position);
-    r.gauge('ledger_read_model_lag_events', 'How far the read models trail the store head, in positions.', async () => (await store.headPosition()) - views.view.position);
+    // Counted, not head minus position: positions are event numbers on the embedded store but log bytes on EventStoreDB.
+    r.gauge('ledger_read_model_lag_events', `Events in the store the read models have not folded yet (counted, at most ${LAG_COUNT_CAP}).`, async () =>
+      (await store.readAll({ fromPosition: views.view.position, maxCount: LAG_COUNT_CAP })).length);
     r.gauge('process_resident_memory_bytes', 'Resident set size of the ledger process.', () => process.memoryUsage.rss());
     r.gauge('process_start_time_seconds', 'Start time of the ledger process since the Unix epoch.', () => Math.round(Date.now() / 1000 - process.uptime()));
   }

@@ -11,6 +11,7 @@ import { SqliteEventReader } from './sqlite-event-reader';
 import { type ResolvedSqliteStoreOptions, type SqliteStoreOptions, resolveSqliteStoreOptions } from './sqlite-store-options';
 import { SqliteStreamAppender } from './sqlite-stream-appender';
 import { SqliteAllSubscription } from './sqlite-subscription';
+import { embeddedEventAtOrAfter, embeddedPositionAtTime } from './point-in-log';
 
 const DEFAULT_READ_ALL_PAGE = 1000;
 
@@ -84,6 +85,16 @@ export class SqliteEventStore implements EventStore {
   async headPosition(): Promise<number> {
     this.assertOpen();
     return this.reader.headPosition();
+  }
+
+  async eventAtOrAfter(position: number): Promise<RecordedEvent | null> {
+    this.assertOpen();
+    return embeddedEventAtOrAfter((after, max) => this.reader.readAfter(after, max), position);
+  }
+
+  async positionAtTime(time: Date): Promise<number> {
+    this.assertOpen();
+    return embeddedPositionAtTime((after, max) => this.reader.readAfter(after, max), this.reader.headPosition(), time);
   }
 
   /** Group-commit counters: how many transactions carried how many appends. */

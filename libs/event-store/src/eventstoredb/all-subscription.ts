@@ -1,9 +1,8 @@
 import type { AllStreamResolvedEvent, Position } from '@eventstore/db-client';
 import type { RecordedEvent } from '../envelope';
 import type { AllSubscription } from '../event-store.port';
-import { toRecordedEvent } from './event.mapping';
+import { ledgerEventOf, type ForeignEventHandler } from './foreign-events';
 import { isAfter } from './position.codec';
-import { isSystemEvent } from './system-events';
 
 /** What the adapter needs of the client's $all subscription: `for await` and a way to stop it. */
 export interface ClientAllSubscription extends AsyncIterable<AllStreamResolvedEvent> {
@@ -18,7 +17,8 @@ const CLOSED = Symbol('closed');
  * - Exclusive start: events at or before `after` are dropped. The server already starts
  *   after the given position; the check makes that a guarantee of this adapter rather than
  *   of one server version.
- * - System events are dropped (see system-events.ts).
+ * - System events are dropped (see system-events.ts), and so are events the ledger did not
+ *   write, reported to `onForeign` (see foreign-events.ts).
  * - close() ends a pending `for await` at once (it does not wait for the next event), stops
  *   the server-side subscription, and is safe to call more than once. Breaking out of the
  *   loop closes it too. An error the client raises after close() is not reported: the
@@ -35,6 +35,7 @@ export class EventStoreDbAllSubscription implements AllSubscription {
     private readonly source: ClientAllSubscription,
     private readonly after: Position | undefined,
     private readonly onClosed: (subscription: EventStoreDbAllSubscription) => void = () => undefined,
+    private readonly onForeign: ForeignEventHandler = () => undefined,
   ) {}
 
   async *[Symbol.asyncIterator](): AsyncIterator<RecordedEvent> {
@@ -49,8 +50,8 @@ export class EventStoreDbAllSubscription implements AllSubscription {
         const event = next.value.event;
         if (event === undefined || !isAfter(event.position, last)) continue;
         last = event.position;
-        if (isSystemEvent(event)) continue;
-        yield toRecordedEvent(event);
+        const ledgerEvent = ledgerEventOf(event, this.onForeign);
+        if (ledgerEvent !== null) yield ledgerEvent;
       }
     } catch (error) {
       if (!this.closed) throw error;
