@@ -50,6 +50,7 @@ import { TimeTravelService } from './read-side/time-travel.service';
 import { AuditController } from './audit/audit.controller';
 import { StateController } from './state/state.controller';
 import { ProjectionsAdminController } from './admin/projections.controller';
+import { SubscriptionRestarts } from './infrastructure/subscription-restarts';
 
 export interface LedgerModuleOptions {
   config: LedgerConfig;
@@ -86,6 +87,7 @@ export class LedgerModule {
         KeyRegistry,
         { provide: APP_INTERCEPTOR, useClass: CommandOutcomeInterceptor },
         LedgerMetrics,
+        SubscriptionRestarts,
         RefusalRecorder,
         NodeCommandService,
         AcquireService,

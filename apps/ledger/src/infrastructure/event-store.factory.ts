@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { EventStoreDbEventStore, SqliteEventStore, type EventStore } from '@ledger/event-store';
+import pino from 'pino';
 import type { LedgerConfig } from '../config/ledger-config';
 import type { Clock } from './clock';
 
@@ -11,6 +12,20 @@ export const readModelFile = (config: Pick<LedgerConfig, 'readModelDir'>) => joi
 export const openEventStore = async (config: LedgerConfig, clock: Clock): Promise<EventStore> => {
   mkdirSync(config.dataDir, { recursive: true });
   mkdirSync(config.readModelDir, { recursive: true });
-  if (config.store === 'eventstoredb') return EventStoreDbEventStore.connect(config.esdbUrl!);
+  if (config.store === 'eventstoredb') return EventStoreDbEventStore.connect(config.esdbUrl!, { onForeignEvent: foreignEventWarning(config) });
   return SqliteEventStore.open({ file: eventStoreFile(config), synchronous: config.sqliteSynchronous, clock });
+};
+
+/**
+ * Events other writers put in EventStoreDB's $all are skipped (counted in
+ * ledger_store_foreign_events_skipped_total); the 1st, 10th, 100th... is logged as a warning,
+ * so a busy foreign writer is seen without flooding the log.
+ */
+const foreignEventWarning = (config: LedgerConfig) => {
+  const logger = pino({ level: config.logLevel }).child({ context: 'EventStoreDbEventStore' });
+  let skipped = 0;
+  return (event: { id: string; stream: string; type: string; reason: string }) => {
+    skipped += 1;
+    if (Number.isInteger(Math.log10(skipped))) logger.warn({ ...event, skipped }, 'skipped an event in $all that the ledger did not write');
+  };
 };

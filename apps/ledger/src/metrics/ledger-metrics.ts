@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { EventStore, GroupCommitStats } from '@ledger/event-store';
 import { EVENT_STORE } from '../infrastructure/injection-tokens';
 import { LedgerViewService } from '../read-side/ledger-view.service';
+import { SubscriptionRestarts } from '../infrastructure/subscription-restarts';
 import { type Counter, MetricsRegistry } from './metrics-registry';
 
 /** Only the embedded store commits in groups; other adapters simply have no such series. */
@@ -20,7 +21,7 @@ export class LedgerMetrics {
   readonly httpRequests: Counter;
   readonly commands: Counter;
 
-  constructor(@Inject(EVENT_STORE) store: EventStore, views: LedgerViewService) {
+  constructor(@Inject(EVENT_STORE) store: EventStore, views: LedgerViewService, restarts: SubscriptionRestarts) {
     const r = this.registry;
     this.httpRequests = r.counter('ledger_http_requests_total', 'HTTP responses sent, by method, route pattern (unmatched for unknown paths) and status.', [
       'method', 'route', 'status',
@@ -37,6 +38,8 @@ export class LedgerMetrics {
     // Counted, not head minus position: positions are event numbers on the embedded store but log bytes on EventStoreDB.
     r.gauge('ledger_read_model_lag_events', `Events in the store the read models have not folded yet (counted, at most ${LAG_COUNT_CAP}).`, async () =>
       (await store.readAll({ fromPosition: views.view.position, maxCount: LAG_COUNT_CAP })).length);
+    r.counterOf('ledger_subscription_restarts_total', 'Resubscriptions to the log after a subscription failed (reason=error) or was ended by the store (reason=ended), by subscriber.', restarts.counter);
+    r.counterFrom('ledger_store_foreign_events_skipped_total', 'Events in EventStoreDB\'s $all that the ledger did not write, skipped by reads and subscriptions (EventStoreDB only).', () => (store as EventStore & { foreignEventsSkipped?: number }).foreignEventsSkipped);
     r.gauge('process_resident_memory_bytes', 'Resident set size of the ledger process.', () => process.memoryUsage.rss());
     r.gauge('process_start_time_seconds', 'Start time of the ledger process since the Unix epoch.', () => Math.round(Date.now() / 1000 - process.uptime()));
   }

@@ -5,6 +5,7 @@ import type { EventStore } from '@ledger/event-store';
 import { EVENT_STORE, LEDGER_CONFIG } from '../infrastructure/injection-tokens';
 import type { LedgerConfig } from '../config/ledger-config';
 import { ReadModelDatabase } from './read-model-database';
+import { SubscriptionRestarts } from '../infrastructure/subscription-restarts';
 
 /**
  * The audit index (one row per event, in the read-model file), followed from the log.
@@ -21,10 +22,12 @@ export class AuditIndexService implements OnModuleInit, BeforeApplicationShutdow
     @Inject(LEDGER_CONFIG) private readonly config: LedgerConfig,
     private readonly logger: PinoLogger,
     private readonly readModels: ReadModelDatabase,
+    restarts: SubscriptionRestarts,
   ) {
     this.logger.setContext(AuditIndexService.name);
     this.runner = new ProjectorRunner(store, AuditIndexProjector.live(readModels.db), {
       onError: (error) => this.logger.error({ err: error }, 'audit index failed; retrying'),
+      onRestart: restarts.record,
     });
     this.reader = new AuditIndexReader(readModels.db);
   }

@@ -6,6 +6,7 @@ import { CLOCK, EVENT_STORE, LEDGER_CONFIG } from '../infrastructure/injection-t
 import type { LedgerConfig } from '../config/ledger-config';
 import type { Clock } from '../infrastructure/clock';
 import { ReadModelDatabase } from './read-model-database';
+import { SubscriptionRestarts } from '../infrastructure/subscription-restarts';
 
 /** The live read models, followed from the log, and read-your-writes waiting. */
 @Injectable()
@@ -19,6 +20,7 @@ export class LedgerViewService implements OnModuleInit, BeforeApplicationShutdow
     @Inject(CLOCK) clock: Clock,
     private readonly logger: PinoLogger,
     readModels: ReadModelDatabase,
+    restarts: SubscriptionRestarts,
   ) {
     this.logger.setContext(LedgerViewService.name);
     this.runner = new ProjectionRunner(store, CheckpointStore.on(readModels.db), ledgerProjection, {
@@ -26,6 +28,7 @@ export class LedgerViewService implements OnModuleInit, BeforeApplicationShutdow
       checkpointEveryMs: config.checkpointIntervalMs,
       snapshotEvery: config.snapshotEvery,
       onError: (error) => this.logger.error({ err: error }, 'ledger view projection failed; retrying'),
+      onRestart: restarts.record,
     });
     this.snapshots = new SnapshotReader(readModels.db, ledgerProjection.name);
   }

@@ -1,1 +1,2 @@
 export * from './returned-positions-only.store';
+export * from './dropping-subscriptions.store';
