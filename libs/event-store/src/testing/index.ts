@@ -1,2 +1,3 @@
 export * from './returned-positions-only.store';
 export * from './dropping-subscriptions.store';
+export * from './forgetful-idempotency.store';
