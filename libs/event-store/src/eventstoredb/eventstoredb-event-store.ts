@@ -120,9 +120,12 @@ export class EventStoreDbEventStore implements EventStore {
     const fromRevision = requireRevision(options.fromRevision ?? 0, 'fromRevision');
     const events: RecordedEvent[] = [];
     try {
+      // From the leader: a command folds this stream to decide, and a lagging follower's
+      // answer would only make its append conflict again and again.
       for await (const resolved of this.client.readStream(stream, {
         fromRevision: BigInt(fromRevision),
         direction: FORWARDS,
+        requiresLeader: true,
       })) {
         if (resolved.event !== undefined) events.push(toRecordedEvent(resolved.event));
       }
@@ -164,7 +167,9 @@ export class EventStoreDbEventStore implements EventStore {
 
   async headPosition(): Promise<number> {
     this.requireOpen();
-    return findHeadPosition(this.readBackwards, ALL_PAGE_SIZE, this.onForeign);
+    // From the leader: a model release and minPosition checks wait for this head, and a
+    // follower's could miss an allocation made just before.
+    return findHeadPosition((from, count) => this.readAllPage(from, count, BACKWARDS, true), ALL_PAGE_SIZE, this.onForeign);
   }
 
   /** Walks back from the end of $all: no computed position is ever sent (all-stream-paging.ts). */
@@ -198,9 +203,10 @@ export class EventStoreDbEventStore implements EventStore {
     fromPosition: ReadPosition,
     maxCount: number,
     direction: typeof FORWARDS | typeof BACKWARDS,
+    requiresLeader = false,
   ): Promise<AllStreamResolvedEvent[]> {
     const page: AllStreamResolvedEvent[] = [];
-    for await (const resolved of this.client.readAll({ fromPosition, maxCount, direction })) page.push(resolved);
+    for await (const resolved of this.client.readAll({ fromPosition, maxCount, direction, requiresLeader })) page.push(resolved);
     return page;
   }
 
