@@ -2,7 +2,8 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { EventStoreDbEventStore, SqliteEventStore, type EventStore } from '@ledger/event-store';
 import pino from 'pino';
-import type { LedgerConfig } from '../config/ledger-config';
+import { ensureReadModelsFrom, ForeignReadModelError, openReadModelDatabase } from '@ledger/projections';
+import { ConfigError, type LedgerConfig } from '../config/ledger-config';
 import type { Clock } from './clock';
 
 export const eventStoreFile = (config: Pick<LedgerConfig, 'dataDir'>) => join(config.dataDir, 'events.sqlite');
@@ -12,8 +13,26 @@ export const readModelFile = (config: Pick<LedgerConfig, 'readModelDir'>) => joi
 export const openEventStore = async (config: LedgerConfig, clock: Clock): Promise<EventStore> => {
   mkdirSync(config.dataDir, { recursive: true });
   mkdirSync(config.readModelDir, { recursive: true });
-  if (config.store === 'eventstoredb') return EventStoreDbEventStore.connect(config.esdbUrl!, { onForeignEvent: foreignEventWarning(config) });
-  return SqliteEventStore.open({ file: eventStoreFile(config), synchronous: config.sqliteSynchronous, clock });
+  const store =
+    config.store === 'eventstoredb'
+      ? await EventStoreDbEventStore.connect(config.esdbUrl!, { onForeignEvent: foreignEventWarning(config) })
+      : await SqliteEventStore.open({ file: eventStoreFile(config), synchronous: config.sqliteSynchronous, clock });
+  await refuseForeignReadModels(config, store);
+  return store;
+};
+
+/** Before any read model resumes: the read-model file must have been built from this store. */
+const refuseForeignReadModels = async (config: LedgerConfig, store: EventStore): Promise<void> => {
+  const file = readModelFile(config);
+  const db = openReadModelDatabase(file);
+  try {
+    await ensureReadModelsFrom(db, store, file);
+  } catch (error) {
+    await store.close();
+    throw error instanceof ForeignReadModelError ? new ConfigError(error.message) : error;
+  } finally {
+    db.close();
+  }
 };
 
 /**
