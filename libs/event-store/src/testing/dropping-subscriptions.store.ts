@@ -1,6 +1,5 @@
-import type { NewEvent, RecordedEvent } from '../envelope';
-import type { AllSubscription, AppendResult, EventStore, ReadAllOptions } from '../event-store.port';
-import type { ExpectedRevision } from '../expected-revision';
+import type { AllSubscription, EventStore } from '../event-store.port';
+import { DelegatingStore } from './delegating.store';
 
 export interface DroppingOptions {
   /** Seed of the drop schedule, so a failing run can be replayed. */
@@ -20,18 +19,19 @@ export class SubscriptionDroppedError extends Error {
  * 24.2 dropping a consumer 32 events behind) and half the time by ending cleanly (the server
  * closing the stream). Everything else passes through. Deterministic for a given seed.
  */
-export class DroppingSubscriptionsStore implements EventStore {
+export class DroppingSubscriptionsStore extends DelegatingStore {
   drops = { errors: 0, ends: 0 };
   private state: number;
 
   constructor(
-    private readonly inner: EventStore,
+    inner: EventStore,
     private readonly options: DroppingOptions,
   ) {
+    super(inner);
     this.state = options.seed >>> 0 || 1;
   }
 
-  subscribeToAll(options?: { fromPosition?: number }): AllSubscription {
+  override subscribeToAll(options?: { fromPosition?: number }): AllSubscription {
     const inner = this.inner.subscribeToAll(options);
     const lifetime = this.random(this.options.maxEvents + 1);
     const withError = this.random(2) === 0;
@@ -56,34 +56,6 @@ export class DroppingSubscriptionsStore implements EventStore {
         drops.ends += 1;
       },
     };
-  }
-
-  appendToStream(stream: string, events: NewEvent[], expectedRevision: ExpectedRevision): Promise<AppendResult> {
-    return this.inner.appendToStream(stream, events, expectedRevision);
-  }
-
-  readStream(stream: string, options?: { fromRevision?: number }): Promise<RecordedEvent[]> {
-    return this.inner.readStream(stream, options);
-  }
-
-  readAll(options?: ReadAllOptions): Promise<RecordedEvent[]> {
-    return this.inner.readAll(options);
-  }
-
-  headPosition(): Promise<number> {
-    return this.inner.headPosition();
-  }
-
-  eventAtOrAfter(position: number): Promise<RecordedEvent | null> {
-    return this.inner.eventAtOrAfter(position);
-  }
-
-  positionAtTime(time: Date): Promise<number> {
-    return this.inner.positionAtTime(time);
-  }
-
-  close(): Promise<void> {
-    return this.inner.close();
   }
 
   /** xorshift32: 0..n-1. */
