@@ -13,6 +13,7 @@ import { SqliteStreamAppender } from './sqlite-stream-appender';
 import { SqliteAllSubscription } from './sqlite-subscription';
 import { StoreFileIdentity } from './store-file-identity';
 import { asStorageFault } from '../storage-fault';
+import { embeddedEventAtOrAfter, embeddedPositionAtTime } from './point-in-log';
 
 const DEFAULT_READ_ALL_PAGE = 1000;
 
@@ -94,6 +95,16 @@ export class SqliteEventStore implements EventStore {
   async headPosition(): Promise<number> {
     this.assertOpen();
     return this.reader.headPosition();
+  }
+
+  async eventAtOrAfter(position: number): Promise<RecordedEvent | null> {
+    this.assertOpen();
+    return embeddedEventAtOrAfter((after, max) => this.reader.readAfter(after, max), position);
+  }
+
+  async positionAtTime(time: Date): Promise<number> {
+    this.assertOpen();
+    return embeddedPositionAtTime((after, max) => this.reader.readAfter(after, max), this.reader.headPosition(), time);
   }
 
   /** Group-commit counters: how many transactions carried how many appends. */
