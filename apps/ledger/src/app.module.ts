@@ -26,6 +26,7 @@ import { ObservationsController } from './observations/observations.controller';
 import { ObserveNodeHandler } from './observations/observe-node.handler';
 import { ReconcileController } from './reconcile/reconcile.controller';
 import { HealthController } from './health/health.controller';
+import { StorageHealth } from './health/storage-health.service';
 import { KeyRegistry } from './security/key-registry';
 import { AccessGuard } from './security/access.guard';
 import { ObservePowerHandler } from './observations/observe-power.handler';
@@ -50,6 +51,7 @@ import { TimeTravelService } from './read-side/time-travel.service';
 import { AuditController } from './audit/audit.controller';
 import { StateController } from './state/state.controller';
 import { ProjectionsAdminController } from './admin/projections.controller';
+import { SubscriptionRestarts } from './infrastructure/subscription-restarts';
 
 export interface LedgerModuleOptions {
   config: LedgerConfig;
@@ -86,6 +88,8 @@ export class LedgerModule {
         KeyRegistry,
         { provide: APP_INTERCEPTOR, useClass: CommandOutcomeInterceptor },
         LedgerMetrics,
+        StorageHealth,
+        SubscriptionRestarts,
         RefusalRecorder,
         NodeCommandService,
         AcquireService,
