@@ -15,6 +15,11 @@ interface Statements {
   findToken: Database.Statement;
 }
 
+/** The current generation is behind the events offered: they must be read again from its position. */
+export class GenerationBehindError extends Error {
+  override readonly name = 'GenerationBehindError';
+}
+
 /** Tokens whose consumer is kept in memory; older ones are looked up in the tokens table. */
 const TOKEN_CACHE = 200_000;
 
@@ -122,7 +127,16 @@ export class AuditIndexProjector implements Projector {
   private write(events: readonly RecordedEvent[], envelopes?: readonly string[]): number {
     if (this.following) {
       const current = this.tables.current(AUDIT_INDEX);
-      if (current && current.generation !== this.statements.generation) this.statements = this.prepare(current.generation);
+      if (current && current.generation !== this.statements.generation) {
+        const was = this.folded;
+        this.statements = this.prepare(current.generation);
+        // A generation promoted behind the one this projector was writing lacks the rows
+        // between: skipping to this page would lose them for good. Fail the page instead;
+        // its follower resubscribes from this generation's position and indexes them.
+        if (this.folded < was) {
+          throw new GenerationBehindError(`${AUDIT_INDEX}: generation ${current.generation} was promoted at position ${this.folded}, behind ${was}; indexing again from there`);
+        }
+      }
     }
     // Another writer of this generation may have got further: never index an event twice.
     let position = Math.max(this.folded, this.tables.position(AUDIT_INDEX, this.statements.generation) ?? 0);

@@ -3,6 +3,7 @@ import type { EventStore, RecordedEvent } from '@ledger/event-store';
 import { ledgerProjection } from '../ledger-view/ledger-projection';
 import type { LedgerViewState } from '../ledger-view/views';
 import { AuditIndexProjector } from '../audit/audit-index-projector';
+import { AUDIT_INDEX } from '../audit/audit-index-tables';
 import { CheckpointStore } from '../runtime/checkpoint-store';
 import { ReadModelTables } from '../runtime/read-model-tables';
 import { StateFold } from '../runtime/state-fold';
@@ -39,6 +40,10 @@ export interface RebuiltReadModels {
   seconds: number;
   view: LedgerViewState;
 }
+
+/** How far the generations a rebuild replaces have got (a running ledger keeps writing them). */
+const replacedPosition = (tables: ReadModelTables): number =>
+  Math.max(tables.current(AUDIT_INDEX)?.position ?? 0, tables.current(snapshotsOf(ledgerProjection.name))?.position ?? 0);
 
 type Page = { events: RecordedEvent[]; json?: string[] };
 
@@ -88,35 +93,52 @@ export const rebuildReadModels = async (options: RebuildReadModelsOptions): Prom
   const stops = [...(options.stops ?? [])].filter((stop) => stop <= until).sort((a, b) => a - b);
   let events = 0;
   let position = 0;
-  while (position < until) {
-    const next = await read(position);
-    let page = next.events;
-    let json = next.json;
-    if (page.length === 0) break;
-    if (page[page.length - 1].position > until) {
-      const keep = page.findIndex((event) => event.position > until);
-      page = page.slice(0, keep);
-      json = json?.slice(0, keep);
+  const foldTo = async (target: number): Promise<void> => {
+    while (position < target) {
+      const next = await read(position);
+      let page = next.events;
+      let json = next.json;
+      if (page.length === 0) break;
+      if (page[page.length - 1].position > target) {
+        const keep = page.findIndex((event) => event.position > target);
+        page = page.slice(0, keep);
+        json = json?.slice(0, keep);
+      }
+      if (page.length === 0) break;
+      for (const part of splitAt(page, stops)) {
+        // A stop before this part's first event sees the view as it is now: folded exactly that far.
+        while (stops.length > 0 && stops[0] < part[0].position) options.onStop?.(stops.shift()!, view.state);
+        view.applyPage(part);
+      }
+      audit.applyPage(page, json);
+      position = page[page.length - 1].position;
+      events += page.length;
+      options.onProgress?.({ position, events, until: Math.max(until, target) });
     }
-    if (page.length === 0) break;
-    for (const part of splitAt(page, stops)) {
-      // A stop before this part's first event sees the view as it is now: folded exactly that far.
-      while (stops.length > 0 && stops[0] < part[0].position) options.onStop?.(stops.shift()!, view.state);
-      view.applyPage(part);
-    }
-    audit.applyPage(page, json);
-    position = page[page.length - 1].position;
-    events += page.length;
-    options.onProgress?.({ position, events, until });
-  }
+  };
 
+  await foldTo(until);
   while (stops.length > 0) options.onStop?.(stops.shift()!, view.state);
   audit.buildIndexes();
-  db.transaction(() => {
-    if (snapshotGeneration > 0) tables.promote(snapshotsOf(ledgerProjection.name), snapshotGeneration, snapshotTablesOf(ledgerProjection.name));
-    view.saveCheckpointsTo(CheckpointStore.on(db));
-    view.flush();
-    audit.promote();
-  }).immediate();
+  // A running ledger keeps indexing into the generations being replaced while this one
+  // folds. Promoting a generation behind them would hide the rows it lacks, and the live
+  // projector, following the new generation from its position onwards, would never write
+  // them: a row missing from the live index for good. So the new generations catch up
+  // with the ones they replace first, checked again under the write lock of the switch.
+  // (Generations ahead of the log itself, a read-model file from another log, are replaced as they are.)
+  for (;;) {
+    const target = replacedPosition(tables);
+    await foldTo(target);
+    const logEndsBefore = position < target;
+    const promoted = db.transaction(() => {
+      if (!logEndsBefore && replacedPosition(tables) > position) return false;
+      if (snapshotGeneration > 0) tables.promote(snapshotsOf(ledgerProjection.name), snapshotGeneration, snapshotTablesOf(ledgerProjection.name));
+      view.saveCheckpointsTo(CheckpointStore.on(db));
+      view.flush();
+      audit.promote();
+      return true;
+    }).immediate();
+    if (promoted) break;
+  }
   return { events, position, seconds: Number(process.hrtime.bigint() - started) / 1e9, view: view.state };
 };
