@@ -1,4 +1,5 @@
 import { bytesFromHexList, macFromBytes, macFromDuid, normalizeMac, parseIp, unusableMacReason } from './addresses';
+import { NotALeaseFile } from './not-a-lease-file';
 import { quoteText } from './quote-text';
 import { LatestLeases, type LeaseFileReading } from './latest-leases';
 import type { LeaseRecord, LeaseSink, LeaseState } from './lease-record';
@@ -46,12 +47,18 @@ const REQUIRED = { 4: ['address', 'hwaddr', 'valid_lifetime', 'expire'], 6: ['ad
 
 const readHeader = (line: string): Header | string => {
   const names = line.split(',').map((name) => name.trim());
-  if (!names.includes('address')) return `the first line is not a Kea lease-file header (no 'address' column): '${quoteText(line)}'`;
+  if (!names.includes('address')) return `its first line is no Kea lease-file header (no 'address' column): '${quoteText(line)}'`;
   const family = names.includes('duid') ? 6 : 4;
   const missing = REQUIRED[family].filter((name) => !names.includes(name));
-  if (missing.length > 0) return `the header lacks the column${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`;
+  if (missing.length > 0) return `its header lacks the column${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`;
   return { family, width: names.length, column: Object.fromEntries(names.map((name, index) => [name, index])) };
 };
+
+/**
+ * This many rows in a row that are no lease rows (no address where the header puts it)
+ * mean the rest of the file is not a lease file either: stop, as for dhcpd.leases.
+ */
+export const MAX_UNRECOGNISED_ROWS_IN_A_ROW = 1_000;
 
 const iso = (seconds: number) => new Date(seconds * 1000).toISOString();
 
@@ -62,42 +69,52 @@ const iso = (seconds: number) => new Date(seconds * 1000).toISOString();
  */
 export class KeaLeaseParser {
   private header: Header | null = null;
-  private skipFile = false;
   private file: string | undefined;
   private line = 0;
+  private unrecognisedInARow = 0;
 
   constructor(private readonly sink: LeaseSink) {}
 
   startFile(name?: string): void {
     this.file = name;
     this.header = null;
-    this.skipFile = false;
     this.line = 0;
+    this.unrecognisedInARow = 0;
   }
 
+  /** Throws NotALeaseFile for a file without a Kea header, or with a long run of rows that are no lease rows. */
   pushLine(raw: string): void {
     const line = ++this.line;
     const text = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
-    if (this.skipFile || text.trim() === '') return;
+    if (text.trim() === '') return;
     if (!this.header) {
+      // Kea itself refuses a lease file without its header; so does the import, rather than skip garbage row by row.
       const header = readHeader(text);
-      if (typeof header === 'string') {
-        this.problem(line, `${header}; file skipped`);
-        this.skipFile = true;
-      } else this.header = header;
+      if (typeof header === 'string') this.notALeaseFile(`${header}; stopped reading at line ${line}`);
+      this.header = header;
       return;
     }
     const fields = text.split(',');
     const reason = this.row(fields, this.header, line);
+    const anyAddress = parseIp(fields[this.header.column.address] ?? '');
+    this.unrecognisedInARow = anyAddress ? 0 : this.unrecognisedInARow + 1;
+    if (this.unrecognisedInARow >= MAX_UNRECOGNISED_ROWS_IN_A_ROW) {
+      const run = this.unrecognisedInARow;
+      this.notALeaseFile(`lines ${line - run + 1}-${line} are no lease rows (${run} in a row); stopped reading at line ${line}`);
+    }
     if (!reason) return;
     // A row that cannot be used is still its address's latest entry: named, and nothing older is posted for it.
-    const ip = fields.length === this.header.width ? parseIp(fields[this.header.column.address] ?? '') : null;
+    const ip = fields.length === this.header.width ? anyAddress : null;
     const address = ip && ip.family === this.header.family ? ip.ip : undefined;
     this.problem(line, `${address ? `${address}: ` : ''}${reason}; row skipped`, { ...(address ? { ip: address } : {}) });
   }
 
   endFile(): void {
     this.header = null;
+  }
+
+  private notALeaseFile(why: string): never {
+    throw new NotALeaseFile(`${this.file !== undefined ? this.file : 'this'} is not a Kea lease file: ${why}`);
   }
 
   private problem(line: number, reason: string, entry?: { ip?: string }): void {

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { KeaLeaseParser, parseKeaLeases, unescapeKeaText } from './kea-csv-parser';
+import { KeaLeaseParser, MAX_UNRECOGNISED_ROWS_IN_A_ROW, parseKeaLeases, unescapeKeaText } from './kea-csv-parser';
 import { keaLeaseFileSet } from './kea-lease-file-set';
 import { LatestLeases } from './latest-leases';
 import { detectLeaseFileFormat } from './lease-file-format';
@@ -128,17 +128,28 @@ describe('Kea memfile CSV: what cannot be read is skipped with its line and why'
     assert.deepEqual([reading.entries, reading.superseded], [2, 1]);
   });
 
-  it('skips a file whose header is not a Kea header, naming the file', () => {
-    const latest = new LatestLeases();
-    const parser = new KeaLeaseParser(latest);
-    parser.startFile('leases4.csv.1');
-    ['ip,mac', '192.0.2.1,52:54:00:00:00:01'].forEach((line) => parser.pushLine(line));
-    parser.startFile('leases4.csv');
-    ['address,client_id,expire', '192.0.2.1,,1'].forEach((line) => parser.pushLine(line));
-    assert.deepEqual(latest.reading().problems, [
-      { file: 'leases4.csv.1', line: 1, reason: "the first line is not a Kea lease-file header (no 'address' column): 'ip,mac'; file skipped" },
-      { file: 'leases4.csv', line: 1, reason: 'the header lacks the columns hwaddr, valid_lifetime; file skipped' },
-    ]);
+  it('refuses a file whose header is not a Kea header, naming the file, quoting the line escaped (issue 10.3)', () => {
+    const refuses = (file: string, lines: string[], pattern: RegExp) => {
+      const parser = new KeaLeaseParser(new LatestLeases());
+      parser.startFile(file);
+      assert.throws(() => lines.forEach((line) => parser.pushLine(line)), (error: Error) => error.name === 'NotALeaseFile' && pattern.test(error.message));
+    };
+    refuses('leases4.csv.1', ['ip,mac', '192.0.2.1,52:54:00:00:00:01'], /^leases4\.csv\.1 is not a Kea lease file: its first line is no Kea lease-file header \(no 'address' column\): 'ip,mac'; stopped reading at line 1$/);
+    refuses('leases4.csv', ['address,client_id,expire', '192.0.2.1,,1'], /^leases4\.csv is not a Kea lease file: its header lacks the columns hwaddr, valid_lifetime; stopped reading at line 1$/);
+    refuses('x.csv', [`\u001b[31m${'y'.repeat(500)}`], /header \(no 'address' column\): '\\x1b\[31my{75}…'; stopped/);
+  });
+
+  it(`stops after ${MAX_UNRECOGNISED_ROWS_IN_A_ROW} rows in a row that are no lease rows, wherever they start (issue 10.3)`, () => {
+    const rows = (n: number, from = 0) => Array.from({ length: n }, (_, i) => `garbage \u0000 ${from + i}`);
+    const leaseRow = '192.0.2.1,52:54:00:00:00:01,,600,1714554000,1,0,0,,0,,0';
+    // Fewer in a row, broken up by a lease row, are reported one by one and the file is read.
+    const tolerated = parseKeaLeases(csv(V4, ...rows(MAX_UNRECOGNISED_ROWS_IN_A_ROW - 1), leaseRow, ...rows(MAX_UNRECOGNISED_ROWS_IN_A_ROW - 1)));
+    assert.equal(tolerated.records.length, 1);
+    assert.equal(tolerated.problems.length, 2 * (MAX_UNRECOGNISED_ROWS_IN_A_ROW - 1));
+    assert.throws(
+      () => parseKeaLeases(csv(V4, leaseRow, ...rows(MAX_UNRECOGNISED_ROWS_IN_A_ROW + 500))),
+      (error: Error) => error.name === 'NotALeaseFile' && new RegExp(`^this is not a Kea lease file: lines 3-${MAX_UNRECOGNISED_ROWS_IN_A_ROW + 2} are no lease rows \\(${MAX_UNRECOGNISED_ROWS_IN_A_ROW} in a row\\); stopped reading at line ${MAX_UNRECOGNISED_ROWS_IN_A_ROW + 2}$`).test(error.message),
+    );
   });
 });
 
