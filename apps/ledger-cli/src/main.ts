@@ -14,9 +14,8 @@ import { dirname, resolve } from 'node:path';
 import { diagnoseStorageFault } from '@ledger/event-store';
 import { ledgerFiles } from './data-dir';
 import { stringFlag } from './parse-args';
+import { STORAGE_FAULT_EXIT } from './exit-codes';
 
-/** EX_TEMPFAIL: the disk refused a write; the same command succeeds once it has room again. */
-const STORAGE_FAULT_EXIT = 75;
 
 /** The directories a command writes into: its data and read-model directories, and --out's. */
 const storageDirs = (argv: string[], io: CliIo): string[] => {

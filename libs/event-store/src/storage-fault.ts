@@ -37,7 +37,8 @@ const ERRNO_CODES: Record<string, StorageFaultCode> = {
   EIO: 'storage_io_error',
 };
 
-const MESSAGES: Record<StorageFaultCode, string> = {
+/** Each condition as an operator reads it (the ledger's 503s and the CLI's messages say the same). */
+export const STORAGE_FAULT_MESSAGES: Readonly<Record<StorageFaultCode, string>> = {
   storage_full: 'the disk holding the ledger is full',
   storage_read_only: 'the file system holding the ledger is read-only',
   storage_replaced: 'a ledger file was removed or replaced under the running ledger',
@@ -61,7 +62,7 @@ export const storageFaultCodeOf = (error: unknown): StorageFaultCode | null => {
 export const asStorageFault = (error: unknown): StorageFaultError | null => {
   if (error instanceof StorageFaultError) return error;
   const code = storageFaultCodeOf(error);
-  return code ? new StorageFaultError(code, MESSAGES[code], { cause: error }) : null;
+  return code ? new StorageFaultError(code, STORAGE_FAULT_MESSAGES[code], { cause: error }) : null;
 };
 
 /** Less free space than this on a directory's file system counts as full. */
@@ -79,9 +80,9 @@ export const diagnoseStorageFault = (error: unknown, dirs: readonly string[]): S
     try {
       accessSync(dir, constants.W_OK);
       const space = statfsSync(dir);
-      if (space.bavail * space.bsize < NEARLY_FULL_BYTES) return new StorageFaultError('storage_full', MESSAGES.storage_full, { cause: error });
+      if (space.bavail * space.bsize < NEARLY_FULL_BYTES) return new StorageFaultError('storage_full', STORAGE_FAULT_MESSAGES.storage_full, { cause: error });
     } catch (probe) {
-      if ((probe as NodeJS.ErrnoException).code === 'EROFS') return new StorageFaultError('storage_read_only', MESSAGES.storage_read_only, { cause: error });
+      if ((probe as NodeJS.ErrnoException).code === 'EROFS') return new StorageFaultError('storage_read_only', STORAGE_FAULT_MESSAGES.storage_read_only, { cause: error });
     }
   }
   return fault;

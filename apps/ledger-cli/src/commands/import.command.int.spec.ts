@@ -52,7 +52,10 @@ const assertMatches = (report: ImportReport, generated: GeneratedLeaseFiles) => 
 };
 
 /** The endpoint's contract, kept small: live owners' leases are valid, every other active lease orphaned, the rest released. */
-const startFakeLedger = async (live: Map<string, string>, options: { failOnCall?: number; status?: number } = {}) => {
+/** `storageFault`: calls from `from` (1-based) up to `until` (or all after) are answered as the ledger answers on a full or read-only disk. */
+type StorageFault = { from: number; until?: number; code: 'storage_full' | 'storage_read_only'; retryAfter: number };
+
+const startFakeLedger = async (live: Map<string, string>, options: { failOnCall?: number; status?: number; storageFault?: StorageFault } = {}) => {
   const calls: { authorization?: string; body: { source: string; leases: { ip: string; mac: string; state: string }[] } }[] = [];
   const readBody = async (request: IncomingMessage) => {
     const chunks: Buffer[] = [];
@@ -66,6 +69,15 @@ const startFakeLedger = async (live: Map<string, string>, options: { failOnCall?
     if (options.failOnCall === calls.length) {
       response.statusCode = options.status ?? 500;
       response.end(JSON.stringify({ statusCode: response.statusCode, code: 'internal_error', message: 'internal error; quote correlation id x' }));
+      return;
+    }
+    const fault = options.storageFault;
+    if (fault && calls.length >= fault.from && (fault.until === undefined || calls.length < fault.until)) {
+      // As LedgerExceptionFilter answers a write the disk refused.
+      response.statusCode = 503;
+      response.setHeader('retry-after', String(fault.retryAfter));
+      const condition = fault.code === 'storage_full' ? 'the disk holding the ledger is full' : 'the file system holding the ledger is read-only';
+      response.end(JSON.stringify({ code: fault.code, message: `${condition}: nothing was written; retry after ${fault.retryAfter} s`, statusCode: 503, correlationId: 'x' }));
       return;
     }
     if (request.url !== '/v1/observations/leases' || body.leases.length > 5000) {
@@ -225,6 +237,41 @@ describe('ledger-cli import', () => {
       }
     });
 
+    it('on a ledger whose disk is full: waits out Retry-After a bounded number of times, then stops with one clear line and exit 75 (issue 11.5)', async () => {
+      for (const code of ['storage_full', 'storage_read_only'] as const) {
+        const ledger = await startFakeLedger(new Map(), { storageFault: { from: 3, code, retryAfter: 7 } });
+        try {
+          const waits: number[] = [];
+          const sleep = async (ms: number) => void waits.push(ms);
+          const { code: exit, errors, out } = await runImport([iscFile, '--url', ledger.url, '--batch', '1000'], { deps: { sleep } });
+          assert.equal(exit, 75, errors());
+          assert.deepEqual(waits, [7000, 7000, 7000], "Retry-After honoured, three times");
+          assert.equal(ledger.calls.length, 2 + 1 + 3);
+          const condition = code === 'storage_full' ? 'the disk holding the ledger is full' : 'the file system holding the ledger is read-only';
+          assert.equal(errors().split('\n')[0], `import stopped after 2,000 of ${isc.expected.size.toLocaleString('en-US')} records were posted: the ledger cannot write (${code}): ${condition}; still so after 3 retries`);
+          assert.match(errors(), /run it again once the ledger can write: nothing is posted twice/);
+          assert.doesNotMatch(errors(), /\n\s+at /, 'no stack trace');
+          assert.deepEqual(out, []);
+        } finally {
+          await ledger.close();
+        }
+      }
+    });
+
+    it('on a ledger whose disk fills for a moment: waits it out and posts everything (issue 11.5)', async () => {
+      const ledger = await startFakeLedger(new Map(), { storageFault: { from: 2, until: 4, code: 'storage_full', retryAfter: 1 } });
+      try {
+        const waits: number[] = [];
+        const { code, errors, text } = await runImport([iscFile, '--url', ledger.url, '--batch', '1000', '--report', 'json'], { deps: { sleep: async (ms) => void waits.push(ms) } });
+        assert.equal(code, 0, errors());
+        assert.deepEqual(waits, [1000, 1000]);
+        assert.equal((JSON.parse(text()) as ImportReport).records, isc.expected.size);
+        assert.equal(new Set(ledger.calls.flatMap((c) => c.body.leases.map((l) => l.ip))).size, isc.expected.size);
+      } finally {
+        await ledger.close();
+      }
+    });
+
     it('says which key to use when the ledger refuses it', async () => {
       const ledger = await startFakeLedger(new Map(), { failOnCall: 1, status: 401 });
       try {
@@ -307,6 +354,25 @@ describe('ledger-cli import', () => {
       assert.equal(report.records, 0);
       assert.equal(report.skipped.length, 1);
       assert.ok(report.skipped[0].reason.length < 200, report.skipped[0].reason.slice(0, 300));
+    });
+
+    it('stops a file read as Kea CSV without a valid header, or with a run of rows that are no lease rows; posts nothing', async () => {
+      // Not a dry run: a post would reach noNetwork and end in exit 1, not 2.
+      const refusedAsKea = async (file: string, pattern: RegExp) => {
+        const run = await runImport([file, '--format', 'kea'], { deps: { fetch: noNetwork } });
+        assert.equal(run.code, 2, run.text() + run.errors());
+        assert.equal(run.text(), '');
+        assert.match(run.errors(), pattern);
+        assert.ok(run.errors().length < 600, run.errors());
+        assert.doesNotMatch(run.errors(), /[\u0000-\u0008\u000e-\u001f\u007f]/);
+      };
+      const noHeader = join(dir, 'no-header.csv');
+      writeFileSync(noHeader, Array.from({ length: 50_000 }, (_, i) => `\u001b[1m garbage ${i} \u0007 ${'z'.repeat(i % 300)}`).join('\n'));
+      await refusedAsKea(noHeader, /import stopped: this is not a Kea lease file: its first line is no Kea lease-file header \(no 'address' column\): '\\x1b\[1m garbage 0 \\x07 '; stopped reading at line 1; nothing was posted/);
+      const kea = generateKeaLeaseFiles(join(dir, 'kea-then-garbage.csv'), { leases: 200, seed: 9 });
+      const last = kea.files[kea.files.length - 1];
+      writeFileSync(last, readFileSync(last, 'utf8') + Array.from({ length: 200_000 }, (_, i) => `\u0000\u0001 junk ${i}`).join('\n'));
+      await refusedAsKea(last, /import stopped: (this|\S*kea-then-garbage\.csv) is not a Kea lease file: lines \d+-\d+ are no lease rows \(1000 in a row\); stopped reading at line \d+; nothing was posted/);
     });
 
     it('refuses a file that starts like gzip but is not', async () => {

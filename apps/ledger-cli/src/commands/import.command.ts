@@ -2,7 +2,10 @@ import { basename } from 'node:path';
 import { UsageError, type CliCommand, type CliIo, type ParsedArgs } from '../cli-command';
 import { LEASE_FILE_FORMATS, type LeaseFileFormat } from '../lease-files/lease-file-format';
 import { buildImportReport, formatImportTable } from '../lease-import/import-report';
-import { LedgerHttpError, LeaseObservationsClient } from '../lease-import/lease-observations-client';
+import { STORAGE_FAULT_MESSAGES, type StorageFaultCode } from '@ledger/event-store';
+import { STORAGE_FAULT_EXIT } from '../exit-codes';
+import { quoteText } from '../lease-files/quote-text';
+import { LedgerHttpError, LeaseObservationsClient, storageFaultCode } from '../lease-import/lease-observations-client';
 import { ImportInterrupted, postInBatches, type PostOutcome } from '../lease-import/post-in-batches';
 import { ProgressBar } from '../lease-import/progress-bar';
 import { LeaseFileMissing, readLeaseFiles, resolveLeaseFiles, type LeaseFileSource } from '../lease-import/read-lease-files';
@@ -12,6 +15,8 @@ import type { LeaseFileReading } from '../lease-files/latest-leases';
 const DEFAULT_URL = 'http://127.0.0.1:3000';
 /** The endpoint takes at most this many records per request. */
 const MAX_BATCH = 5000;
+/** Times a batch is posted again, after the ledger's Retry-After, while its disk is full or read-only. */
+const STORAGE_RETRIES = 3;
 
 const USAGE = `usage: ledger-cli import <file> [options]
 
@@ -93,6 +98,8 @@ export interface ImportDependencies {
   /** Where the progress bar draws (stderr). */
   writeProgress?: (text: string) => void;
   retryDelaysMs?: number[];
+  /** Waits before retrying (Retry-After); tests record them instead of waiting. */
+  sleep?: (ms: number) => Promise<void>;
 }
 
 /** Nothing is posted from a file that is not a lease file; exit 2, as for any input the command cannot take. */
@@ -131,7 +138,7 @@ const run = async (args: ParsedArgs, io: CliIo, deps: ImportDependencies): Promi
 
   let outcome: PostOutcome | null = null;
   if (!options.dryRun) {
-    const client = new LeaseObservationsClient({ url: options.url, source, apiKey: io.env.LEDGER_API_KEY || undefined, fetch: deps.fetch, retryDelaysMs: deps.retryDelaysMs });
+    const client = new LeaseObservationsClient({ url: options.url, source, apiKey: io.env.LEDGER_API_KEY || undefined, fetch: deps.fetch, retryDelaysMs: deps.retryDelaysMs, sleep: deps.sleep, storageRetries: STORAGE_RETRIES });
     const posting$ = bar('posting', reading.records.length, 'records');
     try {
       outcome = await postInBatches(reading.records, options.batch, client, (handled) => posting$?.update(handled, handled));
@@ -139,6 +146,14 @@ const run = async (args: ParsedArgs, io: CliIo, deps: ImportDependencies): Promi
       posting$?.clear();
       if (!(error instanceof ImportInterrupted)) throw error;
       const done = error.outcome.posted;
+      const fault = storageFaultCode(error.cause);
+      if (fault) {
+        // The ledger's disk, not the import, is at fault: one line naming it, and EX_TEMPFAIL like the other tools.
+        const condition = STORAGE_FAULT_MESSAGES[fault as StorageFaultCode] ?? quoteText((error.cause as LedgerHttpError).message);
+        io.err(`import stopped after ${done.toLocaleString('en-US')} of ${reading.records.length.toLocaleString('en-US')} records were posted: the ledger cannot write (${fault}): ${condition}; still so after ${STORAGE_RETRIES} retries`);
+        io.err('run it again once the ledger can write: nothing is posted twice');
+        return STORAGE_FAULT_EXIT;
+      }
       io.err(`import failed after ${done.toLocaleString('en-US')} of ${reading.records.length.toLocaleString('en-US')} records were posted: ${error.message}`);
       const status = error.cause instanceof LedgerHttpError ? error.cause.status : 0;
       if (status === 401 || status === 403) io.err('set LEDGER_API_KEY to a provider or operator key (ledger-cli keys add --name dhcp --role provider)');

@@ -30,6 +30,13 @@ export class LedgerHttpError extends Error {
   }
 }
 
+/** The ledger's answer when its disk cannot take a write (503 `storage_full`, `storage_read_only`, ...): the code, or null. */
+export const storageFaultCode = (error: unknown): string | null => {
+  if (!(error instanceof LedgerHttpError) || error.status !== 503) return null;
+  const code = (error.body as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && /^storage_[a-z_]{1,40}$/.test(code) ? code : null;
+};
+
 /** The ledger could not be reached at all. */
 export class LedgerUnreachable extends Error {
   override readonly name = 'LedgerUnreachable';
@@ -46,6 +53,8 @@ export interface LeaseObservationsClientOptions {
   retryDelaysMs?: number[];
   /** How many times to wait out a 429 (the key's rate limit) before giving up. */
   rateLimitRetries?: number;
+  /** How many times to wait out a 503 storage fault (the ledger's disk full or read-only) before giving up. */
+  storageRetries?: number;
   sleep?: (ms: number) => Promise<void>;
 }
 
@@ -75,6 +84,7 @@ export class LeaseObservationsClient {
     const delays = this.options.retryDelaysMs ?? [250, 1000];
     const sleep = this.options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
     let rateLimited = 0;
+    let storageFaults = 0;
     for (let attempt = 0; ; attempt++) {
       let response: Response;
       try {
@@ -108,7 +118,16 @@ export class LeaseObservationsClient {
       } catch {
         // not JSON: keep the text for the message
       }
-      if (!response.ok) throw new LedgerHttpError(response.status, body);
+      if (!response.ok) {
+        const error = new LedgerHttpError(response.status, body);
+        // A full or read-only disk is the ledger's passing condition: nothing was written, the same batch is posted again.
+        if (storageFaultCode(error) && storageFaults++ < (this.options.storageRetries ?? 3)) {
+          attempt--;
+          await sleep(retryAfterMs(response.headers.get('retry-after')));
+          continue;
+        }
+        throw error;
+      }
       if (!body || typeof body !== 'object' || !Array.isArray((body as LeaseObservationsResponse).results)) {
         throw new LedgerHttpError(response.status, { message: `unexpected answer: ${text.slice(0, 200)}` });
       }
