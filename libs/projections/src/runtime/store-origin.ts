@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { EventStore } from '@ledger/event-store';
+import { asStorageFault, type EventStore } from '@ledger/event-store';
 
 /** The read-model file was folded from another event store: resuming it would mix two logs. */
 export class ForeignReadModelError extends Error {
@@ -26,7 +26,14 @@ export const ensureReadModelsFrom = async (db: Database.Database, store: EventSt
   const first = (await store.readAll({ maxCount: 1 }))[0] ?? null;
   const recorded = db.prepare('SELECT first_event_id AS id, first_position AS position FROM store_origin').get() as Origin | undefined;
   if (recorded === undefined) {
-    if (first !== null) db.prepare('INSERT INTO store_origin (id, first_event_id, first_position) VALUES (1, ?, ?)').run(first.id, first.position);
+    if (first === null) return;
+    try {
+      db.prepare('INSERT INTO store_origin (id, first_event_id, first_position) VALUES (1, ?, ?)').run(first.id, first.position);
+    } catch (error) {
+      // A ledger started on a full or read-only disk still serves queries (and answers writes
+      // 503): the origin is recorded at the first start that can write, not a reason to exit.
+      if (!asStorageFault(error)) throw error;
+    }
     return;
   }
   if (first !== null && first.id === recorded.id && first.position === recorded.position) return;
