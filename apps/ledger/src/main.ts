@@ -16,6 +16,11 @@ async function bootstrap(): Promise<void> {
   const app = await NestFactory.create<NestExpressApplication>(LedgerModule.register({ config }), {
     bufferLogs: true,
     bodyParser: false,
+    // A start that fails (a configuration error found while opening the store, such as read
+    // models from another store) is rethrown to the catch below, which says it in one line,
+    // instead of Nest's own handler logging a stack trace and exiting.
+    abortOnError: false,
+    logger: false,
   });
   const logger = app.get(Logger);
   app.useLogger(logger);
