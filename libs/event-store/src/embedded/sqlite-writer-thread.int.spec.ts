@@ -33,5 +33,4 @@ describe('embedded store writer thread', () => {
       await store.close();
     }
   });
-
 });
