@@ -7,7 +7,7 @@ import type { LedgerConfig } from './config/ledger-config';
 import { CLOCK, EVENT_STORE, LEDGER_CONFIG, RANDOMNESS } from './infrastructure/injection-tokens';
 import { systemClock, type Clock } from './infrastructure/clock';
 import { cryptoRandomness, type Randomness } from './infrastructure/randomness';
-import { correlationIdFor } from './http/correlation-id';
+import { httpLoggerOptions } from './infrastructure/http-logging';
 import { LedgerValidationPipe } from './http/ledger-validation.pipe';
 import { LedgerExceptionFilter } from './http/ledger-exception.filter';
 import { RefusalRecorder } from './command-side/refusal-recorder';
@@ -66,12 +66,7 @@ export class LedgerModule {
       imports: [
         CqrsModule.forRoot(),
         LoggerModule.forRoot({
-          pinoHttp: {
-            level: config.logLevel,
-            genReqId: (request, response) => correlationIdFor(request, response),
-            customProps: (request) => ({ correlationId: (request as { id?: string }).id }),
-            redact: { paths: ['req.headers.authorization', 'req.headers["x-reservation-key"]'], censor: '[redacted]' },
-          },
+          pinoHttp: httpLoggerOptions(config),
         }),
       ],
       controllers: [NodesController, ReservationsController, AllocationsController, ObservationsController, ReconcileController, HealthController, MaintenanceController, DevicesController, LeasesController, LeaseObservationsController, AuditController, StateController, ProjectionsAdminController, MetricsController],
