@@ -3,3 +3,4 @@ export * from './sqlite-event-store';
 export * from './event-id-conflict-error';
 export type { GroupCommitStats } from './group-commit';
 export * from './sqlite-read-only-store';
+export { storedEnvelopeJson } from './event-row';

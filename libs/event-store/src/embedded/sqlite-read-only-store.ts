@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import type { RecordedEvent } from '../envelope';
 import type { AllSubscription, AppendResult, EventStore, ReadAllOptions } from '../event-store.port';
 import { AppendNotifier } from './append-notifier';
-import { EVENT_COLUMNS } from './event-row';
+import { EVENT_COLUMNS, envelopeJsonOfRow } from './event-row';
 import { SCHEMA_VERSION } from './schema';
 import { SqliteAllSubscription } from './sqlite-subscription';
 
@@ -97,7 +97,7 @@ export class SqliteReadOnlyEventStore implements EventStore {
     for (let i = 0; i < rows.length; i++) {
       const row = rows[i];
       events[i] = toEvent(row);
-      json[i] = `{"id":${JSON.stringify(row[1])},"type":${JSON.stringify(row[4])},"stream":${JSON.stringify(row[2])},"revision":${row[3]},"position":${row[0]},"recordedAt":${JSON.stringify(row[7])},"data":${row[5]},"metadata":${row[6]}}`;
+      json[i] = envelopeJsonOfRow(...row);
     }
     return { events, json };
   }
