@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { SqliteEventStore } from './sqlite-event-store';
@@ -32,5 +34,19 @@ describe('embedded store writer thread', () => {
       other.close();
       await store.close();
     }
+  });
+
+  it('lets a process whose store was never closed exit once its appends are acknowledged', () => {
+    // A child that appends, prints the acknowledgement and simply returns: the idle writer thread must not hold it.
+    const script = `
+      const { SqliteEventStore } = require(${JSON.stringify(join(__dirname, 'sqlite-event-store.js'))});
+      SqliteEventStore.open({ file: ${JSON.stringify(temp.file)} }).then(async (store) => {
+        const result = await store.appendToStream('node-exit', [{ id: 'exit-1', type: 'T', data: {}, metadata: {} }], 'any');
+        process.stdout.write(String(result.position));
+      });`;
+    const child = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8', timeout: 60_000 });
+    assert.equal(child.signal, null, `the child did not exit by itself (stderr: ${child.stderr})`);
+    assert.equal(child.status, 0, child.stderr);
+    assert.match(child.stdout, /^\d+$/);
   });
 });

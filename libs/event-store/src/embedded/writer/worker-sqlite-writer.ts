@@ -15,6 +15,9 @@ interface Pending {
  * The write connection on its own worker thread (sqlite-writer.worker.ts). Group commit
  * sends one batch and waits for its answer, so at most one commit is pending. If the
  * thread dies, the pending batch and every later one fail with the reason.
+ *
+ * The thread keeps the process alive only while a commit is pending (as an in-thread
+ * store's pending work would): an idle store, even one never closed, lets it exit.
  */
 export class WorkerSqliteWriter implements SqliteWriter {
   private pending: Pending | undefined;
@@ -22,6 +25,7 @@ export class WorkerSqliteWriter implements SqliteWriter {
   private broken: Error | undefined;
 
   private constructor(private readonly worker: Worker) {
+    worker.unref();
     worker.on('message', (message: FromWriter) => this.receive(message));
     worker.on('error', (error) => this.fail(error));
     worker.on('exit', (code) => {
@@ -51,6 +55,7 @@ export class WorkerSqliteWriter implements SqliteWriter {
     if (this.pending) return Promise.reject(new Error('WorkerSqliteWriter: a commit is already pending'));
     return new Promise((resolve, reject) => {
       this.pending = { resolve, reject };
+      this.worker.ref();
       this.worker.postMessage({ kind: 'commit', requests, recordedAt } satisfies ToWriter);
     });
   }
@@ -59,6 +64,7 @@ export class WorkerSqliteWriter implements SqliteWriter {
     if (this.broken) return this.worker.terminate().then(() => undefined);
     return new Promise((resolve) => {
       this.closed = resolve;
+      this.worker.ref();
       this.worker.postMessage({ kind: 'close' } satisfies ToWriter);
     });
   }
@@ -67,6 +73,7 @@ export class WorkerSqliteWriter implements SqliteWriter {
     if (message.kind === 'committed' || message.kind === 'failed') {
       const pending = this.pending;
       this.pending = undefined;
+      if (!this.closed) this.worker.unref();
       if (message.kind === 'committed') pending?.resolve(message.outcomes.map(fromWireOutcome));
       else pending?.reject(fromWireError(message.error));
     }
