@@ -26,6 +26,7 @@ import { ObservationsController } from './observations/observations.controller';
 import { ObserveNodeHandler } from './observations/observe-node.handler';
 import { ReconcileController } from './reconcile/reconcile.controller';
 import { HealthController } from './health/health.controller';
+import { StorageHealth } from './health/storage-health.service';
 import { KeyRegistry } from './security/key-registry';
 import { AccessGuard } from './security/access.guard';
 import { ObservePowerHandler } from './observations/observe-power.handler';
@@ -81,6 +82,7 @@ export class LedgerModule {
         KeyRegistry,
         { provide: APP_INTERCEPTOR, useClass: CommandOutcomeInterceptor },
         LedgerMetrics,
+        StorageHealth,
         RefusalRecorder,
         NodeCommandService,
         AcquireService,

@@ -3,6 +3,7 @@ import type { EventStore, GroupCommitStats } from '@ledger/event-store';
 import { EVENT_STORE } from '../infrastructure/injection-tokens';
 import { LedgerViewService } from '../read-side/ledger-view.service';
 import { type Counter, MetricsRegistry } from './metrics-registry';
+import { StorageHealth } from '../health/storage-health.service';
 
 /** Only the embedded store commits in groups; other adapters simply have no such series. */
 const groupCommitStatsOf = (store: EventStore): GroupCommitStats | undefined => {
@@ -17,7 +18,7 @@ export class LedgerMetrics {
   readonly httpRequests: Counter;
   readonly commands: Counter;
 
-  constructor(@Inject(EVENT_STORE) store: EventStore, views: LedgerViewService) {
+  constructor(@Inject(EVENT_STORE) store: EventStore, views: LedgerViewService, storage: StorageHealth) {
     const r = this.registry;
     this.httpRequests = r.counter('ledger_http_requests_total', 'HTTP responses sent, by method, route pattern (unmatched for unknown paths) and status.', [
       'method', 'route', 'status',
@@ -32,6 +33,10 @@ export class LedgerMetrics {
     r.gauge('ledger_store_head_position', 'Global position of the newest event in the store.', () => store.headPosition());
     r.gauge('ledger_read_model_position', 'Global position the read models have folded.', () => views.view.position);
     r.gauge('ledger_read_model_lag_events', 'How far the read models trail the store head, in positions.', async () => (await store.headPosition()) - views.view.position);
+    r.gauge('ledger_storage_writable', 'Whether the ledger can write (0 while the disk is full or read-only, or the store file was replaced).', () => (storage.current ? 0 : 1));
+    r.counterFrom('ledger_storage_refused_writes_total', 'Writes (commands and read-model writes) the disk refused: full, read-only, failing, or a replaced store file.', () =>
+      [...storage.refusedWrites().values()].reduce((sum, count) => sum + count, 0),
+    );
     r.gauge('process_resident_memory_bytes', 'Resident set size of the ledger process.', () => process.memoryUsage.rss());
     r.gauge('process_start_time_seconds', 'Start time of the ledger process since the Unix epoch.', () => Math.round(Date.now() / 1000 - process.uptime()));
   }

@@ -13,6 +13,8 @@ import { SqliteAllSubscription } from './sqlite-subscription';
 import { InlineSqliteWriter } from './writer/inline-sqlite-writer';
 import type { SqliteWriter } from './writer/sqlite-writer';
 import { WorkerSqliteWriter } from './writer/worker-sqlite-writer';
+import { StoreFileIdentity } from './store-file-identity';
+import { asStorageFault } from '../storage-fault';
 
 const DEFAULT_READ_ALL_PAGE = 1000;
 
@@ -61,8 +63,17 @@ export class SqliteEventStore implements EventStore {
   ) {
     this.db = db;
     this.reader = new SqliteEventReader(this.db);
+    const identity = new StoreFileIdentity(options.file);
     this.groupCommit = new GroupCommit(async (requests) => {
-      const outcomes = await this.writer.commit(requests, recordedAtFrom(options.clock));
+      identity.assertUnchanged();
+      let outcomes: Awaited<ReturnType<SqliteWriter['commit']>>;
+      try {
+        // The writer thread hands SQLite's errors back with their code, so they classify here as before.
+        outcomes = await this.writer.commit(requests, recordedAtFrom(options.clock));
+      } catch (error) {
+        // A full or read-only disk fails the whole batch: say so in the one storage vocabulary.
+        throw asStorageFault(error) ?? error;
+      }
       if (outcomes.some((outcome) => outcome.ok)) this.notifier.notify();
       return outcomes;
     }, options.maxBatch);

@@ -67,7 +67,7 @@ export class LeaseCascadeRunner {
     if (this.loop || this.halted) return;
     const subscription = (this.subscription = this.store.subscribeToAll({ fromPosition: this.state.position }));
     this.loop = this.follow(subscription).catch((error) => this.options.onError?.(error, { position: this.state.position }));
-    this.timer = setInterval(() => this.checkpoint(), this.options.checkpointEveryMs ?? 1_000);
+    this.timer = setInterval(() => this.checkpointOrReport(), this.options.checkpointEveryMs ?? 1_000);
     this.timer.unref();
   }
 
@@ -87,7 +87,7 @@ export class LeaseCascadeRunner {
     await this.subscription?.close();
     await this.loop;
     this.waiters.releaseAll();
-    this.checkpoint();
+    this.checkpointOrReport();
   }
 
   /**
@@ -108,6 +108,19 @@ export class LeaseCascadeRunner {
     this.savedPosition = this.state.position;
   }
 
+  /**
+   * A checkpoint that cannot be written (a full disk) is reported and tried again later:
+   * the releases it covers are done, and after a crash they would be re-sent as no-ops,
+   * so a failed save must neither stop the cascade nor move the saved position.
+   */
+  private checkpointOrReport(): void {
+    try {
+      this.checkpoint();
+    } catch (error) {
+      this.options.onError?.(error, { position: this.state.position });
+    }
+  }
+
   private async follow(subscription: AllSubscription): Promise<void> {
     for await (const event of subscription) {
       if (this.halted) return;
@@ -118,7 +131,7 @@ export class LeaseCascadeRunner {
           if (!(await this.releaseUntilDone(release, event))) return; // halted: leave the checkpoint as it was
         }
         this.midEvent = false;
-        this.checkpoint();
+        this.checkpointOrReport();
       }
       this.waiters.reached(this.state.position);
     }

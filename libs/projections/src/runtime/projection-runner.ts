@@ -12,6 +12,8 @@ export interface ProjectionRunnerOptions {
   checkpointEveryMs?: number;
   clock?: () => Date;
   onError?: (error: unknown) => void;
+  /** Delay before following the log again after a failure (a write the disk refused). */
+  retryMs?: number;
   /** Take a snapshot for time travel each time the fold crosses a multiple of this position (none when absent or 0). */
   snapshotEvery?: number;
   /** Events read per page while catching up or rebuilding. */
@@ -37,6 +39,7 @@ export class ProjectionRunner<State extends { position: number }> extends Projec
     super(store, new StateFold(projection, stored?.state ?? projection.initialState(), { checkpoints, snapshots, clock: runnerOptions.clock }), {
       flushEveryMs: runnerOptions.checkpointEveryMs,
       onError: runnerOptions.onError,
+      retryMs: runnerOptions.retryMs,
       pageSize: runnerOptions.pageSize,
     });
   }
