@@ -51,6 +51,7 @@ import { TimeTravelService } from './read-side/time-travel.service';
 import { AuditController } from './audit/audit.controller';
 import { StateController } from './state/state.controller';
 import { ProjectionsAdminController } from './admin/projections.controller';
+import { SubscriptionRestarts } from './infrastructure/subscription-restarts';
 
 export interface LedgerModuleOptions {
   config: LedgerConfig;
@@ -83,6 +84,7 @@ export class LedgerModule {
         { provide: APP_INTERCEPTOR, useClass: CommandOutcomeInterceptor },
         LedgerMetrics,
         StorageHealth,
+        SubscriptionRestarts,
         RefusalRecorder,
         NodeCommandService,
         AcquireService,

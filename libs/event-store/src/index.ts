@@ -3,6 +3,8 @@ export * from './expected-revision';
 export * from './concurrency-error';
 export * from './storage-fault';
 export * from './event-store.port';
+export * from './last-position-where';
+export * from './log-follower';
 export * from './command-handling';
 export * from './embedded';
 export * from './eventstoredb';

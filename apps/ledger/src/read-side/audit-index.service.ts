@@ -6,6 +6,7 @@ import { EVENT_STORE, LEDGER_CONFIG } from '../infrastructure/injection-tokens';
 import type { LedgerConfig } from '../config/ledger-config';
 import { ReadModelDatabase } from './read-model-database';
 import { StorageHealth } from '../health/storage-health.service';
+import { SubscriptionRestarts } from '../infrastructure/subscription-restarts';
 
 /**
  * The audit index (one row per event, in the read-model file), followed from the log.
@@ -23,10 +24,12 @@ export class AuditIndexService implements OnModuleInit, BeforeApplicationShutdow
     private readonly logger: PinoLogger,
     private readonly storage: StorageHealth,
     private readonly readModels: ReadModelDatabase,
+    restarts: SubscriptionRestarts,
   ) {
     this.logger.setContext(AuditIndexService.name);
     this.runner = new ProjectorRunner(store, AuditIndexProjector.live(readModels.db), {
       onError: (error) => this.storage.report(error, 'read-models') ?? this.logger.error({ err: error }, 'audit index failed; retrying'),
+      onRestart: restarts.record,
     });
     this.reader = new AuditIndexReader(readModels.db);
   }

@@ -15,6 +15,7 @@ import type { SqliteWriter } from './writer/sqlite-writer';
 import { WorkerSqliteWriter } from './writer/worker-sqlite-writer';
 import { StoreFileIdentity } from './store-file-identity';
 import { asStorageFault } from '../storage-fault';
+import { embeddedEventAtOrAfter, embeddedPositionAtTime } from './point-in-log';
 
 const DEFAULT_READ_ALL_PAGE = 1000;
 
@@ -115,6 +116,16 @@ export class SqliteEventStore implements EventStore {
   async headPosition(): Promise<number> {
     this.assertOpen();
     return this.reader.headPosition();
+  }
+
+  async eventAtOrAfter(position: number): Promise<RecordedEvent | null> {
+    this.assertOpen();
+    return embeddedEventAtOrAfter((after, max) => this.reader.readAfter(after, max), position);
+  }
+
+  async positionAtTime(time: Date): Promise<number> {
+    this.assertOpen();
+    return embeddedPositionAtTime((after, max) => this.reader.readAfter(after, max), this.reader.headPosition(), time);
   }
 
   /** Group-commit counters: how many transactions carried how many appends. */
