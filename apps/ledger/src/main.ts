@@ -30,6 +30,8 @@ async function bootstrap(): Promise<void> {
   app.use(assignCorrelationId);
   app.use(...jsonBody(config.maxBodyBytes));
   app.disable('x-powered-by');
+  // No ETag: hashing every JSON answer cost CPU on each request and no client revalidates.
+  app.set('etag', false);
   keepIdleConnectionsLongerThanClients(app.getHttpServer(), config.keepAliveTimeoutMs);
   // SIGTERM/SIGINT run the modules' shutdown hooks: read models stop and flush, then the
   // infrastructure module closes the read-model database and the store.
