@@ -50,6 +50,12 @@ import { TimeTravelService } from './read-side/time-travel.service';
 import { AuditController } from './audit/audit.controller';
 import { StateController } from './state/state.controller';
 import { ProjectionsAdminController } from './admin/projections.controller';
+import { ScopedTimeTravelService } from './read-side/scoped-time-travel.service';
+import { ScopedStateController } from './state/scoped-state.controller';
+import { AuditStreamController } from './audit/audit-stream.controller';
+import { AuditStreamService } from './audit/audit-stream.service';
+import { ReviewController } from './review/review.controller';
+import { ReviewAssets } from './review/review-assets';
 
 export interface LedgerModuleOptions {
   config: LedgerConfig;
@@ -74,7 +80,7 @@ export class LedgerModule {
           },
         }),
       ],
-      controllers: [NodesController, ReservationsController, AllocationsController, ObservationsController, ReconcileController, HealthController, MaintenanceController, DevicesController, LeasesController, LeaseObservationsController, AuditController, StateController, ProjectionsAdminController, MetricsController],
+      controllers: [NodesController, ReservationsController, AllocationsController, ObservationsController, ReconcileController, HealthController, MaintenanceController, DevicesController, LeasesController, LeaseObservationsController, AuditController, AuditStreamController, StateController, ScopedStateController, ReviewController, ProjectionsAdminController, MetricsController],
       providers: [
         { provide: LEDGER_CONFIG, useValue: config },
         { provide: EVENT_STORE, useValue: store },
@@ -93,6 +99,9 @@ export class LedgerModule {
         ReadModelDatabase,
         AuditIndexService,
         TimeTravelService,
+        ScopedTimeTravelService,
+        AuditStreamService,
+        ReviewAssets,
         EnlistNodeHandler,
         ReserveNodeHandler,
         CancelReservationHandler,

@@ -1,0 +1,71 @@
+import { BeforeApplicationShutdown, Inject, Injectable } from '@nestjs/common';
+import { PinoLogger } from 'nestjs-pino';
+import { Observable, type Subscriber } from 'rxjs';
+import { deriveAuditFields, matchesAuditFilter, type AuditFields, type LiveAuditFilter } from '@ledger/projections';
+import type { EventStore, RecordedEvent } from '@ledger/event-store';
+import { EVENT_STORE } from '../infrastructure/injection-tokens';
+import { LedgerViewService } from '../read-side/ledger-view.service';
+
+/** One server-sent event: the envelope as data, its global position as the id a client resumes from. */
+export interface AuditStreamMessage {
+  id: string;
+  data: RecordedEvent;
+}
+
+/**
+ * The log as a live, filtered stream: the store's subscription from a position (catch-up,
+ * then live) as an rxjs Observable. Open streams end when the ledger stops, so a browser
+ * holding one never keeps a graceful stop waiting.
+ */
+@Injectable()
+export class AuditStreamService implements BeforeApplicationShutdown {
+  private readonly open = new Set<Subscriber<AuditStreamMessage>>();
+
+  constructor(@Inject(EVENT_STORE) private readonly store: EventStore, private readonly views: LedgerViewService, private readonly logger: PinoLogger) {
+    this.logger.setContext(AuditStreamService.name);
+  }
+
+  /** Events after `fromPosition` that pass the filter, until the client goes away. */
+  events(filter: LiveAuditFilter, fromPosition: number): Observable<AuditStreamMessage> {
+    return new Observable<AuditStreamMessage>((subscriber) => {
+      const subscription = this.store.subscribeToAll({ fromPosition });
+      this.open.add(subscriber);
+      const needsConsumer = filter.controller !== undefined || filter.model !== undefined;
+      void (async () => {
+        try {
+          for await (const event of subscription) {
+            if (subscriber.closed) break;
+            const fields = needsConsumer ? await this.withConsumer(event) : deriveAuditFields(event);
+            if (matchesAuditFilter(event, fields, filter)) subscriber.next({ id: String(event.position), data: event });
+          }
+          subscriber.complete();
+        } catch (error) {
+          this.logger.warn({ err: error }, 'audit stream ended by an error');
+          subscriber.error(error);
+        }
+      })();
+      return () => {
+        this.open.delete(subscriber);
+        void subscription.close();
+      };
+    });
+  }
+
+  /**
+   * An event's audit fields with the consumer its token was issued to, as the audit index
+   * records them: tokens never change hands, so the read model's answer is final (it is
+   * awaited up to this event if it has not folded the acquire yet).
+   */
+  private async withConsumer(event: RecordedEvent): Promise<AuditFields> {
+    const fields = deriveAuditFields(event);
+    if (fields.token === null || fields.controller !== null) return fields;
+    let allocation = this.views.view.allocations[fields.token];
+    if (!allocation) allocation = (await this.views.atLeast(event.position).catch(() => this.views.view)).allocations[fields.token];
+    return allocation ? { ...fields, controller: allocation.consumer.controller, model: allocation.consumer.model } : fields;
+  }
+
+  beforeApplicationShutdown(): void {
+    for (const subscriber of this.open) subscriber.complete();
+    this.open.clear();
+  }
+}
