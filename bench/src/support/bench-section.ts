@@ -12,8 +12,10 @@ export interface Measurement {
 
 export interface Target {
   key: string;
-  /** The median must be at least this. */
-  atLeast: number;
+  /** The median must be at least this (throughputs, ratios)... */
+  atLeast?: number;
+  /** ...or at most this (latencies). */
+  atMost?: number;
   why: string;
 }
 
