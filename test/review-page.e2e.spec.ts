@@ -12,7 +12,7 @@ import type { Browser, Page, Request } from 'playwright-core';
 import { LedgerProcess, type LedgerClient } from './support/ledger-process';
 import { addKey, runCli } from './support/cli';
 import { consumer, enlist, newRequestId } from './support/fixtures';
-import { buildRegion } from './support/region';
+import { buildRegion, type Region } from './support/region';
 import { chromiumAvailable, CHROMIUM, launchChromium, PATIENCE_MS, screenshot, SCREENSHOT_DIR, signIn, textMatching, until } from './support/browser';
 
 const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
@@ -148,8 +148,8 @@ describe('the review page in headless Chromium', { concurrency: 1, skip: chromiu
       await page.getByRole('button', { name: 'Compare from here' }).click();
       await page.locator('#timeline').focus();
       await page.keyboard.press('End');
-      await textMatching(page.getByTestId('diff-list'), /ended: allocation .*fair-clouds\/mobile-app, epoch 1.*failed_deployment, live, current → revoked/);
-      await textMatching(page.getByTestId('diff-list'), /appeared: allocation .*fair-clouds\/show-me-the-money, epoch 2/);
+      await textMatching(page.getByTestId('diff-list'), /ended: allocation .*\(fair-clouds\/mobile-app #87, epoch 1\): failed_deployment, live, current → revoked/);
+      await textMatching(page.getByTestId('diff-list'), /appeared: allocation .*\(fair-clouds\/show-me-the-money #5, epoch 2\): deployed, live, current/);
       await page.getByTestId('diff-list').getByRole('button').first().click();
       await page.locator('#events details[open]').first().waitFor({ timeout: PATIENCE_MS });
 
@@ -205,11 +205,12 @@ describe('the review page in headless Chromium', { concurrency: 1, skip: chromiu
   describe('seed 2: a destroyed model, watched live', () => {
     let ledger: LedgerProcess;
     let auditorKey: string;
+    let region: Region;
     before(async () => {
       ledger = await LedgerProcess.start();
       auditorKey = addKey(ledger.dataDir, '--name', 'reviewer', '--role', 'auditor');
       await keyAccepted(ledger, auditorKey);
-      await buildRegion(ledger, { controller: 'landscape', model: 'openstack-region-1', nodeIds: ['darby', 'correja', 'elkhart'], containers: 9, hostNet: '10.96.11', containerNet: '10.96.14', macPrefix: '00:16:3e:00' });
+      region = await buildRegion(ledger, { controller: 'landscape', model: 'openstack-region-1', nodeIds: ['darby', 'correja', 'elkhart'], containers: 9, hostNet: '10.96.11', containerNet: '10.96.14', macPrefix: '00:16:3e:00' });
     });
     after(async () => {
       await ledger?.stop();
@@ -245,6 +246,16 @@ describe('the review page in headless Chromium', { concurrency: 1, skip: chromiu
         assert.deepEqual([...new Set(now)], ['released']);
       }, PATIENCE_MS, 'every lease released on the page');
       assert.equal(navigations, loadedNavigations, 'the page was not reloaded');
+
+      // The address view: one container address, its owner and its end.
+      await page.getByLabel('Find by').selectOption('ip');
+      await page.getByLabel('Search text').fill(region.containers[0].ip);
+      await page.getByRole('button', { name: 'Find' }).click();
+      await page.getByTestId('hits').getByRole('button', { name: new RegExp(`^address ${region.containers[0].ip.replace(/\./g, '\\.')}`) }).click();
+      await until(async () => assert.equal(await page.locator('#story-title').textContent(), `Address ${region.containers[0].ip}`));
+      await storyReady(page);
+      await textMatching(page.getByTestId('address-status'), /released/);
+      await textMatching(page.locator('.bar.tone-lease title').first(), /until .*(released: owner ended|reason=owner_ended)/);
       await textMatching(page.locator('#state-allocations, [data-testid="state-allocations"]').first(), /model_released/);
       t.diagnostic(`lease statuses seen on the page: ${[...seen].join(', ')}; screenshot: ${await screenshot(page, 'seed-2-after-destroy')}`);
       await context.close();

@@ -18,8 +18,9 @@ import { storeAppendSection } from './sections/store-append.section';
 import { httpCyclesSection } from './sections/http-cycles.section';
 import { readModelRebuildSection } from './sections/read-model-rebuild.section';
 import { timeTravelSection } from './sections/time-travel.section';
+import { reviewPageSection } from './sections/review-page.section';
 
-export const SECTIONS: readonly BenchSection[] = [rawSqliteSection, storeAppendSection, httpCyclesSection, readModelRebuildSection, timeTravelSection];
+export const SECTIONS: readonly BenchSection[] = [rawSqliteSection, storeAppendSection, httpCyclesSection, readModelRebuildSection, timeTravelSection, reviewPageSection];
 
 interface Args {
   only: string[] | null;

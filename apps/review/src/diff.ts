@@ -62,7 +62,8 @@ export const diffStates = (a: StateDoc, b: StateDoc): Change[] => {
     if (!then) changes.push({ kind: 'appeared', what: now.what, detail: now.describe, position: now.position });
     else if (then.fingerprint !== now.fingerprint) changes.push({ kind: now.ended && !then.ended ? 'ended' : 'changed', what: now.what, detail: `${then.describe} → ${now.describe}`, position: now.position });
   }
-  // Faults, maintenance and reservations vanish from the state when they end.
-  for (const [key, then] of before) if (!after.has(key)) changes.push({ kind: 'ended', what: then.what, detail: `was ${then.describe}`, position: null });
+  // Faults, maintenance and reservations vanish from the state when they end: no entity is
+  // left to name the event, which is among the node's events between the two moments.
+  for (const [key, then] of before) if (!after.has(key)) changes.push({ kind: 'ended', what: then.what, detail: `was ${then.describe}; ended between the two moments (the event list has it)`, position: null });
   return changes.sort((x, y) => (x.position ?? Infinity) - (y.position ?? Infinity));
 };
