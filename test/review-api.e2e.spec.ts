@@ -10,7 +10,7 @@ import { LedgerProcess } from './support/ledger-process';
 import { addKey } from './support/cli';
 import { consumer, enlist, newRequestId } from './support/fixtures';
 import { buildRegion, type Region } from './support/region';
-import { until } from './support/browser';
+import { until } from './support/until';
 
 /** Reads a server-sent event stream until `count` events came (or the stream ends). */
 const readEvents = async (url: string, headers: Record<string, string>, count: number): Promise<{ status: number; contentType: string | null; events: { id: number; data: any }[] }> => {

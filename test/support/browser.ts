@@ -1,6 +1,9 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import { PATIENCE_MS, until } from './until';
+
+export { PATIENCE_MS, until };
 
 /** Debian's chromium (installed by .ci/run when missing); no browser is ever downloaded. */
 export const CHROMIUM = process.env.LEDGER_CHROMIUM ?? '/usr/bin/chromium';
@@ -21,27 +24,6 @@ export const chromiumAvailable = (): boolean => existsSync(CHROMIUM);
 export const launchChromium = async (): Promise<{ browser: Browser; close: () => Promise<void> }> => {
   const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS });
   return { browser, close: () => browser.close() };
-};
-
-/** Generous: the machine is shared and slow; waits end as soon as the condition holds. */
-export const PATIENCE_MS = 60_000;
-
-/**
- * Polls until `check` passes (returns without throwing), as an expect-style assertion
- * would; rethrows its last failure after `timeoutMs`. No fixed sleeps, no timing asserts.
- */
-export const until = async <T>(check: () => Promise<T>, timeoutMs = PATIENCE_MS, what = 'condition'): Promise<T> => {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      return await check();
-    } catch (error) {
-      last = error;
-    }
-    if (Date.now() > deadline) throw new Error(`${what} did not hold within ${timeoutMs} ms: ${(last as Error)?.message ?? last}`);
-    await new Promise((resolveWait) => setTimeout(resolveWait, 100));
-  }
 };
 
 /** Waits for a locator's text to match, and returns it. */
