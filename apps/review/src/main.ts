@@ -134,6 +134,7 @@ const openStory = async (subject: Subject): Promise<void> => {
     view.to = timeline.currentWindow.to;
     applyCursor();
     renderEventList();
+    await new Promise((drawn) => requestAnimationFrame(drawn));
     timings.drawn = performance.now();
     byId('story').setAttribute('data-ready', 'true');
     byId('story').setAttribute('data-events', String(events.length));

@@ -34,6 +34,7 @@ export class TimelineView {
   private cursor: number | null = null;
   private readonly svg: SVGSVGElement;
   private drag: { x: number; window: TimeWindow; moved: boolean; cursor: boolean } | null = null;
+  private frame = 0;
 
   constructor(private readonly host: HTMLElement, private readonly callbacks: TimelineCallbacks) {
     this.svg = s('svg', { class: 'timeline-svg', role: 'img', 'aria-label': 'timeline' }) as SVGSVGElement;
@@ -93,7 +94,13 @@ export class TimelineView {
     return this.window.from + ((clientX - left - LABEL_WIDTH) / this.plotWidth) * (this.window.to - this.window.from);
   }
 
+  /** Draws at the next frame: several changes in one turn (lanes, window, cursor) draw once. */
   render(): void {
+    if (this.frame === 0) this.frame = requestAnimationFrame(() => this.draw());
+  }
+
+  private draw(): void {
+    this.frame = 0;
     const width = LABEL_WIDTH + this.plotWidth + 8;
     const height = AXIS_HEIGHT + Math.max(1, this.lanes.length) * LANE_HEIGHT + 4;
     this.svg.setAttribute('width', String(width));
