@@ -11,7 +11,9 @@ import type { HistoryKey } from '../read-side/scoped-time-travel.service';
  * Leases of other owners that share an address are left out: their owners were not folded.
  */
 export const presentScopedState = (view: LedgerViewState, now: Date, key: HistoryKey) => {
-  const holders = new Set('ip' in key ? (view.leases[key.ip]?.leases ?? []).map((lease) => lease.owner.token) : []);
+  const addressLeases = 'ip' in key ? (view.leases[key.ip]?.leases ?? []) : [];
+  const holders = new Set(addressLeases.map((lease) => lease.owner.token));
+  const holderDevices = new Set(addressLeases.flatMap((lease) => (lease.owner.kind === 'device' ? [lease.owner.deviceId] : [])));
   const owns = (allocation: AllocationView) =>
     'nodeId' in key
       ? allocation.nodeId === key.nodeId
@@ -29,7 +31,7 @@ export const presentScopedState = (view: LedgerViewState, now: Date, key: Histor
       .map((node) => ({ ...presentNode(view, node, now), lastPosition: node.lastPosition })),
     allocations: allocations.map((allocation) => ({ ...presentAllocation(view, allocation), lastPosition: allocation.lastPosition })),
     devices: Object.values(view.devices)
-      .filter((device) => tokens.has(device.token))
+      .filter((device) => ('ip' in key ? holderDevices.has(device.deviceId) : tokens.has(device.token)))
       .sort((a, b) => a.deviceId.localeCompare(b.deviceId)),
     leases: addresses.flatMap((ips: IpLeasesView) =>
       ips.leases.filter((lease) => ownLease(lease.owner.token)).map((lease) => ({ ...presentLease(view, ips, lease, now), lastPosition: lease.lastPosition })),
