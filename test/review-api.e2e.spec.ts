@@ -194,3 +194,23 @@ describe('the review API', () => {
     assert.equal((await ledger.get('/v1/leases?mac=zz')).status, 400);
   });
 });
+
+describe('an open event stream and a graceful stop', () => {
+  it('the stream ends when the ledger stops, so a browser left open never holds the stop', { timeout: 90_000 }, async () => {
+    const ledger = await LedgerProcess.start();
+    try {
+      const response = await fetch(`${ledger.url}/v1/audit/stream?after=0`, { headers: { authorization: `Bearer ${ledger.apiKey}` } });
+      assert.equal(response.status, 200);
+      const reader = response.body!.getReader();
+      const drained = (async () => {
+        for (;;) if ((await reader.read()).done) return 'ended';
+      })();
+      await ledger.stop();
+      assert.equal(await drained, 'ended');
+      await ledger.waitForLog(/ledger stopping/);
+    } finally {
+      await ledger.kill();
+      ledger.removeData();
+    }
+  });
+});
