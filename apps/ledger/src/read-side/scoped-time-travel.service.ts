@@ -34,7 +34,6 @@ export class ScopedTimeTravelService {
     // The scope is read from the audit index: it must have seen the position first.
     await this.audit.atLeast(position);
     const { nodeIds, ips } = this.audit.reader.scopeOf(key, position);
-    if ('nodeId' in key && !nodeIds.includes(key.nodeId)) nodeIds.push(key.nodeId);
     if ('ip' in key && !ips.includes(key.ip)) ips.push(key.ip);
     const streams = [...nodeIds.map(Streams.node), ...ips.map(Streams.ip)];
     const result = await scopedStateAt(this.store, { streams }, position);

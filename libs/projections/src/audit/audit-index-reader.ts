@@ -158,7 +158,8 @@ export class AuditIndexReader {
       'nodeId' in key ? ['node_id = ?', [key.nodeId]] : 'ip' in key ? ['ip = ?', [key.ip]] : ['controller = ? AND model = ?', [key.controller, key.model]];
     const distinct = (column: string) =>
       (this.db.prepare(`SELECT DISTINCT ${column} FROM "${table}" WHERE ${where} AND ${column} IS NOT NULL AND position <= ?`).raw(true).all(...values, until) as [string][]).map(([value]) => value);
-    return { nodeIds: distinct('node_id'), ips: distinct('ip') };
+    // A node's scope is the node itself and its addresses: one index range, not two.
+    return { nodeIds: 'nodeId' in key ? [key.nodeId] : distinct('node_id'), ips: distinct('ip') };
   }
 
   /** The position range a filter's positions and times come to: (low, high]. */
