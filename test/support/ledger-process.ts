@@ -26,7 +26,12 @@ export class LedgerClient {
       init.body = typeof body === 'string' ? body : JSON.stringify(body);
       (init.headers as Record<string, string>)['content-type'] ??= 'application/json';
     }
-    const response = await fetch(`${this.url}${path}`, init);
+    const response = await fetch(`${this.url}${path}`, init).catch((error: Error & { cause?: { code?: string } }) => {
+      // A test that blocked its event loop (spawnSync of the CLI on a busy machine) can hand
+      // fetch a keep-alive socket the server has already closed. A read is safe to send again.
+      if (method === 'GET' && error.cause?.code === 'UND_ERR_SOCKET') return fetch(`${this.url}${path}`, init);
+      throw error;
+    });
     const text = await response.text();
     let parsed: unknown = text;
     try {
