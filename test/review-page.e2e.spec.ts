@@ -273,7 +273,7 @@ describe('the review page in headless Chromium', { concurrency: 1, skip: chromiu
 
     it('shows, and says how long it took (reported, not asserted)', async (t) => {
       const dataDir = LedgerProcess.tempDataDir();
-      const generated = runCli(['generate', '--events', '10000', '--nodes', '1', '--data-dir', dataDir]);
+      const generated = await runCli(['generate', '--events', '10000', '--nodes', '1', '--data-dir', dataDir]);
       assert.equal(generated.status, 0, generated.stderr);
       ledger = await LedgerProcess.start({ dataDir });
       auditorKey = addKey(ledger.dataDir, '--name', 'reviewer', '--role', 'auditor');

@@ -10,6 +10,25 @@ import { rebuildCommand } from './commands/rebuild.command';
 import { verifyCommand } from './commands/verify.command';
 import { exportCommand } from './commands/export.command';
 import { generateCommand } from './commands/generate.command';
+import { dirname, resolve } from 'node:path';
+import { diagnoseStorageFault } from '@ledger/event-store';
+import { ledgerFiles } from './data-dir';
+import { stringFlag } from './parse-args';
+
+/** EX_TEMPFAIL: the disk refused a write; the same command succeeds once it has room again. */
+const STORAGE_FAULT_EXIT = 75;
+
+/** The directories a command writes into: its data and read-model directories, and --out's. */
+const storageDirs = (argv: string[], io: CliIo): string[] => {
+  try {
+    const args = parseArgs(argv);
+    const files = ledgerFiles(args, io);
+    const out = stringFlag(args, 'out');
+    return [files.dataDir, dirname(files.readModelFile), ...(out ? [dirname(resolve(out))] : [])];
+  } catch {
+    return [];
+  }
+};
 
 /** Every sub-command, one line each. */
 const COMMANDS: CliCommand[] = [
@@ -43,6 +62,12 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     if (error instanceof UsageError) {
       io.err(`${error.message}\n\n${command.usage}`);
       return 2;
+    }
+    const fault = diagnoseStorageFault(error, storageDirs(rest, io));
+    if (fault) {
+      // A full or read-only disk is the machine's condition, not a bug: say so, no stack.
+      io.err(`${command.name} refused: ${fault.message} (${fault.code}); no read-model or output file was left half-written: free space (or remount read-write) and run it again`);
+      return STORAGE_FAULT_EXIT;
     }
     io.err(error instanceof Error ? `${command.name} failed: ${error.message}` : String(error));
     return 1;

@@ -26,6 +26,7 @@ import { ObservationsController } from './observations/observations.controller';
 import { ObserveNodeHandler } from './observations/observe-node.handler';
 import { ReconcileController } from './reconcile/reconcile.controller';
 import { HealthController } from './health/health.controller';
+import { StorageHealth } from './health/storage-health.service';
 import { KeyRegistry } from './security/key-registry';
 import { AccessGuard } from './security/access.guard';
 import { ObservePowerHandler } from './observations/observe-power.handler';
@@ -56,6 +57,7 @@ import { AuditStreamController } from './audit/audit-stream.controller';
 import { AuditStreamService } from './audit/audit-stream.service';
 import { ReviewController } from './review/review.controller';
 import { ReviewAssets } from './review/review-assets';
+import { SubscriptionRestarts } from './infrastructure/subscription-restarts';
 
 export interface LedgerModuleOptions {
   config: LedgerConfig;
@@ -92,6 +94,8 @@ export class LedgerModule {
         KeyRegistry,
         { provide: APP_INTERCEPTOR, useClass: CommandOutcomeInterceptor },
         LedgerMetrics,
+        StorageHealth,
+        SubscriptionRestarts,
         RefusalRecorder,
         NodeCommandService,
         AcquireService,

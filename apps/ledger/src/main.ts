@@ -11,6 +11,7 @@ import { assignCorrelationId } from './http/correlation-id';
 import { jsonBody } from './http/json-body';
 import { LedgerMetrics } from './metrics/ledger-metrics';
 import { countHttpRequests } from './metrics/count-http-requests.middleware';
+import { keepIdleConnectionsLongerThanClients } from './http/keep-alive';
 
 async function bootstrap(): Promise<void> {
   const config = loadConfig();
@@ -27,6 +28,7 @@ async function bootstrap(): Promise<void> {
   app.use(assignCorrelationId);
   app.use(...jsonBody(config.maxBodyBytes));
   app.disable('x-powered-by');
+  keepIdleConnectionsLongerThanClients(app.getHttpServer(), config.keepAliveTimeoutMs);
   await app.listen(config.port, config.host);
   const { port } = app.getHttpServer().address() as AddressInfo;
   logger.log({ host: config.host, port, store: config.store, dataDir: config.dataDir }, 'ledger listening', 'Bootstrap');

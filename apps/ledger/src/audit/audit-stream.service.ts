@@ -1,9 +1,9 @@
 import { BeforeApplicationShutdown, Inject, Injectable } from '@nestjs/common';
-import { PinoLogger } from 'nestjs-pino';
 import { Observable, type Subscriber } from 'rxjs';
 import { deriveAuditFields, matchesAuditFilter, type AuditFields, type LiveAuditFilter } from '@ledger/projections';
-import type { EventStore, RecordedEvent } from '@ledger/event-store';
+import { LogFollower, type EventStore, type RecordedEvent } from '@ledger/event-store';
 import { EVENT_STORE } from '../infrastructure/injection-tokens';
+import { SubscriptionRestarts } from '../infrastructure/subscription-restarts';
 import { LedgerViewService } from '../read-side/ledger-view.service';
 
 /** One server-sent event: the envelope as data, its global position as the id a client resumes from. */
@@ -14,39 +14,42 @@ export interface AuditStreamMessage {
 
 /**
  * The log as a live, filtered stream: the store's subscription from a position (catch-up,
- * then live) as an rxjs Observable. Open streams end when the ledger stops, so a browser
- * holding one never keeps a graceful stop waiting.
+ * then live) as an rxjs Observable, through the shared LogFollower, so a dropped store
+ * subscription resubscribes from the last event sent (with backoff, counted in
+ * ledger_subscription_restarts_total) instead of ending the client's stream. Open streams
+ * end when the ledger stops, so a browser holding one never keeps a graceful stop waiting.
  */
 @Injectable()
 export class AuditStreamService implements BeforeApplicationShutdown {
   private readonly open = new Set<Subscriber<AuditStreamMessage>>();
 
-  constructor(@Inject(EVENT_STORE) private readonly store: EventStore, private readonly views: LedgerViewService, private readonly logger: PinoLogger) {
-    this.logger.setContext(AuditStreamService.name);
-  }
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    private readonly views: LedgerViewService,
+    private readonly restarts: SubscriptionRestarts,
+  ) {}
 
   /** Events after `fromPosition` that pass the filter, until the client goes away. */
   events(filter: LiveAuditFilter, fromPosition: number): Observable<AuditStreamMessage> {
     return new Observable<AuditStreamMessage>((subscriber) => {
-      const subscription = this.store.subscribeToAll({ fromPosition });
-      this.open.add(subscriber);
+      let sentUpTo = fromPosition;
       const needsConsumer = filter.controller !== undefined || filter.model !== undefined;
-      void (async () => {
-        try {
-          for await (const event of subscription) {
-            if (subscriber.closed) break;
-            const fields = needsConsumer ? await this.withConsumer(event) : deriveAuditFields(event);
-            if (matchesAuditFilter(event, fields, filter)) subscriber.next({ id: String(event.position), data: event });
-          }
-          subscriber.complete();
-        } catch (error) {
-          this.logger.warn({ err: error }, 'audit stream ended by an error');
-          subscriber.error(error);
-        }
-      })();
+      const follower = new LogFollower(this.store, {
+        subscriber: 'audit-stream',
+        checkpoint: () => sentUpTo,
+        handle: async (event) => {
+          if (subscriber.closed || event.position <= sentUpTo) return;
+          const fields = needsConsumer ? await this.withConsumer(event) : deriveAuditFields(event);
+          if (matchesAuditFilter(event, fields, filter)) subscriber.next({ id: String(event.position), data: event });
+          sentUpTo = event.position;
+        },
+        onRestart: this.restarts.record,
+      });
+      this.open.add(subscriber);
+      follower.start();
       return () => {
         this.open.delete(subscriber);
-        void subscription.close();
+        void follower.stop();
       };
     });
   }

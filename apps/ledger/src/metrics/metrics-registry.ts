@@ -65,6 +65,11 @@ export class MetricsRegistry {
     return counter;
   }
 
+  /** A counter kept by another component (its own labels), exposed under `name`. */
+  counterOf(name: string, help: string, counter: Counter): void {
+    this.register({ name, help, type: 'counter', samples: () => counter.samples() });
+  }
+
   /** A counter whose value lives elsewhere (e.g. the store's own stats), read at each scrape. */
   counterFrom(name: string, help: string, read: Read): void {
     this.register({ name, help, type: 'counter', samples: async () => sampleOf(await read()) });

@@ -1,11 +1,7 @@
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsObject, IsOptional, ValidateNested } from 'class-validator';
 import { IsBoundedText } from '../http/validators';
-
-export class ReconcileConsumerDto {
-  @IsBoundedText(128) controller!: string;
-  @IsBoundedText(128) model!: string;
-}
+import { ConsumerDto } from '../allocations/acquire.request.dto';
 
 export class InventoryInstanceDto {
   @IsBoundedText(128) machine!: string;
@@ -14,7 +10,11 @@ export class InventoryInstanceDto {
 }
 
 export class ReconcileRequestDto {
-  @IsObject() @ValidateNested() @Type(() => ReconcileConsumerDto) consumer!: ReconcileConsumerDto;
+  /**
+   * The same consumer object an acquire takes, so a caller passes what it has; reconcile's
+   * scope is the model, so `machine`, `agentName` and `owner` are accepted and ignored.
+   */
+  @IsObject() @ValidateNested() @Type(() => ConsumerDto) consumer!: ConsumerDto;
   @IsArray() @ArrayMaxSize(10_000) @ValidateNested({ each: true }) @Type(() => InventoryInstanceDto) instances!: InventoryInstanceDto[];
   @IsOptional() @IsArray() @ArrayMaxSize(10_000) @IsBoundedText(64, { each: true }) ips?: string[];
 }
