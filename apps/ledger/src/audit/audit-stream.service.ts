@@ -1,6 +1,7 @@
 import { BeforeApplicationShutdown, Inject, Injectable } from '@nestjs/common';
 import { Observable, type Subscriber } from 'rxjs';
 import { deriveAuditFields, matchesAuditFilter, type AuditFields, type LiveAuditFilter } from '@ledger/projections';
+import { parseToken } from '@ledger/domain';
 import { LogFollower, type EventStore, type RecordedEvent } from '@ledger/event-store';
 import { EVENT_STORE } from '../infrastructure/injection-tokens';
 import { SubscriptionRestarts } from '../infrastructure/subscription-restarts';
@@ -33,13 +34,12 @@ export class AuditStreamService implements BeforeApplicationShutdown {
   events(filter: LiveAuditFilter, fromPosition: number): Observable<AuditStreamMessage> {
     return new Observable<AuditStreamMessage>((subscriber) => {
       let sentUpTo = fromPosition;
-      const needsConsumer = filter.controller !== undefined || filter.model !== undefined;
       const follower = new LogFollower(this.store, {
         subscriber: 'audit-stream',
         checkpoint: () => sentUpTo,
         handle: async (event) => {
           if (subscriber.closed || event.position <= sentUpTo) return;
-          const fields = needsConsumer ? await this.withConsumer(event) : deriveAuditFields(event);
+          const fields = await this.fieldsOf(event);
           if (matchesAuditFilter(event, fields, filter)) subscriber.next({ id: String(event.position), data: event });
           sentUpTo = event.position;
         },
@@ -55,16 +55,33 @@ export class AuditStreamService implements BeforeApplicationShutdown {
   }
 
   /**
-   * An event's audit fields with the consumer its token was issued to, as the audit index
-   * records them: tokens never change hands, so the read model's answer is final (it is
-   * awaited up to this event if it has not folded the acquire yet).
+   * An event's audit fields, completed from the read model where the event itself does not
+   * say: the consumer its token was issued to (as the audit index records it), and for a
+   * lease's renewal, release or expiry (which name only the lease) the owner that was
+   * granted it, so a node's or a model's stream shows its leases ending. Owners and tokens
+   * never change, so the read model's answer is final; it is awaited up to this event if
+   * it has not folded that far.
    */
-  private async withConsumer(event: RecordedEvent): Promise<AuditFields> {
+  private async fieldsOf(event: RecordedEvent): Promise<AuditFields> {
     const fields = deriveAuditFields(event);
-    if (fields.token === null || fields.controller !== null) return fields;
-    let allocation = this.views.view.allocations[fields.token];
-    if (!allocation) allocation = (await this.views.atLeast(event.position).catch(() => this.views.view)).allocations[fields.token];
-    return allocation ? { ...fields, controller: allocation.consumer.controller, model: allocation.consumer.model } : fields;
+    const leaseId = (event.data as { leaseId?: unknown } | null)?.leaseId;
+    const needsOwner = fields.token === null && fields.ip !== null && typeof leaseId === 'string';
+    const needsConsumer = fields.controller === null && (fields.token !== null || needsOwner);
+    if (!needsOwner && !needsConsumer) return fields;
+    let view = this.views.view;
+    const ownerToken = () => view.leases[fields.ip!]?.leases.find((lease) => lease.leaseId === leaseId)?.owner.token ?? null;
+    if (needsOwner && ownerToken() === null) view = await this.views.atLeast(event.position).catch(() => this.views.view);
+    const token = needsOwner ? ownerToken() : fields.token;
+    if (token === null) return fields;
+    if (!view.allocations[token]) view = await this.views.atLeast(event.position).catch(() => this.views.view);
+    const allocation = view.allocations[token];
+    return {
+      ...fields,
+      token,
+      nodeId: fields.nodeId ?? parseToken(token)?.nodeId ?? null,
+      controller: allocation?.consumer.controller ?? null,
+      model: allocation?.consumer.model ?? null,
+    };
   }
 
   beforeApplicationShutdown(): void {
