@@ -10,8 +10,7 @@ import { spawn } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { ledgerProjection } from '@ledger/projections';
-import { LedgerProcess } from '@ledger/testing';
-import { runCli } from './support/cli';
+import { LedgerProcess, runCli } from '@ledger/testing';
 import { enlist } from './support/fixtures';
 
 const CLI = resolve(__dirname, '../apps/ledger-cli/src/main.js');

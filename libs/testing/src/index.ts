@@ -1,1 +1,4 @@
 export * from './ledger-process';
+export * from './cli';
+export * from './until';
+export * from './browser';

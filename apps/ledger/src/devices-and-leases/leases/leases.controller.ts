@@ -1,6 +1,6 @@
 import { BadRequestException, Body, Controller, Get, HttpCode, Inject, NotFoundException, Param, Post, Query } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { normaliseIp } from '@ledger/domain';
+import { normaliseIp, normaliseMac } from '@ledger/domain';
 import { LEASE_STATUSES, listLeases, unleasedDhcpHoldings, type LeaseFilter, type LeaseStatus } from '@ledger/projections';
 import { Ctx } from '../../http/request-context.decorator';
 import type { RequestContext } from '../../application/request-context';
@@ -13,7 +13,7 @@ import { GrantLeaseRequestDto, ReleaseLeaseRequestDto, RenewLeaseRequestDto } fr
 import { GrantLease, ReleaseLease, RenewLease } from './lease-commands.handlers';
 import { presentIp, presentLease } from '@ledger/projections';
 
-type LeaseQuery = Partial<Record<'status' | 'ip' | 'token' | 'nodeId' | 'deviceId' | 'controller' | 'model' | 'minPosition', string>>;
+type LeaseQuery = Partial<Record<'status' | 'ip' | 'token' | 'nodeId' | 'deviceId' | 'controller' | 'model' | 'mac' | 'minPosition', string>>;
 
 const bounded = (name: string, value: string | undefined, max = 512): string | undefined => {
   if (value === undefined) return undefined;
@@ -29,6 +29,8 @@ const filterOf = (query: LeaseQuery): LeaseFilter => {
   }
   const ip = query.ip === undefined ? undefined : normaliseIp(query.ip);
   if (ip === null) throw new BadRequestException({ code: 'invalid_request', message: 'ip must be an IPv4 or IPv6 address' });
+  const mac = query.mac === undefined ? undefined : normaliseMac(query.mac);
+  if (mac === null) throw new BadRequestException({ code: 'invalid_request', message: 'mac must be a MAC address (00:16:3e:00:00:01)' });
   return {
     status: query.status as LeaseStatus | undefined,
     ip,
@@ -37,6 +39,7 @@ const filterOf = (query: LeaseQuery): LeaseFilter => {
     deviceId: bounded('deviceId', query.deviceId),
     controller: bounded('controller', query.controller, 128),
     model: bounded('model', query.model, 128),
+    mac,
   };
 };
 
@@ -76,7 +79,7 @@ export class LeasesController {
     const view = await this.views.atLeast(parseMinPosition(query.minPosition));
     const now = this.clock();
     const leases = listLeases(view, filter, now).map(({ lease, ips }) => presentLease(view, ips, lease, now));
-    const ownerless = [filter.token, filter.nodeId, filter.deviceId, filter.controller, filter.model].every((f) => f === undefined);
+    const ownerless = [filter.token, filter.nodeId, filter.deviceId, filter.controller, filter.model, filter.mac].every((f) => f === undefined);
     const unleased =
       ownerless && (filter.status === undefined || filter.status === 'orphaned')
         ? unleasedDhcpHoldings(view, now)
