@@ -9,6 +9,8 @@ import { assignCorrelationId } from './http/correlation-id';
 import { jsonBody } from './http/json-body';
 import { LedgerMetrics } from './metrics/ledger-metrics';
 import { countHttpRequests } from './metrics/count-http-requests.middleware';
+import { createOpenApiDocument } from './openapi/document/openapi-document';
+import { serveOpenApi } from './openapi/document/serve-openapi';
 import { keepIdleConnectionsLongerThanClients } from './http/keep-alive';
 
 async function bootstrap(): Promise<void> {
@@ -25,6 +27,7 @@ async function bootstrap(): Promise<void> {
   app.use(assignCorrelationId);
   app.use(...jsonBody(config.maxBodyBytes));
   app.disable('x-powered-by');
+  serveOpenApi(app, createOpenApiDocument(app));
   keepIdleConnectionsLongerThanClients(app.getHttpServer(), config.keepAliveTimeoutMs);
   // SIGTERM/SIGINT run the modules' shutdown hooks: read models stop and flush, then the
   // infrastructure module closes the read-model database and the store.

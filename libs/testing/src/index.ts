@@ -1,1 +1,2 @@
 export * from './ledger-process';
+export * from './api-contract';

@@ -12,7 +12,7 @@ export const openEventStore = async (config: LedgerConfig, clock: Clock): Promis
   const store =
     config.store === 'eventstoredb'
       ? await EventStoreDbEventStore.connect(config.esdbUrl!, { onForeignEvent: foreignEventWarning(config) })
-      : await SqliteEventStore.open({ file: eventStoreFile(config), synchronous: config.sqliteSynchronous, clock });
+      : await SqliteEventStore.open({ file: eventStoreFile(config), synchronous: config.sqliteSynchronous, clock, pollIntervalMs: config.sqlitePollMs });
   await refuseForeignReadModels(config, store);
   return store;
 };
