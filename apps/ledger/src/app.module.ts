@@ -43,6 +43,7 @@ import { ObserveDhcpLeasesHandler } from './observations/observe-dhcp-leases.han
 import { LeaseCascadeService } from './lease-cascade/lease-cascade.service';
 import { MetricsController } from './metrics/metrics.controller';
 import { LedgerMetrics } from './metrics/ledger-metrics';
+import { LogFollowers } from './read-side/log-followers.service';
 import { CommandOutcomeInterceptor } from './metrics/command-outcome.interceptor';
 import { ReadModelDatabase } from './read-side/read-model-database';
 import { AuditIndexService } from './read-side/audit-index.service';
@@ -86,6 +87,7 @@ export class LedgerModule {
         KeyRegistry,
         { provide: APP_INTERCEPTOR, useClass: CommandOutcomeInterceptor },
         LedgerMetrics,
+        LogFollowers,
         RefusalRecorder,
         NodeCommandService,
         AcquireService,

@@ -44,6 +44,15 @@ export class LeaseCascadeService implements LeaseReleaser, OnModuleInit, OnAppli
     this.runner.start();
   }
 
+  /** Whether this process runs the cascade (LEDGER_LEASE_CASCADE), and how far it has followed the log. */
+  get running(): boolean {
+    return this.config.leaseCascade;
+  }
+
+  get position(): number {
+    return this.runner.position;
+  }
+
   async onApplicationShutdown(): Promise<void> {
     await this.runner.stop();
     this.checkpoints.close();

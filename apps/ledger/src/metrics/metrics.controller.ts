@@ -9,6 +9,6 @@ export class MetricsController {
   @Get('metrics')
   @Header('content-type', 'text/plain; version=0.0.4; charset=utf-8')
   scrape(): Promise<string> {
-    return this.metrics.registry.render();
+    return this.metrics.render();
   }
 }
