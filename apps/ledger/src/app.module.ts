@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
 import { LoggerModule } from 'nestjs-pino';
+import { TerminusModule } from '@nestjs/terminus';
 import type { EventStore } from '@ledger/event-store';
 import type { LedgerConfig } from './config/ledger-config';
 import { CLOCK, EVENT_STORE, LEDGER_CONFIG, RANDOMNESS } from './infrastructure/injection-tokens';
@@ -26,6 +27,7 @@ import { ObservationsController } from './observations/observations.controller';
 import { ObserveNodeHandler } from './observations/observe-node.handler';
 import { ReconcileController } from './reconcile/reconcile.controller';
 import { HealthController } from './health/health.controller';
+import { ReadinessIndicators } from './health/readiness-indicators';
 import { KeyRegistry } from './security/key-registry';
 import { AccessGuard } from './security/access.guard';
 import { ObservePowerHandler } from './observations/observe-power.handler';
@@ -66,6 +68,7 @@ export class LedgerModule {
       module: LedgerModule,
       imports: [
         CqrsModule.forRoot(),
+        TerminusModule.forRoot({ errorLogStyle: 'json' }),
         LoggerModule.forRoot({
           pinoHttp: {
             level: config.logLevel,
@@ -88,6 +91,7 @@ export class LedgerModule {
         { provide: APP_INTERCEPTOR, useClass: CommandOutcomeInterceptor },
         LedgerMetrics,
         LogFollowers,
+        ReadinessIndicators,
         RefusalRecorder,
         NodeCommandService,
         AcquireService,

@@ -1,16 +1,48 @@
-import { Controller, Get, Inject } from '@nestjs/common';
+import { Controller, Get, Inject, ServiceUnavailableException } from '@nestjs/common';
+import { HealthCheckService, type HealthCheckResult } from '@nestjs/terminus';
 import type { EventStore } from '@ledger/event-store';
 import { EVENT_STORE } from '../infrastructure/injection-tokens';
 import { LedgerViewService } from '../read-side/ledger-view.service';
+import { ReadinessIndicators } from './readiness-indicators';
+
+/** A down check is answered in the API's one error shape, the check results in `details`. */
+const answerOrUnavailable = async (check: Promise<HealthCheckResult>, message: string): Promise<HealthCheckResult> => {
+  try {
+    return await check;
+  } catch (error) {
+    if (!(error instanceof ServiceUnavailableException)) throw error;
+    throw new ServiceUnavailableException({ code: 'not_ready', message, details: error.getResponse() });
+  }
+};
 
 @Controller()
 export class HealthController {
-  constructor(@Inject(EVENT_STORE) private readonly store: EventStore, private readonly views: LedgerViewService) {}
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    private readonly views: LedgerViewService,
+    private readonly health: HealthCheckService,
+    private readonly readiness: ReadinessIndicators,
+  ) {}
 
-  /** Live when it answers; ready when the store answers. `lag` is how far the read models trail the log. */
+  /** The summary kept from before liveness and readiness were split: the store's head and the read models' lag. */
   @Get('healthz')
-  async health() {
+  async summary() {
     const head = await this.store.headPosition();
     return { status: 'ok', store: { head }, readModels: { position: this.views.view.position, lag: head - this.views.view.position } };
+  }
+
+  /** Liveness: the process answers HTTP. Restart it only when this fails. */
+  @Get('healthz/live')
+  live(): Promise<HealthCheckResult> {
+    return this.health.check([]);
+  }
+
+  /** Readiness: send it traffic only when the store answers and nothing following the log trails it too far. */
+  @Get('healthz/ready')
+  ready(): Promise<HealthCheckResult> {
+    return answerOrUnavailable(
+      this.health.check([() => this.readiness.storeAnswers(), () => this.readiness.logFollowersCurrent()]),
+      'not ready: see details.error',
+    );
   }
 }

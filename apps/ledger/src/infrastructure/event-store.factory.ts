@@ -12,5 +12,5 @@ export const openEventStore = async (config: LedgerConfig, clock: Clock): Promis
   mkdirSync(config.dataDir, { recursive: true });
   mkdirSync(config.readModelDir, { recursive: true });
   if (config.store === 'eventstoredb') return EventStoreDbEventStore.connect(config.esdbUrl!);
-  return SqliteEventStore.open({ file: eventStoreFile(config), synchronous: config.sqliteSynchronous, clock });
+  return SqliteEventStore.open({ file: eventStoreFile(config), synchronous: config.sqliteSynchronous, clock, pollIntervalMs: config.sqlitePollMs });
 };
