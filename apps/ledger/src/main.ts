@@ -11,6 +11,8 @@ import { assignCorrelationId } from './http/correlation-id';
 import { jsonBody } from './http/json-body';
 import { LedgerMetrics } from './metrics/ledger-metrics';
 import { countHttpRequests } from './metrics/count-http-requests.middleware';
+import { createOpenApiDocument } from './openapi/openapi-document';
+import { serveOpenApi } from './openapi/serve-openapi';
 
 async function bootstrap(): Promise<void> {
   const config = loadConfig();
@@ -27,6 +29,7 @@ async function bootstrap(): Promise<void> {
   app.use(assignCorrelationId);
   app.use(...jsonBody(config.maxBodyBytes));
   app.disable('x-powered-by');
+  serveOpenApi(app, createOpenApiDocument(app));
   await app.listen(config.port, config.host);
   const { port } = app.getHttpServer().address() as AddressInfo;
   logger.log({ host: config.host, port, store: config.store, dataDir: config.dataDir }, 'ledger listening', 'Bootstrap');
