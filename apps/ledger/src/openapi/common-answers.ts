@@ -38,7 +38,8 @@ export const withCommonAnswers = (document: OpenAPIObject): void => {
         add(403, error('The key\'s role (or a consumer key\'s scope) does not allow this; recorded in the log.', 'forbidden', 403));
         add(429, error('Rate limit of this key exceeded; see Retry-After.', 'too_many_requests', 429));
       }
-      if (path.includes('{')) add(404, error('Nothing by that name.', 'not_found', 404));
+      // A missing thing named in the path, or in a command's body (a node, a device, an owner).
+      if (path.includes('{') || (method !== 'get' && path.startsWith('/v1/'))) add(404, error('Nothing by that name.', 'not_found', 404));
       if (method !== 'get') add(413, error('The body is larger than LEDGER_MAX_BODY_BYTES.', 'payload_too_large', 413));
       if (hasQuery(operation, 'minPosition')) add(503, error('The read models did not reach minPosition within LEDGER_READ_WAIT_MS; retry.', 'not_caught_up', 503));
     }

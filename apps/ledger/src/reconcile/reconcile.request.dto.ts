@@ -1,20 +1,29 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsObject, IsOptional, ValidateNested } from 'class-validator';
 import { IsBoundedText } from '../http/validators';
 
 export class ReconcileConsumerDto {
+  @ApiProperty({ maxLength: 128, example: 'juju-1' })
   @IsBoundedText(128) controller!: string;
+  @ApiProperty({ maxLength: 128, example: 'prod' })
   @IsBoundedText(128) model!: string;
 }
 
 export class InventoryInstanceDto {
+  @ApiProperty({ maxLength: 128, example: '0' })
   @IsBoundedText(128) machine!: string;
+  @ApiPropertyOptional({ description: 'Give exactly one of token or nodeId.', example: 'node-7.3.k3v9QbX2mT0aLw' })
   @IsOptional() @IsBoundedText(512) token?: string;
+  @ApiPropertyOptional({ description: 'Legacy records that only kept the node id.', example: 'node-7' })
   @IsOptional() @IsBoundedText(128) nodeId?: string;
 }
 
 export class ReconcileRequestDto {
+  @ApiProperty({ type: ReconcileConsumerDto })
   @IsObject() @ValidateNested() @Type(() => ReconcileConsumerDto) consumer!: ReconcileConsumerDto;
+  @ApiProperty({ type: [InventoryInstanceDto], maxItems: 10000 })
   @IsArray() @ArrayMaxSize(10_000) @ValidateNested({ each: true }) @Type(() => InventoryInstanceDto) instances!: InventoryInstanceDto[];
+  @ApiPropertyOptional({ type: [String], maxItems: 10000, example: ['10.0.0.17'] })
   @IsOptional() @IsArray() @ArrayMaxSize(10_000) @IsBoundedText(64, { each: true }) ips?: string[];
 }

@@ -1,26 +1,27 @@
-import { BadRequestException, Controller, Get, Query } from '@nestjs/common';
+import { Controller, Get, Query } from '@nestjs/common';
 import { parsePointInLog } from '@ledger/projections';
-import { NodeIdParam, parseMinPosition } from '../http/params';
-import { queryParams } from '../http/query-params';
 import { LedgerViewService } from '../read-side/ledger-view.service';
 import { TimeTravelService } from '../read-side/time-travel.service';
 import { presentState } from './present-state';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { minPositionOf } from '../http/min-position.query.dto';
+import { StateQueryDto } from './state.query.dto';
+import { StateResponseDto } from './state.response.dto';
 
 /** Time travel: every read model as it stood at a time or a global position. */
+@ApiTags('audit and time travel')
 @Controller('v1/state')
 export class StateController {
-  private readonly nodeIdParam = new NodeIdParam();
-
   constructor(private readonly travel: TimeTravelService, private readonly views: LedgerViewService) {}
 
   @Get()
-  async state(@Query() query: Record<string, unknown>) {
-    const params = queryParams(query, ['at', 'nodeId', 'minPosition']);
-    if (params.at === undefined) throw new BadRequestException({ code: 'invalid_request', message: 'at is required: an ISO-8601 time or a global position' });
-    const point = parsePointInLog(params.at);
-    if (!point) throw new BadRequestException({ code: 'invalid_request', message: 'at must be an ISO-8601 time (2025-01-01T12:00:00Z) or a global position (digits)' });
-    const nodeId = params.nodeId === undefined ? undefined : this.nodeIdParam.transform(params.nodeId);
-    await this.views.atLeast(parseMinPosition(params.minPosition));
+  @ApiOperation({ summary: 'Every read model as it stood at a time or a global position (incident review)' })
+  @ApiOkResponse({ type: StateResponseDto })
+  async state(@Query() query: StateQueryDto) {
+    // The DTO has checked `at` is a point of the log.
+    const point = parsePointInLog(query.at)!;
+    const nodeId = query.nodeId;
+    await this.views.atLeast(minPositionOf(query));
     const { view, position, now, snapshot, folded } = await this.travel.viewAt(point);
     return { at: now.toISOString(), position, fromSnapshot: snapshot, folded, ...presentState(view, now, { nodeId }) };
   }
