@@ -1,3 +1,4 @@
+import { createLedgerClient, type LedgerApi } from '@ledger/client';
 import type { LeaseObservation } from '../lease-files/lease-record';
 
 /** The ledger's answer to `POST /v1/observations/leases`. */
@@ -60,15 +61,15 @@ export const retryAfterMs = (header: string | null): number => {
   return Number.isFinite(seconds) ? Math.min(30_000, Math.max(100, seconds * 1000)) : 1000;
 };
 
-/** Posts batches of lease records to the ledger, one request at a time. */
+/** Posts batches of lease records to the ledger, one request at a time, through the typed client. */
 export class LeaseObservationsClient {
   private readonly endpoint: string;
-  private readonly fetch: typeof fetch;
+  private readonly api: LedgerApi;
 
   constructor(private readonly options: LeaseObservationsClientOptions) {
-    // Relative to the URL's path, so a ledger behind a path prefix (http://proxy/ledger) works too.
-    this.endpoint = new URL('v1/observations/leases', options.url.endsWith('/') ? options.url : `${options.url}/`).toString();
-    this.fetch = options.fetch ?? fetch;
+    // The path is appended to the URL's, so a ledger behind a path prefix (http://proxy/ledger) works too.
+    this.endpoint = `${options.url.replace(/\/+$/, '')}/v1/observations/leases`;
+    this.api = createLedgerClient({ baseUrl: options.url, apiKey: options.apiKey, fetch: options.fetch });
   }
 
   async post(leases: LeaseObservation[]): Promise<LeaseObservationsResponse> {
@@ -76,16 +77,12 @@ export class LeaseObservationsClient {
     const sleep = this.options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
     let rateLimited = 0;
     for (let attempt = 0; ; attempt++) {
-      let response: Response;
+      let answer: Awaited<ReturnType<LedgerApi['POST']>>;
       try {
-        response = await this.fetch(this.endpoint, {
-          method: 'POST',
-          headers: {
-            'content-type': 'application/json',
-            accept: 'application/json',
-            ...(this.options.apiKey ? { authorization: `Bearer ${this.options.apiKey}` } : {}),
-          },
-          body: JSON.stringify({ source: this.options.source, leases }),
+        answer = await this.api.POST('/v1/observations/leases', {
+          body: { source: this.options.source, leases },
+          headers: { accept: 'application/json' },
+          parseAs: 'text',
           signal: AbortSignal.timeout(this.options.timeoutMs ?? 120_000),
         });
       } catch (error) {
@@ -95,20 +92,21 @@ export class LeaseObservationsClient {
         }
         throw new LedgerUnreachable(`cannot reach the ledger at ${this.endpoint}: ${describeCause(error)}`);
       }
+      const { response } = answer;
       if (response.status === 429 && rateLimited++ < (this.options.rateLimitRetries ?? 5)) {
-        await response.body?.cancel();
         attempt--;
         await sleep(retryAfterMs(response.headers.get('retry-after')));
         continue;
       }
-      const text = await response.text();
-      let body: unknown = text;
+      if (!response.ok) throw new LedgerHttpError(response.status, answer.error);
+      // Text, not the client's JSON parse: a proxy's HTML page must be reported, not thrown as a SyntaxError.
+      const text = typeof answer.data === 'string' ? answer.data : '';
+      let body: unknown = null;
       try {
         body = text ? JSON.parse(text) : null;
       } catch {
-        // not JSON: keep the text for the message
+        // not JSON: reported below
       }
-      if (!response.ok) throw new LedgerHttpError(response.status, body);
       if (!body || typeof body !== 'object' || !Array.isArray((body as LeaseObservationsResponse).results)) {
         throw new LedgerHttpError(response.status, { message: `unexpected answer: ${text.slice(0, 200)}` });
       }
