@@ -111,9 +111,9 @@ describe('access control', () => {
     const keyId = /^lk_([0-9a-f]{12})_/.exec(temp)![1];
     await new Promise((resolve) => setTimeout(resolve, 1_100));
     assert.equal((await ledger.as(temp).get('/v1/nodes')).status, 200);
-    const revoked = runCli(['keys', 'revoke', keyId], { LEDGER_DATA_DIR: ledger.dataDir });
+    const revoked = await runCli(['keys', 'revoke', keyId], { LEDGER_DATA_DIR: ledger.dataDir });
     assert.equal(revoked.status, 0, revoked.stderr);
-    assert.match(runCli(['keys', 'list'], { LEDGER_DATA_DIR: ledger.dataDir }).stdout, new RegExp(`${keyId}.*REVOKED`));
+    assert.match((await runCli(['keys', 'list'], { LEDGER_DATA_DIR: ledger.dataDir })).stdout, new RegExp(`${keyId}.*REVOKED`));
     await new Promise((resolve) => setTimeout(resolve, 1_100));
     assert.equal((await ledger.as(temp).get('/v1/nodes')).status, 401);
   });

@@ -90,7 +90,8 @@ describe('concurrent and repeated commands', () => {
     const count = (await nodeEvents('released-twice')).length;
     const second = await ledger.post(`/v1/allocations/${body.token}/release`, release);
     assert.equal(second.status, 200);
-    assert.deepEqual({ ...second.body, position: null }, { ...first.body, position: null });
+    // The same answer, marked as a replay and saying the token has ended (issue 10, item 7).
+    assert.deepEqual({ ...second.body, position: null }, { ...first.body, position: null, replayed: true, live: false, ending: { kind: 'released' } });
     assert.equal((await nodeEvents('released-twice')).length, count);
   });
 });

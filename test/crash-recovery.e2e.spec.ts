@@ -33,11 +33,14 @@ const MAX_NODES = SOAK ? 120 : 48;
 const ALLOCATIONS_CHECKED_PER_RESTART = 30;
 
 const seed = seedFrom('LEDGER_CRASH_SEED');
+/** Acknowledged commands each load window waits for before its kill, so the check at the end never depends on the machine's speed. */
+const MIN_ACKS_PER_WINDOW = 6;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const plain = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 
 describe('crash recovery under load', () => {
-  it(`loses nothing acknowledged across ${KILLS} SIGKILLs at random moments (seed ${seed})`, { timeout: SOAK ? 3_600_000 : 110_000 }, async () => {
+  // A bound for a hung run, not a speed check: 110 s was hit on a 2-core machine at load 16 with the same seed before and after issue 10.
+  it(`loses nothing acknowledged across ${KILLS} SIGKILLs at random moments (seed ${seed})`, { timeout: SOAK ? 3_600_000 : 900_000 }, async () => {
     console.log(`crash-recovery seed ${seed}: replay with LEDGER_CRASH_SEED=${seed}`);
     const random = seededRandom(seed);
     const world = new CrashWorld(`c${seed.toString(36)}`, MAX_NODES);
@@ -81,7 +84,10 @@ describe('crash recovery under load', () => {
 
       for (let kill = 1; kill <= KILLS; kill++) {
         gate.resume();
+        const ackedBefore = world.acknowledged;
         await sleep(random.int(LOAD_MS.min, LOAD_MS.max));
+        // A busy machine answers fewer commands in the same time: the load runs on until it has done some work, then the kill lands.
+        while (world.acknowledged < ackedBefore + MIN_ACKS_PER_WINDOW) await sleep(10);
         await ledger.kill();
         await gate.pause();
         ledger = await start(ledger.dataDir);

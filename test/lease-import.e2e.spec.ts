@@ -85,7 +85,7 @@ describe('lease import: a DHCP server still holding a torn-down model’s leases
       extra: [...ended.map((l, i) => active(l, `doomed-${i}`)), active(live, 'kept'), ...unknown.map((l, i) => active(l, `stray-${i}`))],
     });
 
-    const run = runCli(['import', file, '--url', ledger.url, '--source', 'dhcp-1', '--batch', '250', '--report', 'json'], { LEDGER_API_KEY: ledger.apiKey! });
+    const run = await runCli(['import', file, '--url', ledger.url, '--source', 'dhcp-1', '--batch', '250', '--report', 'json'], { LEDGER_API_KEY: ledger.apiKey! });
     assert.equal(run.status, 0, run.stderr);
     const report: ImportReport = JSON.parse(run.stdout);
     assert.equal(report.records, generated.expected.size);
@@ -106,14 +106,14 @@ describe('lease import: a DHCP server still holding a torn-down model’s leases
     assert.equal(Object.values(report.verdicts!).reduce((a, b) => a + b, 0), report.records);
 
     // The import is safe to run again: the same answers.
-    const again = runCli(['import', file, '--url', ledger.url, '--source', 'dhcp-1', '--report', 'json'], { LEDGER_API_KEY: ledger.apiKey! });
+    const again = await runCli(['import', file, '--url', ledger.url, '--source', 'dhcp-1', '--report', 'json'], { LEDGER_API_KEY: ledger.apiKey! });
     assert.equal(again.status, 0, again.stderr);
     const second: ImportReport = JSON.parse(again.stdout);
     assert.deepEqual(second.verdicts, report.verdicts);
     assert.deepEqual(second.orphaned.map((o) => o.ip).sort(), report.orphaned.map((o) => o.ip).sort());
 
     // The human report names them too.
-    const table = runCli(['import', file, '--url', ledger.url, '--source', 'dhcp-1'], { LEDGER_API_KEY: ledger.apiKey! });
+    const table = await runCli(['import', file, '--url', ledger.url, '--source', 'dhcp-1'], { LEDGER_API_KEY: ledger.apiKey! });
     assert.equal(table.status, 0, table.stderr);
     assert.match(table.stdout, /orphaned +[\d,]+/);
   });
@@ -144,7 +144,7 @@ describe('lease import: a DHCP server still holding a torn-down model’s leases
     });
     assert.equal(generated.files.length, 3);
 
-    const run = runCli(['import', path, '--url', ledger.url, '--source', 'kea-1', '--report', 'json'], { LEDGER_API_KEY: ledger.apiKey! });
+    const run = await runCli(['import', path, '--url', ledger.url, '--source', 'kea-1', '--report', 'json'], { LEDGER_API_KEY: ledger.apiKey! });
     assert.equal(run.status, 0, run.stderr);
     const report: ImportReport = JSON.parse(run.stdout);
     assert.equal(report.records, generated.expected.size);
@@ -156,11 +156,11 @@ describe('lease import: a DHCP server still holding a torn-down model’s leases
     assert.equal(report.verdicts!.valid, 1, 'only the live owner\'s lease is valid');
   });
 
-  it('fails with exit code 1 and says why when the key is refused', () => {
+  it('fails with exit code 1 and says why when the key is refused', async () => {
     const ledger = started();
     const file = join(dir, 'small.leases');
     generateIscLeaseFile(file, { leases: 10, seed: 3 });
-    const refused = runCli(['import', file, '--url', ledger.url], { LEDGER_API_KEY: 'lk_nobody_secret' });
+    const refused = await runCli(['import', file, '--url', ledger.url], { LEDGER_API_KEY: 'lk_nobody_secret' });
     assert.equal(refused.status, 1, refused.stdout);
     assert.match(refused.stderr, /the ledger answered 401/);
   });

@@ -37,7 +37,7 @@ const actingArgs = (dataDir: string): Record<string, string[]> => ({
   generate: ['generate', '--events', '10', '--data-dir', dataDir],
 });
 
-describe('ledger-cli arguments', () => {
+describe('ledger-cli arguments', async () => {
   let dataDir: string;
   before(async () => {
     const ledger = await LedgerProcess.start();
@@ -48,7 +48,7 @@ describe('ledger-cli arguments', () => {
   });
   after(() => rmSync(dataDir, { recursive: true, force: true }));
 
-  it('--help on every command prints its usage, exits 0 and writes nothing', () => {
+  it('--help on every command prints its usage, exits 0 and writes nothing', async () => {
     const before = fingerprint(dataDir);
     assert.ok(before['events.sqlite'] && before['read-models.sqlite'], `a populated data directory: ${Object.keys(before).join(', ')}`);
     const args = actingArgs(dataDir);
@@ -56,7 +56,7 @@ describe('ledger-cli arguments', () => {
       const acting = args[command.name];
       assert.ok(acting, `the test knows how to make "${command.name}" act`);
       for (const help of [[...acting, '--help'], [command.name, '-h', ...acting.slice(1)], ['help', command.name]]) {
-        const result = runCli(help, { LEDGER_DATA_DIR: dataDir });
+        const result = await runCli(help, { LEDGER_DATA_DIR: dataDir });
         assert.equal(result.status, 0, `${help.join(' ')}: ${result.stderr}`);
         assert.equal(result.stdout.trim(), command.usage, help.join(' '));
         assert.equal(result.stderr, '', help.join(' '));
@@ -65,14 +65,14 @@ describe('ledger-cli arguments', () => {
     assert.deepEqual(fingerprint(dataDir), before, 'nothing in the data directory changed');
   });
 
-  it('--version prints the version and exits 0', () => {
+  it('--version prints the version and exits 0', async () => {
     const { version } = JSON.parse(readFileSync(resolve(__dirname, '../../package.json'), 'utf8')) as { version: string };
-    const result = runCli(['--version']);
+    const result = await runCli(['--version']);
     assert.equal(result.status, 0);
     assert.equal(result.stdout.trim(), `ledger-cli ${version}`);
   });
 
-  it('refuses unknown options, missing values and values given to flags with exit 2 and the usage', () => {
+  it('refuses unknown options, missing values and values given to flags with exit 2 and the usage', async () => {
     const before = fingerprint(dataDir);
     const refused: [string[], RegExp][] = [
       [['rebuild', '--data-dir', dataDir, '--frobnicate'], /^unknown option --frobnicate/],
@@ -84,7 +84,7 @@ describe('ledger-cli arguments', () => {
       [['nonsense'], /^unknown command "nonsense"/],
     ];
     for (const [argv, message] of refused) {
-      const result = runCli(argv, { LEDGER_DATA_DIR: dataDir });
+      const result = await runCli(argv, { LEDGER_DATA_DIR: dataDir });
       assert.equal(result.status, 2, `${argv.join(' ')}: ${result.stderr}`);
       assert.match(result.stderr, message, argv.join(' '));
       assert.match(result.stderr, /usage: ledger-cli /, argv.join(' '));
@@ -93,8 +93,8 @@ describe('ledger-cli arguments', () => {
     assert.deepEqual(fingerprint(dataDir), before);
   });
 
-  it('a flag given before a positional leaves the positional alone (import --dry-run FILE)', () => {
-    const result = runCli(['import', '--dry-run', join(dataDir, 'no-such.leases')], { LEDGER_DATA_DIR: dataDir });
+  it('a flag given before a positional leaves the positional alone (import --dry-run FILE)', async () => {
+    const result = await runCli(['import', '--dry-run', join(dataDir, 'no-such.leases')], { LEDGER_DATA_DIR: dataDir });
     assert.equal(result.status, 2);
     assert.match(result.stderr, /no such lease file/);
   });

@@ -46,14 +46,14 @@ describe(`ledger-cli on a ${EVENTS}-event log`, () => {
   });
 
   it('verifies, rebuilds beside the running ledger, catches a tampered read model, and exports a range', async (t) => {
-    const generated = runCli(['generate', '--events', String(EVENTS), '--seed', '7', '--data-dir', dataDir]);
+    const generated = await runCli(['generate', '--events', String(EVENTS), '--seed', '7', '--data-dir', dataDir]);
     assert.equal(generated.status, 0, generated.stderr);
     assert.match(generated.stdout, new RegExp(`generated ${EVENTS} events`));
 
     ledger = await LedgerProcess.start({ dataDir, env: { LEDGER_SNAPSHOT_EVERY: '2000' } });
     await caughtUp(ledger, EVENTS);
 
-    const verified = runCli(['verify', '--data-dir', dataDir, '--snapshots', 'all']);
+    const verified = await runCli(['verify', '--data-dir', dataDir, '--snapshots', 'all']);
     assert.equal(verified.status, 0, verified.stderr);
     assert.match(verified.stdout, new RegExp(`^verified ${EVENTS} events at position ${EVENTS} `));
     t.diagnostic(verified.stdout.trim());
@@ -71,7 +71,7 @@ describe(`ledger-cli on a ${EVENTS}-event log`, () => {
     assert.equal((await ledger.get(`/v1/audit/events?nodeId=node-00001&limit=1000`)).status, 200);
 
     await ledger.stop(); // its last checkpoint is written
-    const again = runCli(['verify', '--data-dir', dataDir]);
+    const again = await runCli(['verify', '--data-dir', dataDir]);
     assert.equal(again.status, 0, again.stderr);
     assert.match(again.stdout, new RegExp(`^verified ${head} events at position ${head} `));
 
@@ -85,19 +85,19 @@ describe(`ledger-cli on a ${EVENTS}-event log`, () => {
     const audit = (db.prepare("SELECT generation FROM read_model_tables WHERE name = 'audit-index.v1' AND current = 1").get() as { generation: number }).generation;
     db.prepare(`UPDATE "audit_index_v1_events_g${audit}" SET node_id = 'node-99999' WHERE position = 42`).run();
     db.close();
-    const caught = runCli(['verify', '--data-dir', dataDir]);
+    const caught = await runCli(['verify', '--data-dir', dataDir]);
     assert.equal(caught.status, 1);
     assert.match(caught.stderr, /MISMATCH/);
     assert.match(caught.stderr, new RegExp(`view at ${head}: nodes\\.node-00001\\.epoch: live 999, rebuilt ${epoch}`));
     assert.match(caught.stderr, /audit index: row at position 42 differs in node_id: live "node-99999"/);
     t.diagnostic(caught.stderr.trim());
 
-    const exported = runCli(['export', '--data-dir', dataDir, '--from', '100', '--to', '199']);
+    const exported = await runCli(['export', '--data-dir', dataDir, '--from', '100', '--to', '199']);
     assert.equal(exported.status, 0, exported.stderr);
     const lines = exported.stdout.trim().split('\n').map((line) => JSON.parse(line));
     assert.deepEqual([lines.length, lines[0].position, lines[99].position], [100, 100, 199]);
     assert.deepEqual(Object.keys(lines[0]), ['id', 'type', 'stream', 'revision', 'position', 'recordedAt', 'data', 'metadata']);
-    const byTime = runCli(['export', '--data-dir', dataDir, '--from', lines[10].recordedAt, '--to', lines[20].recordedAt]);
+    const byTime = await runCli(['export', '--data-dir', dataDir, '--from', lines[10].recordedAt, '--to', lines[20].recordedAt]);
     const timed = byTime.stdout.trim().split('\n').map((line) => JSON.parse(line));
     assert.ok(timed[0].position <= 110 && timed[timed.length - 1].position >= 120, 'a time range covers the events recorded in it');
   });

@@ -96,21 +96,21 @@ describe('seed 1 replayed: the incident review of node-7', () => {
     assert.deepEqual(now.body.allocations.find((a: any) => a.token === aliceToken).ending.kind, 'revoked');
 
     // The CLI, on the running ledger's data directory: the whole story, then the state before Charlie's release.
-    const story = runCli(['replay', '--data-dir', ledger.dataDir, '--until', String(head), '--node', 'node-7']);
+    const story = await runCli(['replay', '--data-dir', ledger.dataDir, '--until', String(head), '--node', 'node-7']);
     assert.equal(story.status, 0, story.stderr);
     assert.match(story.stdout, /TIMELINE FOR NODE NODE-7/);
     assert.match(story.stdout, /CommandRefused +alice .*REFUSED ReleaseAllocation .*stale_token/);
     assert.match(story.stdout, /AllocationRevoked +charlie/);
     t.diagnostic(`ledger-cli replay --until ${head} --node node-7:\n${story.stdout}`);
 
-    const before = runCli(['replay', '--data-dir', ledger.dataDir, '--until', failedAt.at, '--node', 'node-7', '--format', 'json']);
+    const before = await runCli(['replay', '--data-dir', ledger.dataDir, '--until', failedAt.at, '--node', 'node-7', '--format', 'json']);
     assert.equal(before.status, 0, before.stderr);
     const replay = JSON.parse(before.stdout);
     assert.equal(replay.position, beforeCharlie);
     assert.equal(replay.state.nodes[0].status, 'failed_deployment');
     assert.deepEqual(replay.state.allocations.map((a: any) => [a.token, a.live, a.status]), [[aliceToken, true, 'failed_deployment']]);
     assert.deepEqual(replay.timeline.map((entry: any) => entry.type).filter((type: string) => type !== 'AcquireRouted'), ['NodeEnlisted', 'NodeAcquired', 'DeploymentStarted', 'DeploymentFailed']);
-    const markdown = runCli(['replay', '--data-dir', ledger.dataDir, '--until', String(beforeCharlie), '--node', 'node-7', '--format', 'md']);
+    const markdown = await runCli(['replay', '--data-dir', ledger.dataDir, '--until', String(beforeCharlie), '--node', 'node-7', '--format', 'md']);
     assert.match(markdown.stdout, /^# State at position \d+ for node node-7/m);
     t.diagnostic(`ledger-cli replay --until ${failedAt.at} --node node-7 --format md:\n${markdown.stdout}`);
   });

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import 'reflect-metadata';
 import { UsageError, type CliCommand, type CliIo } from './cli-command';
-import { asksForHelp, parseCommandArgs } from './parse-args';
+import { asksForHelp, parseCommandArgs, stringFlag } from './parse-args';
 import { cliVersion } from './cli-version';
 import { exitAfterFlush, exitQuietlyOnClosedPipe } from './process-exit';
 import { keysCommand } from './commands/keys.command';
@@ -11,6 +11,24 @@ import { rebuildCommand } from './commands/rebuild.command';
 import { verifyCommand } from './commands/verify.command';
 import { exportCommand } from './commands/export.command';
 import { generateCommand } from './commands/generate.command';
+import { dirname, resolve } from 'node:path';
+import { diagnoseStorageFault } from '@ledger/event-store';
+import { ledgerFiles } from './data-dir';
+
+/** EX_TEMPFAIL: the disk refused a write; the same command succeeds once it has room again. */
+const STORAGE_FAULT_EXIT = 75;
+
+/** The directories a command writes into: its data and read-model directories, and --out's. */
+const storageDirs = (command: CliCommand, argv: string[], io: CliIo): string[] => {
+  try {
+    const args = parseCommandArgs(command, argv);
+    const files = ledgerFiles(args, io);
+    const out = stringFlag(args, 'out');
+    return [files.dataDir, dirname(files.readModelFile), ...(out ? [dirname(resolve(out))] : [])];
+  } catch {
+    return [];
+  }
+};
 
 /** Every sub-command, one line each. */
 export const COMMANDS: CliCommand[] = [
@@ -67,6 +85,12 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     if (error instanceof UsageError) {
       io.err(`${error.message}\n\n${command.usage}`);
       return 2;
+    }
+    const fault = diagnoseStorageFault(error, storageDirs(command, rest, io));
+    if (fault) {
+      // A full or read-only disk is the machine's condition, not a bug: say so, no stack.
+      io.err(`${command.name} refused: ${fault.message} (${fault.code}); no read-model or output file was left half-written: free space (or remount read-write) and run it again`);
+      return STORAGE_FAULT_EXIT;
     }
     io.err(error instanceof Error ? `${command.name} failed: ${error.message}` : String(error));
     return 1;

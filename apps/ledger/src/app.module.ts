@@ -28,6 +28,7 @@ import { ObserveNodeHandler } from './observations/observe-node.handler';
 import { ReconcileController } from './reconcile/reconcile.controller';
 import { HealthController } from './health/health.controller';
 import { ReadinessIndicators } from './health/readiness-indicators';
+import { StorageHealth } from './health/storage-health.service';
 import { KeyRegistry } from './security/key-registry';
 import { AccessGuard } from './security/access.guard';
 import { ObservePowerHandler } from './observations/observe-power.handler';
@@ -53,6 +54,7 @@ import { TimeTravelService } from './read-side/time-travel.service';
 import { AuditController } from './audit/audit.controller';
 import { StateController } from './state/state.controller';
 import { ProjectionsAdminController } from './admin/projections.controller';
+import { SubscriptionRestarts } from './infrastructure/subscription-restarts';
 
 export interface LedgerModuleOptions {
   config: LedgerConfig;
@@ -92,6 +94,8 @@ export class LedgerModule {
         LedgerMetrics,
         LogFollowers,
         ReadinessIndicators,
+        StorageHealth,
+        SubscriptionRestarts,
         RefusalRecorder,
         NodeCommandService,
         AcquireService,

@@ -13,6 +13,7 @@ import { LedgerMetrics } from './metrics/ledger-metrics';
 import { countHttpRequests } from './metrics/count-http-requests.middleware';
 import { createOpenApiDocument } from './openapi/openapi-document';
 import { serveOpenApi } from './openapi/serve-openapi';
+import { keepIdleConnectionsLongerThanClients } from './http/keep-alive';
 
 async function bootstrap(): Promise<void> {
   const config = loadConfig();
@@ -30,12 +31,7 @@ async function bootstrap(): Promise<void> {
   app.use(...jsonBody(config.maxBodyBytes));
   app.disable('x-powered-by');
   serveOpenApi(app, createOpenApiDocument(app));
-  // Idle keep-alive connections are closed by the client, never under it: Node's 5 s default
-  // races clients (and proxies, whose idle timeout is often 60 s) that reuse a socket just
-  // as the server drops it, failing a request that was never received.
-  const server = app.getHttpServer();
-  server.keepAliveTimeout = 65_000;
-  server.headersTimeout = 66_000;
+  keepIdleConnectionsLongerThanClients(app.getHttpServer(), config.keepAliveTimeoutMs);
   await app.listen(config.port, config.host);
   const { port } = app.getHttpServer().address() as AddressInfo;
   logger.log({ host: config.host, port, store: config.store, dataDir: config.dataDir }, 'ledger listening', 'Bootstrap');

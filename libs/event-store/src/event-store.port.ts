@@ -44,5 +44,18 @@ export interface EventStore {
   subscribeToAll(options?: { fromPosition?: number }): AllSubscription;
   /** Position of the newest event, 0 if the store is empty. */
   headPosition(): Promise<number>;
+  /**
+   * The first event at or after `position`, or null. `position` may be any non-negative
+   * integer (an operator's `at=`), not only an event's own: each adapter finds the event its
+   * own way, because on EventStoreDB only positions the server returned may be sent back
+   * (they are log offsets; reading from another number fails).
+   */
+  eventAtOrAfter(position: number): Promise<RecordedEvent | null>;
+  /**
+   * Position of the last event, in log order, recorded at or before `time`; 0 if none.
+   * On a replicated store `recordedAt` is each leader's clock and may step back at a
+   * failover: adapters must not assume it grows with position unless their writer guarantees it.
+   */
+  positionAtTime(time: Date): Promise<number>;
   close(): Promise<void>;
 }

@@ -8,7 +8,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Summary: the store head and how far the read models trail it
+         * Summary: the store head, whether it can write, and how far the read models trail it
          * @description Roles: anyone, no key needed.
          */
         get: operations["Health_summary"];
@@ -48,7 +48,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Readiness: the store answers and nothing following the log trails it by more than LEDGER_READY_MAX_LAG_EVENTS
+         * Readiness: the store answers and can write, and nothing following the log trails it by more than LEDGER_READY_MAX_LAG_EVENTS
          * @description Roles: anyone, no key needed.
          */
         get: operations["Health_ready"];
@@ -997,7 +997,7 @@ export interface components {
         };
         HealthCheckDto: {
             /**
-             * @description Every check: store, ledger-view, audit-index, lease-cascade.
+             * @description Every check: store, storage, ledger-view, audit-index, lease-cascade.
              * @example {
              *       "store": {
              *         "status": "up",
@@ -1037,11 +1037,16 @@ export interface components {
             readModels: {
                 [key: string]: unknown;
             };
-            /** @example ok */
-            status: string;
             /**
+             * @example ok
+             * @enum {string}
+             */
+            status: "ok" | "storage_fault";
+            /**
+             * @description head, writable, and the fault while the disk refuses writes.
              * @example {
-             *       "head": 42
+             *       "head": 42,
+             *       "writable": true
              *     }
              */
             store: {
@@ -1296,8 +1301,22 @@ export interface components {
             token: string;
         };
         NodeCommandResponseDto: {
+            /**
+             * @description On a replayed answer: how the token ended, if it has.
+             * @example {
+             *       "kind": "revoked"
+             *     }
+             */
+            ending?: {
+                [key: string]: unknown;
+            } | null;
             /** @example 3 */
             epoch?: number;
+            /**
+             * @description On a replayed answer: whether the token is still the node's live allocation.
+             * @example false
+             */
+            live?: boolean;
             /** @example node-7 */
             nodeId: string;
             /** @description Release of a faulted node: provider-side work left pending. */
@@ -1307,6 +1326,11 @@ export interface components {
              * @example 42
              */
             position: number | null;
+            /**
+             * @description A retried requestId: this is the first answer again, nothing was appended.
+             * @example true
+             */
+            replayed?: boolean;
             /** @example acquired */
             status?: string;
             /**
@@ -1533,7 +1557,8 @@ export interface components {
             model: string;
         };
         ReconcileRequestDto: {
-            consumer: components["schemas"]["ReconcileConsumerDto"];
+            /** @description The model is the scope; machine, agentName and owner are accepted and ignored. */
+            consumer: components["schemas"]["ConsumerDto"];
             instances: components["schemas"]["InventoryInstanceDto"][];
             /**
              * @example [
@@ -1738,6 +1763,15 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HealthSummaryDto"];
+                };
+            };
+            /** @description storage_fault: the disk refuses writes (full, read-only, failing, or the store file replaced). */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,4 +1,4 @@
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, renameSync, rmSync } from 'node:fs';
 import { once } from 'node:events';
 import { envelopeJson } from '@ledger/projections';
 import { stringFlag } from '../parse-args';
@@ -16,13 +16,31 @@ options:
 
 const PAGE = 2_000;
 
-/** Where lines go: a file or stdout, waiting for the reader when it is slower. */
+/**
+ * Where lines go: a file or stdout, waiting for the reader when it is slower. A file is
+ * written beside its name and renamed into place once complete, so a full disk never
+ * leaves a truncated export that looks whole.
+ */
 const sinkFor = (out: string | undefined, io: CliIo) => {
   if (out) {
-    const file = createWriteStream(out);
-    return { stream: file as NodeJS.WritableStream, close: () => new Promise<void>((resolve, reject) => file.end((error?: Error | null) => (error ? reject(error) : resolve()))) };
+    const partial = `${out}.partial`;
+    const file = createWriteStream(partial);
+    let failure: Error | null = null;
+    file.on('error', (error) => (failure ??= error));
+    return {
+      stream: file as NodeJS.WritableStream,
+      failure: () => failure,
+      close: async () => {
+        await new Promise<void>((resolve, reject) => file.end((error?: Error | null) => (error || failure ? reject(error ?? failure) : resolve())));
+        renameSync(partial, out);
+      },
+      abandon: () => {
+        file.destroy();
+        rmSync(partial, { force: true });
+      },
+    };
   }
-  return { stream: io.stdout ?? null, close: async () => undefined };
+  return { stream: io.stdout ?? null, failure: () => null, close: async () => undefined, abandon: () => undefined };
 };
 
 export const exportCommand: CliCommand = {
@@ -45,6 +63,8 @@ export const exportCommand: CliCommand = {
         const page = log.readAfter(after, PAGE).filter((event) => event.position <= last);
         if (page.length === 0) break;
         const text = page.map(envelopeJson).join('\n');
+        const failure = sink.failure();
+        if (failure) throw failure;
         if (sink.stream) {
           if (!sink.stream.write(`${text}\n`)) await once(sink.stream, 'drain');
         } else io.out(text);
@@ -54,6 +74,9 @@ export const exportCommand: CliCommand = {
       await sink.close();
       io.err(`exported ${written} events (positions ${first} to ${last})`);
       return 0;
+    } catch (error) {
+      sink.abandon();
+      throw error;
     } finally {
       await log.close();
     }

@@ -6,7 +6,8 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { UsageError, type CliIo } from '../cli-command';
@@ -241,6 +242,77 @@ describe('ledger-cli import', () => {
       const { code, errors } = await runImport([iscFile, '--url', ledger.url]);
       assert.equal(code, 1);
       assert.match(errors(), /import failed after 0 of [\d,]+ records were posted: cannot reach the ledger at http:\/\/127\.0\.0\.1:\d+\/v1\/observations\/leases/);
+    });
+  });
+
+  describe('files that are compressed, empty, or not lease files at all (issue 10, items 1 and 3)', () => {
+    const dryRunJson = async (file: string, extra: string[] = []) => {
+      const run = await runImport([file, '--dry-run', '--report', 'json', ...extra], { deps: { fetch: noNetwork } });
+      assert.equal(run.code, 0, run.errors());
+      return JSON.parse(run.text()) as ImportReport;
+    };
+    /** Exit 2, a short message on stderr, no raw control bytes anywhere, nothing on stdout. */
+    const refused = async (file: string, pattern: RegExp) => {
+      const run = await runImport([file, '--dry-run'], { deps: { fetch: noNetwork } });
+      assert.equal(run.code, 2, run.text() + run.errors());
+      assert.equal(run.text(), '');
+      assert.match(run.errors(), pattern);
+      assert.ok(run.errors().length < 600, run.errors());
+      assert.doesNotMatch(run.errors(), /[\u0000-\u0008\u000e-\u001f\u007f]/);
+    };
+
+    it('reads a gzipped dhcpd.leases exactly as the plain file, told by its magic bytes', async () => {
+      const gz = join(dir, 'dhcpd.leases-20240501');
+      writeFileSync(gz, gzipSync(readFileSync(iscFile)));
+      const report = await dryRunJson(gz);
+      assertMatches(report, isc);
+      assert.equal(report.format, 'isc');
+    });
+
+    it('reads a gzipped Kea CSV, its format told from the decompressed header', async () => {
+      const plain = join(dir, 'kea-gz-source.csv');
+      const kea = generateKeaLeaseFiles(plain, { leases: 500, seed: 8 });
+      const gz = join(dir, 'kea-leases4.csv.gz');
+      writeFileSync(gz, gzipSync(readFileSync(plain)));
+      const report = await dryRunJson(gz);
+      assert.equal(report.format, 'kea');
+      assertMatches(report, kea);
+    });
+
+    it('says "no leases" for an empty file, and exits 0', async () => {
+      const empty = join(dir, 'empty.leases');
+      writeFileSync(empty, '');
+      const run = await runImport([empty, '--dry-run'], { deps: { fetch: noNetwork } });
+      assert.equal(run.code, 0);
+      assert.match(run.text(), /no leases/);
+    });
+
+    it('refuses an executable and random bytes: binary is no lease file', async () => {
+      await refused(process.execPath, /is not a lease file: it holds binary data/);
+      const random = join(dir, 'random.bin');
+      writeFileSync(random, Buffer.from(Array.from({ length: 1 << 20 }, (_, i) => (i * 2_654_435_761) >>> 24)));
+      await refused(random, /is not a lease file: it holds binary data/);
+    });
+
+    it('stops reading a text of garbage after a bounded number of lines, and says so', async () => {
+      const garbage = join(dir, 'garbage.txt');
+      writeFileSync(garbage, Array.from({ length: 200_000 }, (_, i) => `\u001b[1m garbage ${i} \u0007 ${'z'.repeat(i % 300)}`).join('\n'));
+      await refused(garbage, /import stopped: this is not a dhcpd\.leases file: 20 of its first \d+ lines .*stopped reading at line \d+; nothing was posted/);
+    });
+
+    it('bounds what one line of garbage costs: a file without a newline is cut, not held whole', async () => {
+      const oneLine = join(dir, 'one-line.txt');
+      writeFileSync(oneLine, 'x'.repeat(8 << 20));
+      const report = await dryRunJson(oneLine);
+      assert.equal(report.records, 0);
+      assert.equal(report.skipped.length, 1);
+      assert.ok(report.skipped[0].reason.length < 200, report.skipped[0].reason.slice(0, 300));
+    });
+
+    it('refuses a file that starts like gzip but is not', async () => {
+      const corrupt = join(dir, 'corrupt.gz');
+      writeFileSync(corrupt, Buffer.concat([Buffer.from([0x1f, 0x8b, 8, 0]), Buffer.alloc(64, 0x41)]));
+      await refused(corrupt, /gzip/);
     });
   });
 

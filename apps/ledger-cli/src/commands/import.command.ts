@@ -6,6 +6,8 @@ import { LedgerHttpError, LeaseObservationsClient } from '../lease-import/lease-
 import { ImportInterrupted, postInBatches, type PostOutcome } from '../lease-import/post-in-batches';
 import { ProgressBar } from '../lease-import/progress-bar';
 import { LeaseFileMissing, readLeaseFiles, resolveLeaseFiles, type LeaseFileSource } from '../lease-import/read-lease-files';
+import { NotALeaseFile } from '../lease-files/not-a-lease-file';
+import type { LeaseFileReading } from '../lease-files/latest-leases';
 
 const DEFAULT_URL = 'http://127.0.0.1:3000';
 /** The endpoint takes at most this many records per request. */
@@ -17,7 +19,8 @@ Reads a DHCP server's lease file and posts the current lease of every address in
 the ledger (POST /v1/observations/leases), which answers valid, orphaned, released or
 unknown for each. Safe to re-run: records the ledger already has append nothing.
 
-  <file>                 an ISC dhcpd.leases file or a Kea memfile CSV. For Kea give the
+  <file>                 an ISC dhcpd.leases file or a Kea memfile CSV, plain or gzipped
+                         (told by its bytes, not its name). For Kea give the
                          file Kea writes (kea-leases4.csv): <file>.2 and <file>.1 (or
                          <file>.completed) are read before it, in Kea's own order
   --format isc|kea|auto  the file's format (default auto: told from its first line)
@@ -29,8 +32,9 @@ unknown for each. Safe to re-run: records the ledger already has append nothing.
                          every orphaned lease
 
 environment: LEDGER_URL (default for --url), LEDGER_API_KEY (sent as a bearer token)
-exit codes: 0 done (skipped lines are reported, not fatal), 1 failed (the ledger is
-unreachable or answered other than 2xx), 2 usage`;
+exit codes: 0 done (skipped lines are reported, not fatal; an empty file has no leases),
+1 failed (the ledger is unreachable or answered other than 2xx), 2 usage, or the file is
+not a lease file (binary, corrupt gzip, or lines no lease file holds: reading stops)`;
 
 export interface ImportOptions {
   file: string;
@@ -82,6 +86,13 @@ export interface ImportDependencies {
   retryDelaysMs?: number[];
 }
 
+/** Nothing is posted from a file that is not a lease file; exit 2, as for any input the command cannot take. */
+const notALeaseFile = (io: CliIo, error: NotALeaseFile, bar?: ProgressBar | null): number => {
+  bar?.clear();
+  io.err(`import stopped: ${error.message}; nothing was posted`);
+  return 2;
+};
+
 const run = async (args: ParsedArgs, io: CliIo, deps: ImportDependencies): Promise<number> => {
   const options = parseImportOptions(args, io.env);
   const now = deps.now ?? Date.now;
@@ -91,6 +102,7 @@ const run = async (args: ParsedArgs, io: CliIo, deps: ImportDependencies): Promi
     files = resolveLeaseFiles(options.file, options.format);
   } catch (error) {
     if (error instanceof LeaseFileMissing) throw new UsageError(error.message);
+    if (error instanceof NotALeaseFile) return notALeaseFile(io, error);
     throw error;
   }
   const source = options.source ?? defaultSourceName(files.format, options.file);
@@ -98,8 +110,15 @@ const run = async (args: ParsedArgs, io: CliIo, deps: ImportDependencies): Promi
     io.interactive ? new ProgressBar({ label, total, unit, now, write: deps.writeProgress ?? ((text) => process.stderr.write(text)) }) : null;
 
   const reading$ = bar('reading', files.totalBytes, 'bytes');
-  const reading = await readLeaseFiles(files, (bytes, addresses) => reading$?.update(bytes, addresses));
-  reading$?.clear();
+  let reading: LeaseFileReading;
+  try {
+    reading = await readLeaseFiles(files, (bytes, addresses) => reading$?.update(bytes, addresses), now);
+  } catch (error) {
+    if (error instanceof NotALeaseFile) return notALeaseFile(io, error, reading$);
+    throw error;
+  } finally {
+    reading$?.clear();
+  }
 
   let outcome: PostOutcome | null = null;
   if (!options.dryRun) {

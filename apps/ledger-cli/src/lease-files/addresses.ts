@@ -34,7 +34,7 @@ export const normalizeMac = (text: string): string | null => {
  */
 export const unusableMacReason = (mac: string): string | null => {
   if (mac === '00:00:00:00:00:00') return 'the all-zero MAC address';
-  return parseInt(mac.slice(0, 2), 16) & 1 ? `${mac} is a multicast or broadcast MAC address` : null;
+  return parseInt(mac.slice(0, 2), 16) & 1 ? `a multicast or broadcast MAC address (${mac})` : null;
 };
 
 export const macFromBytes = (bytes: Uint8Array): string | null =>

@@ -1,4 +1,8 @@
 import { lexIscLine, type IscToken } from './isc-dhcpd-lexer';
+import { QUOTE_LIMIT, quoteText } from './quote-text';
+
+/** Tokens kept of a top-level statement that starts with no known keyword: enough to quote it, so garbage never piles up in memory. */
+const MAX_GARBAGE_TOKENS = 32;
 
 /** `words... ;` */
 export interface IscStatement {
@@ -19,7 +23,10 @@ export interface IscStructureSink {
   block(block: IscBlock): void;
   /** A top-level `words... ;` statement (server-duid, authoring-byte-order...). */
   statement(statement: IscStatement): void;
-  problem(line: number, reason: string): void;
+  /** `block` is set when the problem costs a whole top-level block (a lease entry, if it is a lease block). */
+  problem(line: number, reason: string, block?: IscBlock): void;
+  /** Lines that are no part of any declaration a lease file holds: garbage, or not a lease file at all. */
+  unrecognisedLine?(line: number): void;
 }
 
 /** Keywords that open a top-level declaration in a lease file. */
@@ -29,8 +36,15 @@ export const TOP_LEVEL_KEYWORDS = new Set([
 /** The ones that never appear inside another declaration: seeing one at the start of a line inside a block means that block was cut short. */
 const LEASE_KEYWORDS = new Set(['lease', 'ia-na', 'ia-ta', 'ia-pd']);
 
-export const wordsText = (tokens: IscToken[]): string =>
-  tokens.map((t) => (t.kind === 'string' ? JSON.stringify(t.text) : t.text)).join(' ');
+/** Tokens as a message quotes them: at most about 80 characters, control bytes escaped. */
+export const wordsText = (tokens: IscToken[]): string => {
+  let text = '';
+  for (const t of tokens) {
+    text += (text ? ' ' : '') + (t.kind === 'string' ? JSON.stringify(t.text) : t.text);
+    if (text.length > QUOTE_LIMIT) break;
+  }
+  return quoteText(text);
+};
 
 const describeBlock = (block: IscBlock): string => `'${wordsText(block.header.slice(0, 2))}' block at line ${block.line}`;
 
@@ -55,6 +69,7 @@ export class IscBlockReader {
   pushLine(text: string): void {
     const line = ++this.lineNumber;
     const { tokens, fault } = lexIscLine(text, line);
+    if (this.stack.length === 0 && (fault || this.startsNothingKnown(tokens[0]))) this.sink.unrecognisedLine?.(line);
     for (const token of tokens) this.token(token);
     if (fault) {
       if (this.stack.length > 0) this.breakBlock(line, fault);
@@ -67,13 +82,21 @@ export class IscBlockReader {
 
   end(): void {
     if (this.stack.length > 0) {
-      this.sink.problem(this.stack[0].line, `${describeBlock(this.stack[0])} is not closed at the end of the file (a truncated write?); skipped`);
+      this.sink.problem(this.stack[0].line, `${describeBlock(this.stack[0])} is not closed at the end of the file (a truncated write?); skipped`, this.stack[0]);
     } else if (this.pending.length > 0) {
       this.sink.problem(this.pending[0].line, `'${wordsText(this.pending)}' has no ';' at the end of the file; skipped`);
     }
     this.stack = [];
     this.pending = [];
     this.broken = null;
+  }
+
+  /** A top-level line that neither opens a declaration a lease file holds, nor continues one. */
+  private startsNothingKnown(first: IscToken | undefined): boolean {
+    if (!first) return false;
+    if (first.kind === 'word' && TOP_LEVEL_KEYWORDS.has(first.text)) return false;
+    const continuing = this.pending.length > 0 && this.pending[0].kind === 'word' && TOP_LEVEL_KEYWORDS.has(this.pending[0].text);
+    return !continuing && !(first.kind === '{' && this.pending.length > 0);
   }
 
   private token(token: IscToken): void {
@@ -86,7 +109,7 @@ export class IscBlockReader {
       case '}':
         return this.closeBlock(token);
       default:
-        this.pending.push(token);
+        if (this.stack.length > 0 || this.pending.length < MAX_GARBAGE_TOKENS || TOP_LEVEL_KEYWORDS.has(this.pending[0].text)) this.pending.push(token);
     }
   }
 
@@ -94,7 +117,7 @@ export class IscBlockReader {
   private resyncAt(token: IscToken): void {
     if (this.stack.length > 0 && LEASE_KEYWORDS.has(token.text)) {
       const open = this.stack[0];
-      this.sink.problem(this.broken?.line ?? open.line, `${describeBlock(open)} is not closed before line ${token.line}${this.broken ? ` (${this.broken.reason})` : ''}; skipped`);
+      this.sink.problem(this.broken?.line ?? open.line, `${describeBlock(open)} is not closed before line ${token.line}${this.broken ? ` (${this.broken.reason})` : ''}; skipped`, open);
       this.stack = [];
       this.pending = [];
       this.broken = null;
@@ -130,7 +153,7 @@ export class IscBlockReader {
     if (this.stack.length > 0) return;
     const broken = this.broken;
     this.broken = null;
-    if (broken) this.sink.problem(broken.line, `${describeBlock(closed)} skipped: ${broken.reason}`);
+    if (broken) this.sink.problem(broken.line, `${describeBlock(closed)} skipped: ${broken.reason}`, closed);
     else this.sink.block(closed);
   }
 

@@ -86,6 +86,50 @@ describe('dhcpd.leases: reading what dhcpd writes', () => {
     assert.equal(reading.superseded, 1);
   });
 
+  it('lets an unusable last block win: the address is reported at it, and nothing older is posted (issue 10, item 2)', () => {
+    const older = ['lease 10.0.0.5 {', '  binding state active;', '  hardware ethernet 52:54:00:00:00:05;', '}'];
+    const zeroMac = parseIscLeases(file(...older, 'lease 10.0.0.5 {', '  binding state active;', '  hardware ethernet 00:00:00:00:00:00;', '}'));
+    assert.deepEqual(zeroMac.records, []);
+    assert.deepEqual(zeroMac.problems.map((p) => p.line), [5]);
+    assert.match(zeroMac.problems[0].reason, /^lease 10\.0\.0\.5 is active but has the all-zero MAC address/);
+    const badDate = parseIscLeases(file(...older, 'lease 10.0.0.5 {', '  ends 3 2024/02/30 10:00:00;', '  binding state active;', '  hardware ethernet 52:54:00:00:00:55;', '}'));
+    assert.deepEqual(badDate.records, []);
+    assert.deepEqual(badDate.problems.map((p) => p.line), [6]);
+    assert.deepEqual([badDate.entries, badDate.superseded], [2, 1]);
+  });
+
+  it('reads a block without a binding state as older dhcpd wrote it: active until its ends, then expired (issue 10, item 4)', () => {
+    const now = '2024-05-01T12:00:00.000Z';
+    const reading = parseIscLeases(
+      file(
+        'lease 10.0.0.40 {', '  starts 3 2024/05/01 08:00:00;', '  ends 3 2024/05/01 20:00:00;', '  hardware ethernet 52:54:00:00:00:40;', '}',
+        'lease 10.0.0.41 {', '  starts 3 2024/05/01 08:00:00;', '  ends 3 2024/05/01 10:00:00;', '  hardware ethernet 52:54:00:00:00:41;', '}',
+        'lease 10.0.0.42 {', '  ends never;', '  hardware ethernet 52:54:00:00:00:42;', '}',
+      ),
+      now,
+    );
+    assert.deepEqual(reading.problems, []);
+    assert.deepEqual(reading.records.map((r) => [r.ip, r.state]), [['10.0.0.40', 'active'], ['10.0.0.41', 'expired'], ['10.0.0.42', 'active']]);
+    assert.equal(reading.entries, 3);
+  });
+
+  it('counts every block as an entry read, ignored and skipped ones included (issue 10, item 5)', () => {
+    const reading = parseIscLeases(
+      file(
+        'lease 10.0.0.50 {', '  binding state active;', '  hardware ethernet 52:54:00:00:00:50;', '}',
+        'lease 10.0.0.51 {', '  binding state free;', '}',
+        'lease 10.0.0.52 {', '  binding state active;', '  hardware ethernet zz;', '}',
+        'lease 10.0.0.999 {', '  binding state active;', '}',
+        'lease 10.0.0.53 {', '  binding state active;',
+      ),
+    );
+    assert.equal(reading.records.length, 1);
+    assert.deepEqual(reading.ignored, { 'free lease without a MAC address': 1 });
+    assert.equal(reading.problems.length, 3);
+    assert.equal(reading.entries, 5);
+    assert.ok(reading.problems.every((p) => p.line > 0 && !/line 0\b/.test(p.reason)), JSON.stringify(reading.problems));
+  });
+
   it('lets a later free lease without a MAC clear what an earlier block said', () => {
     const reading = parseIscLeases(file('lease 10.0.0.7 {', '  binding state active;', '  hardware ethernet 52:54:00:00:00:07;', '}', 'lease 10.0.0.7 {', '  binding state free;', '}'));
     assert.deepEqual(reading.records, []);
@@ -164,8 +208,7 @@ describe('dhcpd.leases: what cannot be read is skipped with its line and why, an
     expectOneProblem(around('lease 10.0.0.8 {', '  starts epoch soon;', '  binding state active;', '  hardware ethernet 52:54:00:00:00:08;', '}'), 6, /'epoch soon' is not 'epoch <seconds>'/);
   });
 
-  it('no binding state, or one dhcpd does not write', () => {
-    expectOneProblem(around('lease 10.0.0.8 {', '  hardware ethernet 52:54:00:00:00:08;', '}'), 5, /no 'binding state'/);
+  it('a binding state dhcpd does not write', () => {
     expectOneProblem(around('lease 10.0.0.8 {', '  binding state dormant;', '  hardware ethernet 52:54:00:00:00:08;', '}'), 6, /'binding state dormant' is not a known binding state/);
   });
 
@@ -174,9 +217,11 @@ describe('dhcpd.leases: what cannot be read is skipped with its line and why, an
   });
 
   it('an active lease whose hardware address is no interface’s own (all-zero, multicast); a free one is just ignored', () => {
-    expectOneProblem(around('lease 10.0.0.8 {', '  binding state active;', '  hardware ethernet 01:00:5e:00:00:fb;', '}'), 5, /lease 10\.0\.0\.8 is active but has no usable MAC \(01:00:5e:00:00:fb is a multicast or broadcast MAC address\)/);
+    expectOneProblem(around('lease 10.0.0.8 {', '  binding state active;', '  hardware ethernet 01:00:5e:00:00:fb;', '}'), 5, /lease 10\.0\.0\.8 is active but has a multicast or broadcast MAC address \(01:00:5e:00:00:fb\)/);
+    expectOneProblem(around('lease 10.0.0.8 {', '  binding state active;', '  hardware ethernet 00:00:00:00:00:00;', '}'), 5, /lease 10\.0\.0\.8 is active but has the all-zero MAC address; skipped/);
+    // Issue 10, item 5: an all-zero MAC is not "without a MAC address".
     const free = around('lease 10.0.0.8 {', '  binding state free;', '  hardware ethernet 00:00:00:00:00:00;', '}');
-    assert.deepEqual([free.problems, free.ignored], [[], { 'free lease without a MAC address': 1 }]);
+    assert.deepEqual([free.problems, free.ignored], [[], { 'free lease with the all-zero MAC address': 1 }]);
   });
 
   it('a block cut short by a crash: the next lease line starts afresh', () => {
@@ -215,5 +260,29 @@ describe('dhcpd.leases: what cannot be read is skipped with its line and why, an
     assert.deepEqual(reading.records.map((r) => r.ip), ['2001:db8::9']);
     assert.deepEqual(reading.problems.map((p) => p.line), [2, 10]);
     assert.match(reading.problems[1].reason, /no MAC address: the client's DUID \(type 2\) carries no Ethernet address/);
+  });
+});
+
+describe('dhcpd.leases: a file that is not one (issue 10, item 3)', () => {
+  it('stops after a bounded number of lines no lease file holds, before reading the rest', () => {
+    const garbage = Array.from({ length: 10_000 }, (_, i) => `garbage line ${i} with words but no semicolon`).join('\n');
+    assert.throws(() => parseIscLeases(garbage), (error: Error) => {
+      assert.equal(error.name, 'NotALeaseFile');
+      assert.match(error.message, /not a dhcpd\.leases file: 20 of its first 20 lines/);
+      return true;
+    });
+  });
+
+  it('quotes at most about 80 characters of offending text, control bytes escaped', () => {
+    const reading = parseIscLeases(file('lease 10.0.1.1 {', '  binding state active;', '  hardware ethernet 52:54:00:00:00:01;', '}', `\u0000\u001b[31m${'x'.repeat(5_000)};`));
+    assert.equal(reading.problems.length, 1);
+    const [problem] = reading.problems;
+    assert.ok(problem.reason.length < 200, problem.reason);
+    assert.doesNotMatch(problem.reason, /[\u0000-\u001f]/);
+    assert.match(problem.reason, /\\x00\\x1b\[31mxxx/);
+  });
+
+  it('reads an empty file as no leases, without a problem', () => {
+    assert.deepEqual(parseIscLeases(''), { records: [], entries: 0, superseded: 0, problems: [], ignored: {} });
   });
 });

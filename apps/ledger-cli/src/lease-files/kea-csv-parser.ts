@@ -1,4 +1,5 @@
-import { bytesFromHexList, macFromDuid, normalizeMac, parseIp, unusableMacReason } from './addresses';
+import { bytesFromHexList, macFromBytes, macFromDuid, normalizeMac, parseIp, unusableMacReason } from './addresses';
+import { quoteText } from './quote-text';
 import { LatestLeases, type LeaseFileReading } from './latest-leases';
 import type { LeaseRecord, LeaseSink, LeaseState } from './lease-record';
 
@@ -45,7 +46,7 @@ const REQUIRED = { 4: ['address', 'hwaddr', 'valid_lifetime', 'expire'], 6: ['ad
 
 const readHeader = (line: string): Header | string => {
   const names = line.split(',').map((name) => name.trim());
-  if (!names.includes('address')) return `the first line is not a Kea lease-file header (no 'address' column): '${line.slice(0, 80)}'`;
+  if (!names.includes('address')) return `the first line is not a Kea lease-file header (no 'address' column): '${quoteText(line)}'`;
   const family = names.includes('duid') ? 6 : 4;
   const missing = REQUIRED[family].filter((name) => !names.includes(name));
   if (missing.length > 0) return `the header lacks the column${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`;
@@ -86,16 +87,21 @@ export class KeaLeaseParser {
       } else this.header = header;
       return;
     }
-    const reason = this.row(text.split(','), this.header, line);
-    if (reason) this.problem(line, `${reason}; row skipped`);
+    const fields = text.split(',');
+    const reason = this.row(fields, this.header, line);
+    if (!reason) return;
+    // A row that cannot be used is still its address's latest entry: named, and nothing older is posted for it.
+    const ip = fields.length === this.header.width ? parseIp(fields[this.header.column.address] ?? '') : null;
+    const address = ip && ip.family === this.header.family ? ip.ip : undefined;
+    this.problem(line, `${address ? `${address}: ` : ''}${reason}; row skipped`, { ...(address ? { ip: address } : {}) });
   }
 
   endFile(): void {
     this.header = null;
   }
 
-  private problem(line: number, reason: string): void {
-    this.sink.problem({ ...(this.file !== undefined ? { file: this.file } : {}), line, reason });
+  private problem(line: number, reason: string, entry?: { ip?: string }): void {
+    this.sink.problem({ ...(this.file !== undefined ? { file: this.file } : {}), line, reason, ...(entry ? { entry } : {}) });
   }
 
   /** Reads one row into the sink; returns why not when it cannot. */
@@ -103,13 +109,13 @@ export class KeaLeaseParser {
     if (fields.length !== header.width) return `${fields.length} fields where the header has ${header.width}`;
     const field = (name: string): string | undefined => (name in header.column ? fields[header.column[name]] : undefined);
     const ip = parseIp(field('address') ?? '');
-    if (!ip || ip.family !== header.family) return `address '${field('address')}' is not an IPv${header.family} address`;
+    if (!ip || ip.family !== header.family) return `address '${quoteText(field('address') ?? '')}' is not an IPv${header.family} address`;
     const validLifetime = field('valid_lifetime')!;
     const expire = field('expire')!;
-    if (!/^\d{1,10}$/.test(validLifetime) || Number(validLifetime) > INFINITE_LIFETIME) return `valid_lifetime '${validLifetime}' is not a number of seconds`;
-    if (!/^\d{1,12}$/.test(expire) || Number(expire) > LAST_EPOCH_SECOND) return `expire '${expire}' is not an epoch time`;
+    if (!/^\d{1,10}$/.test(validLifetime) || Number(validLifetime) > INFINITE_LIFETIME) return `valid_lifetime '${quoteText(validLifetime)}' is not a number of seconds`;
+    if (!/^\d{1,12}$/.test(expire) || Number(expire) > LAST_EPOCH_SECOND) return `expire '${quoteText(expire)}' is not an epoch time`;
     const stateCode = field('state') || '0';
-    if (!(stateCode in KEA_STATES)) return `state '${stateCode}' is not a Kea lease state (0-4)`;
+    if (!(stateCode in KEA_STATES)) return `state '${quoteText(stateCode)}' is not a Kea lease state (0-4)`;
     if (header.family === 6 && (field('lease_type') || '0') === '2') {
       this.sink.ignore('DHCPv6 prefix delegation (lease_type 2)');
       return undefined;
@@ -122,8 +128,8 @@ export class KeaLeaseParser {
     const unusable = found === undefined ? null : unusableMacReason(found);
     const mac = unusable ? undefined : found;
     if (mac === undefined) {
-      if (state === 'active') return `the lease is active but has ${unusable ? `no usable MAC (${unusable})` : 'no hardware address'}`;
-      this.sink.ignore(`${state} lease without a MAC address`, ip.ip);
+      if (state === 'active') return `the lease is active but has ${unusable ?? 'no hardware address'}`;
+      this.sink.ignore(unusable ? `${state} lease with ${unusable}` : `${state} lease without a MAC address`, ip.ip);
       return undefined;
     }
     const record: LeaseRecord = { ip: ip.ip, mac, state, origin: { ...(this.file !== undefined ? { file: this.file } : {}), line } };
@@ -136,11 +142,18 @@ export class KeaLeaseParser {
     return undefined;
   }
 
-  /** The hwaddr column; for DHCPv6 rows without one, the MAC inside a link-layer DUID. */
+  /**
+   * The hwaddr column; for DHCPv4 rows without one, a client id of hardware type 1
+   * (Ethernet: the type byte, then the MAC, RFC 2132 §9.14); for DHCPv6 rows without one,
+   * the MAC inside a link-layer DUID.
+   */
   private mac(field: (name: string) => string | undefined, header: Header): string | undefined | { error: string } {
     const hwaddr = field('hwaddr') ?? '';
-    if (hwaddr !== '') return normalizeMac(hwaddr) ?? { error: `hwaddr '${hwaddr}' is not a six-octet MAC address` };
-    if (header.family === 4) return undefined;
+    if (hwaddr !== '') return normalizeMac(hwaddr) ?? { error: `hwaddr '${quoteText(hwaddr)}' is not a six-octet MAC address` };
+    if (header.family === 4) {
+      const clientId = bytesFromHexList(field('client_id') ?? '');
+      return clientId && clientId.length === 7 && clientId[0] === 1 ? (macFromBytes(clientId.subarray(1)) ?? undefined) : undefined;
+    }
     const duid = bytesFromHexList(field('duid') ?? '');
     return duid ? (macFromDuid(duid) ?? undefined) : undefined;
   }

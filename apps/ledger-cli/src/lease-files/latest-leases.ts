@@ -1,10 +1,14 @@
 import type { LeaseFileProblem, LeaseRecord, LeaseSink } from './lease-record';
+import { quoteText } from './quote-text';
+
+/** Reasons quote at most 80 characters of the file; this bounds the words around them. */
+const MAX_REASON_LENGTH = 400;
 
 /** What reading a lease file (or a set of them) came to. */
 export interface LeaseFileReading {
   /** The current record of every address, in the order of each address's last entry. */
   records: LeaseRecord[];
-  /** Every well-formed entry read, superseded ones included. */
+  /** Every entry read (lease block, iaaddr, row): superseded, ignored and skipped ones included. */
   entries: number;
   /** Entries replaced by a later entry for the same address. */
   superseded: number;
@@ -32,10 +36,15 @@ export class LatestLeases implements LeaseSink {
   }
 
   problem(problem: LeaseFileProblem): void {
-    this.problems.push(problem);
+    // A last line of defence: whatever a parser quoted, no message carries raw control bytes or runs on for pages.
+    this.problems.push({ ...problem, reason: quoteText(problem.reason, MAX_REASON_LENGTH) });
+    if (!problem.entry) return;
+    this.entries++;
+    if (problem.entry.ip !== undefined && this.byIp.delete(problem.entry.ip)) this.superseded++;
   }
 
   ignore(reason: string, ip?: string): void {
+    this.entries++;
     this.ignored[reason] = (this.ignored[reason] ?? 0) + 1;
     if (ip !== undefined && this.byIp.delete(ip)) this.superseded++;
   }

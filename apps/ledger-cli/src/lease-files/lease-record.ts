@@ -29,6 +29,12 @@ export interface LeaseOrigin {
 /** Something in the file that was skipped, with the line an operator should look at. */
 export interface LeaseFileProblem extends LeaseOrigin {
   reason: string;
+  /**
+   * Set when the skipped thing was a lease entry (a block, a row): it counts as an entry read.
+   * `ip` is set when its address could be read: it is then that address's latest entry, and
+   * nothing older is posted for the address (a stale record never stands in for a newer one).
+   */
+  entry?: { ip?: string };
 }
 
 /**

@@ -12,7 +12,7 @@ export interface ImportReport {
   source: string;
   url: string | null;
   dryRun: boolean;
-  /** Well-formed entries read, superseded ones included. */
+  /** Every entry read (lease block, iaaddr, row): superseded, ignored and skipped ones included. */
   entries: number;
   superseded: number;
   /** Distinct addresses, each with its last entry: what is posted. */
@@ -75,7 +75,15 @@ export const formatImportTable = (report: ImportReport): string => {
   const lines: string[] = [];
   const where = report.files.length > 1 ? `${report.file} (${report.format}: ${report.files.join(', ')})` : `${report.file} (${report.format})`;
   lines.push(report.dryRun ? `Read ${where} as source "${report.source}" (dry run: nothing posted)` : `Imported ${where} as source "${report.source}" into ${report.url}`);
-  lines.push(row('entries read', report.entries, report.superseded > 0 ? `(${n(report.superseded)} superseded by a later entry)` : ''));
+  if (report.entries === 0 && report.skipped.length === 0) lines.push('  no leases: the file holds no lease entries');
+  const ignoredCount = Object.values(report.ignored).reduce((a, b) => a + b, 0);
+  const skippedEntries = report.entries - report.records - report.superseded - ignoredCount;
+  const made = [
+    report.superseded > 0 ? `${n(report.superseded)} superseded by a later entry` : '',
+    ignoredCount > 0 ? `${n(ignoredCount)} ignored` : '',
+    skippedEntries > 0 ? `${n(skippedEntries)} skipped` : '',
+  ].filter(Boolean);
+  lines.push(row('entries read', report.entries, made.length > 0 ? `(${made.join(', ')})` : ''));
   lines.push(row('addresses', report.records, breakdown(report.states)));
   const ignored = Object.values(report.ignored).reduce((a, b) => a + b, 0);
   if (ignored > 0) lines.push(row('ignored', ignored, Object.entries(report.ignored).map(([why, count]) => `${why}: ${n(count)}`).join(' · ')));

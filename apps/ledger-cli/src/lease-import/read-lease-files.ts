@@ -1,10 +1,11 @@
-import { createReadStream, existsSync, openSync, readSync, closeSync, statSync } from 'node:fs';
-import { createInterface } from 'node:readline';
+import { existsSync, statSync } from 'node:fs';
 import { IscLeaseParser } from '../lease-files/isc-dhcpd-parser';
 import { KeaLeaseParser } from '../lease-files/kea-csv-parser';
 import { keaLeaseFileSet } from '../lease-files/kea-lease-file-set';
 import { LatestLeases, type LeaseFileReading } from '../lease-files/latest-leases';
 import { detectLeaseFileFormat, type LeaseFileFormat } from '../lease-files/lease-file-format';
+import { leaseFileHead, NotALeaseFile, openLeaseFileText } from './lease-file-bytes';
+import { LineSplitter } from './line-splitter';
 
 /** The files an import reads, in order, and how many bytes they hold (for the progress bar). */
 export interface LeaseFileSource {
@@ -17,16 +18,7 @@ export class LeaseFileMissing extends Error {
   override readonly name = 'LeaseFileMissing';
 }
 
-const firstLines = (path: string): string[] => {
-  const fd = openSync(path, 'r');
-  try {
-    const buffer = Buffer.alloc(4096);
-    const length = readSync(fd, buffer, 0, buffer.length, 0);
-    return buffer.subarray(0, length).toString('utf8').split(/\r?\n/).slice(0, 20);
-  } finally {
-    closeSync(fd);
-  }
-};
+const firstLines = (path: string): string[] => leaseFileHead(path).split(/\r?\n/).slice(0, 20);
 
 /**
  * Which files to read for `path`: the file itself for dhcpd.leases; for Kea, the lease-file
@@ -45,38 +37,51 @@ export const resolveLeaseFiles = (path: string, format: LeaseFileFormat | 'auto'
 };
 
 /**
- * Streams the files through the format's parser, line by line, so a lease file of any
- * size is read in the memory its distinct addresses need. `onProgress` hears the bytes
- * read so far and the distinct addresses found.
+ * Streams the files through the format's parser, line by line (gunzipped when a file is
+ * gzip), so a lease file of any size is read in the memory its distinct addresses need.
+ * `onProgress` hears the bytes read so far and the distinct addresses found. A file that
+ * turns out not to be a lease file stops the reading with NotALeaseFile.
  */
-export const readLeaseFiles = async (source: LeaseFileSource, onProgress: (bytesRead: number, addresses: number) => void = () => {}): Promise<LeaseFileReading> => {
+export const readLeaseFiles = async (
+  source: LeaseFileSource,
+  onProgress: (bytesRead: number, addresses: number) => void = () => {},
+  now: () => number = Date.now,
+): Promise<LeaseFileReading> => {
   const latest = new LatestLeases();
-  const isc = source.format === 'isc' ? new IscLeaseParser(latest) : null;
+  const isc = source.format === 'isc' ? new IscLeaseParser(latest, { now: new Date(now()).toISOString() }) : null;
   const kea = source.format === 'kea' ? new KeaLeaseParser(latest) : null;
   let before = 0;
   for (const file of source.files) {
+    leaseFileHead(file); // binary is refused before a byte of it is parsed
     kea?.startFile(source.files.length > 1 ? file : undefined);
-    const stream = createReadStream(file);
-    const lines = createInterface({ input: stream, crlfDelay: Infinity });
+    const { text, raw } = openLeaseFileText(file);
     let count = 0;
-    // Line events rather than `for await`: the async iterator costs a promise per line, a third of the time on big files.
     await new Promise<void>((resolve, reject) => {
+      let failed = false;
       const fail = (error: unknown) => {
-        lines.close();
-        stream.destroy();
-        reject(error);
+        if (failed) return;
+        failed = true;
+        text.destroy();
+        raw.destroy();
+        reject(error instanceof Error && 'code' in error && String(error.code).startsWith('Z_') ? new NotALeaseFile(`${file}: the gzip data is corrupt (${error.message})`) : error);
       };
-      stream.on('error', fail);
-      lines.on('line', (line) => {
+      const lines = new LineSplitter((line) => {
+        if (failed) return;
         try {
           if (isc) isc.pushLine(line);
           else kea!.pushLine(line);
-          if (++count % 4096 === 0) onProgress(before + stream.bytesRead, latest.size);
+          if (++count % 4096 === 0) onProgress(before + raw.bytesRead, latest.size);
         } catch (error) {
           fail(error);
         }
       });
-      lines.on('close', resolve);
+      text.on('data', (chunk: Buffer) => lines.push(chunk));
+      text.on('error', fail);
+      raw.on('error', fail);
+      text.on('end', () => {
+        lines.end();
+        if (!failed) resolve();
+      });
     });
     kea?.endFile();
     before += statSync(file).size;

@@ -85,7 +85,8 @@ export class LeaseCommandService {
   }
 
   private async record(command: LeaseCommand, refusal: Refusal, context: RequestContext): Promise<void> {
-    if (refusal.code === 'not_found') return;
+    // Bad input is not a decision: it is answered, never written.
+    if (refusal.code === 'not_found' || refusal.code === 'invalid_request') return;
     const token = command.type === 'GrantLease' ? command.owner.token : null;
     await this.refusals.record({ command: command.type, nodeId: null, token, ip: command.ip }, refusal, context);
   }

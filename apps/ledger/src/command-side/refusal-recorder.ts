@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Streams, type Refusal } from '@ledger/domain';
-import type { EventStore } from '@ledger/event-store';
+import { isConcurrencyError, StreamStateCache, type EventStore } from '@ledger/event-store';
 import { EVENT_STORE, RANDOMNESS } from '../infrastructure/injection-tokens';
 import type { Randomness } from '../infrastructure/randomness';
 import { deterministicUuid } from './fingerprint';
@@ -15,14 +15,27 @@ export interface RefusedCommand {
   consumer?: { controller: string; model: string } | null;
 }
 
+/** Conflicts with concurrent refusals of the same subject before giving up (each one means another was written). */
+const MAX_ATTEMPTS = 50;
+
 /**
  * Every refusal is itself appended, so an incident review shows who was turned away
- * and why. Refusals go to streams of their own with no expected revision: a flood of
- * them never contends with a node's real decisions. A retried request (same
- * requestId) reuses its event id, so the store keeps one copy.
+ * and why. Refusals go to streams of their own: a flood of them never contends with a
+ * node's real decisions.
+ *
+ * A retried request (same requestId) reuses its event id and must leave one copy on both
+ * stores. An append with `any` does not ensure that on EventStoreDB (it deduplicates `any`
+ * only through a recent-writes cache lost on restart, and event ids are not unique across
+ * streams), so a request with a requestId checks the stream for its id and appends with the
+ * exact revision it read: a concurrent copy makes the append conflict, and the re-read finds
+ * it. Ids seen are cached per stream, so each check reads only the events since the last.
+ * A request without a requestId has no retry identity: it appends with `any`.
  */
 @Injectable()
 export class RefusalRecorder {
+  /** Per refusals stream: the ids stored up to a revision. */
+  private readonly seen = new StreamStateCache<Set<string>>(1_000);
+
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(RANDOMNESS) private readonly random: Randomness,
@@ -35,6 +48,32 @@ export class RefusalRecorder {
       type: 'CommandRefused',
       data: { ...refused, ip: refused.ip ?? null, consumer: refused.consumer ?? null, code: refusal.code, reason: refusal.message, details: refusal.details ?? null },
     };
-    await this.store.appendToStream(stream, toNewEvents([event], context, () => id), 'any');
+    const events = toNewEvents([event], context, () => id);
+    if (!context.requestId) {
+      await this.store.appendToStream(stream, events, 'any');
+      return;
+    }
+    for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+      const { revision, state: ids } = await this.idsIn(stream);
+      if (ids.has(id)) return; // the first try of this request was recorded
+      try {
+        const result = await this.store.appendToStream(stream, events, revision < 0 ? 'no_stream' : revision);
+        this.seen.set(stream, { revision: result.nextExpectedRevision, state: ids.add(id) });
+        return;
+      } catch (error) {
+        if (!isConcurrencyError(error)) throw error;
+      }
+    }
+    throw new Error(`${stream}: refusal not recorded, still conflicting after ${MAX_ATTEMPTS} attempts`);
+  }
+
+  private async idsIn(stream: string): Promise<{ revision: number; state: Set<string> }> {
+    const cached = this.seen.get(stream) ?? { revision: -1, state: new Set<string>() };
+    const newer = await this.store.readStream(stream, { fromRevision: cached.revision + 1 });
+    if (newer.length === 0) return cached;
+    for (const event of newer) cached.state.add(event.id);
+    const entry = { revision: newer[newer.length - 1].revision, state: cached.state };
+    this.seen.set(stream, entry);
+    return entry;
   }
 }

@@ -23,6 +23,11 @@ export interface LedgerConfig {
   keysFile: string;
   rateLimitPerSecond: number;
   rateLimitBurst: number;
+  /** Requests without a valid key, per client address: sustained rate and burst (a flood of wrong keys is limited too). */
+  authFailureRatePerSecond: number;
+  authFailureBurst: number;
+  /** How long the server keeps an idle keep-alive connection: above any client's own idle timeout, so the client closes first. */
+  keepAliveTimeoutMs: number;
   /** Node health (seed 4): failed power syncs in a row that fault a node, the deploy timeout, and how often it is checked. */
   powerFailuresForFault: number;
   deployTimeoutSeconds: number;
@@ -35,6 +40,9 @@ export interface LedgerConfig {
   sqlitePollMs: number;
   /** Readiness: the most events a read model or the lease cascade may trail the log by and still be ready. */
   readyMaxLagEvents: number;
+  /** A full or read-only disk: the Retry-After of the 503s, and how often the disk is tried again. */
+  storageRetryAfterSeconds: number;
+  storageProbeIntervalMs: number;
 }
 
 export class ConfigError extends Error {
@@ -79,6 +87,9 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): LedgerConfig =
     keysFile: resolve(env.LEDGER_KEYS_FILE || join(env.LEDGER_DATA_DIR || './data', 'keys.json')),
     rateLimitPerSecond: integer(env, 'LEDGER_RATE_LIMIT_PER_SECOND', 1_000, 1, 1_000_000),
     rateLimitBurst: integer(env, 'LEDGER_RATE_LIMIT_BURST', 2_000, 1, 1_000_000),
+    authFailureRatePerSecond: integer(env, 'LEDGER_AUTH_FAILURE_RATE_PER_SECOND', 10, 1, 1_000_000),
+    authFailureBurst: integer(env, 'LEDGER_AUTH_FAILURE_BURST', 200, 1, 1_000_000),
+    keepAliveTimeoutMs: integer(env, 'LEDGER_KEEP_ALIVE_TIMEOUT_MS', 65_000, 1_000, 3_600_000),
     powerFailuresForFault: integer(env, 'LEDGER_POWER_FAILURES_FOR_FAULT', 3, 1, 1_000),
     deployTimeoutSeconds: integer(env, 'LEDGER_DEPLOY_TIMEOUT_SECONDS', 1_800, 1, 30 * 86_400),
     healthCheckIntervalMs: integer(env, 'LEDGER_HEALTH_CHECK_INTERVAL_MS', 10_000, 10, 3_600_000),
@@ -86,5 +97,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): LedgerConfig =
     snapshotEvery: integer(env, 'LEDGER_SNAPSHOT_EVERY', 10_000, 0, 100_000_000),
     sqlitePollMs: integer(env, 'LEDGER_SQLITE_POLL_MS', 100, 10, 3_600_000),
     readyMaxLagEvents: integer(env, 'LEDGER_READY_MAX_LAG_EVENTS', 1_000, 0, 1_000_000_000),
+    storageRetryAfterSeconds: integer(env, 'LEDGER_STORAGE_RETRY_AFTER_SECONDS', 5, 1, 3_600),
+    storageProbeIntervalMs: integer(env, 'LEDGER_STORAGE_PROBE_INTERVAL_MS', 1_000, 10, 600_000),
   };
 };

@@ -1,11 +1,13 @@
-import { Controller, Get, Inject, ServiceUnavailableException } from '@nestjs/common';
+import { Controller, Get, Inject, Res, ServiceUnavailableException } from '@nestjs/common';
+import type { Response } from 'express';
 import { HealthCheckService, type HealthCheckResult } from '@nestjs/terminus';
+import { ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import type { EventStore } from '@ledger/event-store';
 import { EVENT_STORE } from '../infrastructure/injection-tokens';
 import { LedgerViewService } from '../read-side/ledger-view.service';
-import { ReadinessIndicators } from './readiness-indicators';
-import { ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import { ApiErrorDto } from '../openapi/api-error.dto';
+import { StorageHealth } from './storage-health.service';
+import { ReadinessIndicators } from './readiness-indicators';
 import { HealthCheckDto, HealthSummaryDto } from './health.response.dto';
 
 /** A down check is answered in the API's one error shape, the check results in `details`. */
@@ -24,17 +26,28 @@ export class HealthController {
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
     private readonly views: LedgerViewService,
+    private readonly storage: StorageHealth,
     private readonly health: HealthCheckService,
     private readonly readiness: ReadinessIndicators,
   ) {}
 
-  /** The summary kept from before liveness and readiness were split: the store's head and the read models' lag. */
+  /**
+   * The summary kept from before liveness and readiness were split: the store's head, the
+   * read models' lag, and whether the ledger can write. While the disk refuses writes: 503,
+   * `storage_fault`, and what the condition is (queries keep answering meanwhile).
+   */
   @Get('healthz')
-  @ApiOperation({ summary: 'Summary: the store head and how far the read models trail it' })
+  @ApiOperation({ summary: 'Summary: the store head, whether it can write, and how far the read models trail it' })
   @ApiOkResponse({ type: HealthSummaryDto })
-  async summary() {
+  @ApiServiceUnavailableResponse({ type: HealthSummaryDto, description: 'storage_fault: the disk refuses writes (full, read-only, failing, or the store file replaced).' })
+  async summary(@Res({ passthrough: true }) response: Response) {
     const head = await this.store.headPosition();
-    return { status: 'ok', store: { head }, readModels: { position: this.views.view.position, lag: head - this.views.view.position } };
+    const readModels = { position: this.views.view.position, lag: head - this.views.view.position };
+    const fault = this.storage.current;
+    if (!fault) return { status: 'ok', store: { head, writable: true }, readModels };
+    response.status(503);
+    const { code, component, message, since, refusedWrites } = fault;
+    return { status: 'storage_fault', store: { head, writable: false, fault: { code, component, message, since: since.toISOString(), refusedWrites } }, readModels };
   }
 
   /** Liveness: the process answers HTTP. Restart it only when this fails. */
@@ -47,12 +60,12 @@ export class HealthController {
 
   /** Readiness: send it traffic only when the store answers and nothing following the log trails it too far. */
   @Get('healthz/ready')
-  @ApiOperation({ summary: 'Readiness: the store answers and nothing following the log trails it by more than LEDGER_READY_MAX_LAG_EVENTS' })
+  @ApiOperation({ summary: 'Readiness: the store answers and can write, and nothing following the log trails it by more than LEDGER_READY_MAX_LAG_EVENTS' })
   @ApiOkResponse({ type: HealthCheckDto })
   @ApiServiceUnavailableResponse({ type: ApiErrorDto, description: 'not_ready: details holds every check, up or down.' })
   ready(): Promise<HealthCheckResult> {
     return answerOrUnavailable(
-      this.health.check([() => this.readiness.storeAnswers(), () => this.readiness.logFollowersCurrent()]),
+      this.health.check([() => this.readiness.storeAnswers(), () => this.readiness.storageWritable(), () => this.readiness.logFollowersCurrent()]),
       'not ready: see details.error',
     );
   }

@@ -2,8 +2,8 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { OPEN_OBJECT } from '../openapi/api-shapes';
 
 export class HealthSummaryDto {
-  @ApiProperty({ example: 'ok' }) status!: string;
-  @ApiProperty({ ...OPEN_OBJECT, example: { head: 42 } }) store!: Record<string, unknown>;
+  @ApiProperty({ enum: ['ok', 'storage_fault'], example: 'ok' }) status!: string;
+  @ApiProperty({ ...OPEN_OBJECT, description: 'head, writable, and the fault while the disk refuses writes.', example: { head: 42, writable: true } }) store!: Record<string, unknown>;
   @ApiProperty({ ...OPEN_OBJECT, example: { position: 42, lag: 0 } }) readModels!: Record<string, unknown>;
 }
 
@@ -14,7 +14,7 @@ export class HealthCheckDto {
   @ApiPropertyOptional({ ...OPEN_OBJECT, description: 'The checks that are down.' }) error?: Record<string, unknown>;
   @ApiProperty({
     ...OPEN_OBJECT,
-    description: 'Every check: store, ledger-view, audit-index, lease-cascade.',
+    description: 'Every check: store, storage, ledger-view, audit-index, lease-cascade.',
     example: { store: { status: 'up', head: 42 }, 'ledger-view': { status: 'up', position: 42, lag: 0 } },
   })
   details!: Record<string, unknown>;

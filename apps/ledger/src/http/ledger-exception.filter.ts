@@ -1,10 +1,14 @@
-import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus } from '@nestjs/common';
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Inject } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { PinoLogger } from 'nestjs-pino';
 import type { RefusalCode } from '@ledger/domain';
 import { LedgerRefusal } from '../command-side/ledger-refusal';
+import { StorageHealth } from '../health/storage-health.service';
+import { LEDGER_CONFIG } from '../infrastructure/injection-tokens';
+import type { LedgerConfig } from '../config/ledger-config';
 
 const STATUS_OF_REFUSAL: Partial<Record<RefusalCode, number>> = {
+  invalid_request: HttpStatus.BAD_REQUEST,
   not_found: HttpStatus.NOT_FOUND,
   forbidden: HttpStatus.FORBIDDEN,
 };
@@ -24,11 +28,17 @@ const BODY_PARSER_MESSAGES: Record<string, string> = {
 /**
  * The one place errors become HTTP: refusals are 409 (404 for missing things) with a
  * machine-readable code; bad input is a 4xx naming the problem; anything unexpected
- * is logged with the correlation id and answered without internals.
+ * is logged with the correlation id and answered without internals. A write the disk
+ * refused (full, read-only, a replaced store file) is a 503 with the condition's code and
+ * Retry-After: said once in the log by StorageHealth, not per request.
  */
 @Catch()
 export class LedgerExceptionFilter implements ExceptionFilter {
-  constructor(private readonly logger: PinoLogger) {
+  constructor(
+    private readonly logger: PinoLogger,
+    private readonly storage: StorageHealth,
+    @Inject(LEDGER_CONFIG) private readonly config: LedgerConfig,
+  ) {
     this.logger.setContext(LedgerExceptionFilter.name);
   }
 
@@ -37,6 +47,14 @@ export class LedgerExceptionFilter implements ExceptionFilter {
     const response = http.getResponse<Response>();
     const request = http.getRequest<Request & { id?: string }>();
     const correlationId = String(request.id ?? '');
+    const fault = this.storage.report(error, 'store');
+    if (fault) {
+      if (response.headersSent) return;
+      response.setHeader('Retry-After', String(this.config.storageRetryAfterSeconds));
+      const message = `${fault.message}: nothing was written; retry after ${this.config.storageRetryAfterSeconds} s`;
+      response.status(HttpStatus.SERVICE_UNAVAILABLE).json({ code: fault.code, message, statusCode: HttpStatus.SERVICE_UNAVAILABLE, correlationId });
+      return;
+    }
     const [status, body] = this.toHttp(error, correlationId);
     if (status >= 500) this.logger.error({ err: error, correlationId }, 'request failed');
     if (!response.headersSent) response.status(status).json({ ...body, statusCode: status, correlationId });

@@ -1,7 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { EventStoreDbEventStore, SqliteEventStore, type EventStore } from '@ledger/event-store';
-import type { LedgerConfig } from '../config/ledger-config';
+import pino from 'pino';
+import { ensureReadModelsFrom, ForeignReadModelError, openReadModelDatabase } from '@ledger/projections';
+import { ConfigError, type LedgerConfig } from '../config/ledger-config';
 import type { Clock } from './clock';
 
 export const eventStoreFile = (config: Pick<LedgerConfig, 'dataDir'>) => join(config.dataDir, 'events.sqlite');
@@ -11,6 +13,38 @@ export const readModelFile = (config: Pick<LedgerConfig, 'readModelDir'>) => joi
 export const openEventStore = async (config: LedgerConfig, clock: Clock): Promise<EventStore> => {
   mkdirSync(config.dataDir, { recursive: true });
   mkdirSync(config.readModelDir, { recursive: true });
-  if (config.store === 'eventstoredb') return EventStoreDbEventStore.connect(config.esdbUrl!);
-  return SqliteEventStore.open({ file: eventStoreFile(config), synchronous: config.sqliteSynchronous, clock, pollIntervalMs: config.sqlitePollMs });
+  const store =
+    config.store === 'eventstoredb'
+      ? await EventStoreDbEventStore.connect(config.esdbUrl!, { onForeignEvent: foreignEventWarning(config) })
+      : await SqliteEventStore.open({ file: eventStoreFile(config), synchronous: config.sqliteSynchronous, clock, pollIntervalMs: config.sqlitePollMs });
+  await refuseForeignReadModels(config, store);
+  return store;
+};
+
+/** Before any read model resumes: the read-model file must have been built from this store. */
+const refuseForeignReadModels = async (config: LedgerConfig, store: EventStore): Promise<void> => {
+  const file = readModelFile(config);
+  const db = openReadModelDatabase(file);
+  try {
+    await ensureReadModelsFrom(db, store, file);
+  } catch (error) {
+    await store.close();
+    throw error instanceof ForeignReadModelError ? new ConfigError(error.message) : error;
+  } finally {
+    db.close();
+  }
+};
+
+/**
+ * Events other writers put in EventStoreDB's $all are skipped (counted in
+ * ledger_store_foreign_events_skipped_total); the 1st, 10th, 100th... is logged as a warning,
+ * so a busy foreign writer is seen without flooding the log.
+ */
+const foreignEventWarning = (config: LedgerConfig) => {
+  const logger = pino({ level: config.logLevel }).child({ context: 'EventStoreDbEventStore' });
+  let skipped = 0;
+  return (event: { id: string; stream: string; type: string; reason: string }) => {
+    skipped += 1;
+    if (Number.isInteger(Math.log10(skipped))) logger.warn({ ...event, skipped }, 'skipped an event in $all that the ledger did not write');
+  };
 };

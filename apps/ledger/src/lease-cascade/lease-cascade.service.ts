@@ -9,6 +9,8 @@ import { readModelFile } from '../infrastructure/event-store.factory';
 import { LeaseCommandService } from '../command-side/lease-command.service';
 import { LedgerRefusal } from '../command-side/ledger-refusal';
 import { systemContext } from '../command-side/request-context';
+import { StorageHealth } from '../health/storage-health.service';
+import { SubscriptionRestarts } from '../infrastructure/subscription-restarts';
 
 /**
  * The lease cascade process manager in the app (seed 2, invariant 5): when an allocation
@@ -27,12 +29,15 @@ export class LeaseCascadeService implements LeaseReleaser, OnModuleInit, OnAppli
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly leases: LeaseCommandService,
     private readonly logger: PinoLogger,
+    private readonly storage: StorageHealth,
+    restarts: SubscriptionRestarts,
   ) {
     this.logger.setContext(LeaseCascadeService.name);
     this.checkpoints = CheckpointStore.open(readModelFile(config));
     this.runner = new LeaseCascadeRunner(store, this.checkpoints, this, {
       clock,
-      onError: (error, at) => this.logger.error({ err: error, ...at }, 'lease cascade: a release failed; retrying'),
+      onError: (error, at) => this.storage.report(error, 'read-models') ?? this.logger.error({ err: error, ...at }, 'lease cascade: a release failed; retrying'),
+      onRestart: restarts.record,
     });
   }
 

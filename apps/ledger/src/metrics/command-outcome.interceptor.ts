@@ -1,6 +1,7 @@
 import { type CallHandler, type ExecutionContext, HttpException, Injectable, type NestInterceptor } from '@nestjs/common';
 import type { Request } from 'express';
 import { type Observable, tap } from 'rxjs';
+import { storageFaultCodeOf } from '@ledger/event-store';
 import { LedgerRefusal } from '../command-side/ledger-refusal';
 import { LedgerMetrics } from './ledger-metrics';
 
@@ -11,6 +12,8 @@ const commandName = (controller: { name: string }, handler: { name: string }): s
 };
 
 const outcomeOf = (error: unknown): { outcome: string; code: string } => {
+  const storage = storageFaultCodeOf(error);
+  if (storage) return { outcome: 'unavailable', code: storage };
   if (error instanceof LedgerRefusal) return { outcome: 'refused', code: error.refusal.code };
   if (error instanceof HttpException && error.getStatus() < 500) {
     const payload = error.getResponse();

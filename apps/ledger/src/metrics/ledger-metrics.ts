@@ -4,6 +4,8 @@ import type { CommitObserver, EventStore, GroupCommitStats } from '@ledger/event
 import { EVENT_STORE } from '../infrastructure/injection-tokens';
 import { LedgerViewService } from '../read-side/ledger-view.service';
 import { LogFollowers } from '../read-side/log-followers.service';
+import { SubscriptionRestarts } from '../infrastructure/subscription-restarts';
+import { StorageHealth } from '../health/storage-health.service';
 
 /** Only the embedded store commits in groups; other adapters simply have no such series. */
 interface GroupCommitting {
@@ -14,6 +16,9 @@ const groupCommitting = (store: EventStore): GroupCommitting | undefined => {
   const candidate = store as EventStore & Partial<GroupCommitting>;
   return typeof candidate.stats === 'function' && typeof candidate.observeCommits === 'function' ? (candidate as GroupCommitting) : undefined;
 };
+
+/** Past this many events a lag is reported as the cap: a scrape must stay cheap while a rebuild runs. */
+const LAG_COUNT_CAP = 1_000;
 
 /** Request and command latencies: from a millisecond to the read-your-writes wait (LEDGER_READ_WAIT_MS, 5 s by default). */
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -33,7 +38,7 @@ export class LedgerMetrics {
   readonly commands: Counter<'command' | 'outcome' | 'code'>;
   readonly commandDuration: Histogram<'command' | 'outcome'>;
 
-  constructor(@Inject(EVENT_STORE) store: EventStore, views: LedgerViewService, followers: LogFollowers) {
+  constructor(@Inject(EVENT_STORE) store: EventStore, views: LedgerViewService, followers: LogFollowers, storage: StorageHealth, restarts: SubscriptionRestarts) {
     const registers = [this.registry];
     collectDefaultMetrics({ register: this.registry });
     this.httpRequests = new Counter({
@@ -68,21 +73,42 @@ export class LedgerMetrics {
     new Gauge({ name: 'ledger_read_model_position', help: 'Global position the read models have folded.', registers, collect() { this.set(views.view.position); } });
     new Gauge({
       name: 'ledger_read_model_lag_events',
-      help: 'How far the read models (the ledger view) trail the store head, in positions.',
+      help: `Events in the store the read models (the ledger view) have not folded yet (counted, at most ${LAG_COUNT_CAP}).`,
       registers,
       async collect() {
-        const { followers: all } = await followers.snapshot();
+        const { followers: all } = await followers.snapshot(LAG_COUNT_CAP);
         this.set(all.find((follower) => follower.name === 'ledger-view')!.lag);
       },
     });
     new Gauge({
       name: 'ledger_log_follower_lag_events',
-      help: 'How far each follower of the log trails the store head, in positions: ledger-view, audit-index, and lease-cascade (where this process runs it).',
+      help: `Events in the store each follower of the log has not processed yet (counted, at most ${LAG_COUNT_CAP}): ledger-view, audit-index, and lease-cascade (where this process runs it).`,
       labelNames: ['follower'],
       registers,
       async collect() {
         this.reset();
-        for (const follower of (await followers.snapshot()).followers) this.set({ follower: follower.name }, follower.lag);
+        for (const follower of (await followers.snapshot(LAG_COUNT_CAP)).followers) this.set({ follower: follower.name }, follower.lag);
+      },
+    });
+    this.registry.registerMetric(restarts.counter);
+    new Counter({
+      name: 'ledger_store_foreign_events_skipped_total',
+      help: "Events in EventStoreDB's $all that the ledger did not write, skipped by reads and subscriptions (EventStoreDB only).",
+      registers,
+      collect() {
+        this.reset();
+        const skipped = (store as EventStore & { foreignEventsSkipped?: number }).foreignEventsSkipped;
+        if (skipped !== undefined) this.inc(skipped);
+      },
+    });
+    new Gauge({ name: 'ledger_storage_writable', help: 'Whether the ledger can write (0 while the disk is full or read-only, or the store file was replaced).', registers, collect() { this.set(storage.current ? 0 : 1); } });
+    new Counter({
+      name: 'ledger_storage_refused_writes_total',
+      help: 'Writes (commands and read-model writes) the disk refused: full, read-only, failing, or a replaced store file.',
+      registers,
+      collect() {
+        this.reset();
+        this.inc([...storage.refusedWrites().values()].reduce((sum, count) => sum + count, 0));
       },
     });
   }

@@ -4,6 +4,7 @@ import { overdueDeployments } from '@ledger/projections';
 import { NodeCommandService } from '../command-side/node-command.service';
 import { systemContext } from '../command-side/request-context';
 import { LedgerViewService } from '../read-side/ledger-view.service';
+import { StorageHealth } from '../health/storage-health.service';
 import { CLOCK, LEDGER_CONFIG, RANDOMNESS } from '../infrastructure/injection-tokens';
 import type { Clock } from '../infrastructure/clock';
 import type { Randomness } from '../infrastructure/randomness';
@@ -29,6 +30,7 @@ export class DeployTimeoutMonitor implements OnApplicationBootstrap, BeforeAppli
     @Inject(RANDOMNESS) private readonly random: Randomness,
     @Inject(LEDGER_CONFIG) private readonly config: LedgerConfig,
     private readonly logger: PinoLogger,
+    private readonly storage: StorageHealth,
   ) {
     this.logger.setContext(DeployTimeoutMonitor.name);
   }
@@ -65,7 +67,7 @@ export class DeployTimeoutMonitor implements OnApplicationBootstrap, BeforeAppli
           this.logger.warn({ nodeId, token: outcome.accepted.reply.token, timeoutSeconds }, 'deployment timed out: node faulted (deploy_timeout)');
         }
       } catch (error) {
-        this.logger.error({ err: error, nodeId }, 'deploy-timeout check failed; retried on the next pass');
+        if (!this.storage.report(error, 'store')) this.logger.error({ err: error, nodeId }, 'deploy-timeout check failed; retried on the next pass');
       }
     }
   }

@@ -8,6 +8,7 @@ import type { LedgerViewService } from '../read-side/ledger-view.service';
 import type { LedgerConfig } from '../config/ledger-config';
 import { cryptoRandomness } from '../infrastructure/randomness';
 import { DeployTimeoutMonitor } from './deploy-timeout.monitor';
+import { StorageHealth } from '../health/storage-health.service';
 
 const node = (nodeId: string, startedAt: string | null, faulted = false): NodeView => ({
   nodeId, hostname: nodeId, arch: 'amd64', cpuCount: 1, memoryMb: 1, tags: [], zone: 'z', epoch: 1, liveToken: null, reservation: null,
@@ -30,6 +31,7 @@ const setUp = (nodes: NodeView[], attempt: (command: NodeCommand) => Promise<unk
     cryptoRandomness,
     { deployTimeoutSeconds: 300, healthCheckIntervalMs: 60_000 } as LedgerConfig,
     logger,
+    new StorageHealth({} as LedgerConfig, logger),
   );
   return { monitor, asked };
 };

@@ -5,6 +5,8 @@ import type { EventStore } from '@ledger/event-store';
 import { EVENT_STORE, LEDGER_CONFIG } from '../infrastructure/injection-tokens';
 import type { LedgerConfig } from '../config/ledger-config';
 import { ReadModelDatabase } from './read-model-database';
+import { StorageHealth } from '../health/storage-health.service';
+import { SubscriptionRestarts } from '../infrastructure/subscription-restarts';
 
 /**
  * The audit index (one row per event, in the read-model file), followed from the log.
@@ -20,11 +22,14 @@ export class AuditIndexService implements OnModuleInit, BeforeApplicationShutdow
     @Inject(EVENT_STORE) store: EventStore,
     @Inject(LEDGER_CONFIG) private readonly config: LedgerConfig,
     private readonly logger: PinoLogger,
+    private readonly storage: StorageHealth,
     private readonly readModels: ReadModelDatabase,
+    restarts: SubscriptionRestarts,
   ) {
     this.logger.setContext(AuditIndexService.name);
     this.runner = new ProjectorRunner(store, AuditIndexProjector.live(readModels.db), {
-      onError: (error) => this.logger.error({ err: error }, 'audit index failed; retrying'),
+      onError: (error) => this.storage.report(error, 'read-models') ?? this.logger.error({ err: error }, 'audit index failed; retrying'),
+      onRestart: restarts.record,
     });
     this.reader = new AuditIndexReader(readModels.db);
   }

@@ -6,6 +6,8 @@ import { CLOCK, EVENT_STORE, LEDGER_CONFIG } from '../infrastructure/injection-t
 import type { LedgerConfig } from '../config/ledger-config';
 import type { Clock } from '../infrastructure/clock';
 import { ReadModelDatabase } from './read-model-database';
+import { StorageHealth } from '../health/storage-health.service';
+import { SubscriptionRestarts } from '../infrastructure/subscription-restarts';
 
 /** The live read models, followed from the log, and read-your-writes waiting. */
 @Injectable()
@@ -18,14 +20,17 @@ export class LedgerViewService implements OnModuleInit, BeforeApplicationShutdow
     @Inject(LEDGER_CONFIG) private readonly config: LedgerConfig,
     @Inject(CLOCK) clock: Clock,
     private readonly logger: PinoLogger,
+    private readonly storage: StorageHealth,
     readModels: ReadModelDatabase,
+    restarts: SubscriptionRestarts,
   ) {
     this.logger.setContext(LedgerViewService.name);
     this.runner = new ProjectionRunner(store, CheckpointStore.on(readModels.db), ledgerProjection, {
       clock,
       checkpointEveryMs: config.checkpointIntervalMs,
       snapshotEvery: config.snapshotEvery,
-      onError: (error) => this.logger.error({ err: error }, 'ledger view projection failed; retrying'),
+      onError: (error) => this.storage.report(error, 'read-models') ?? this.logger.error({ err: error }, 'ledger view projection failed; retrying'),
+      onRestart: restarts.record,
     });
     this.snapshots = new SnapshotReader(readModels.db, ledgerProjection.name);
   }

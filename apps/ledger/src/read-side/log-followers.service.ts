@@ -10,7 +10,7 @@ export type LogFollowerName = 'ledger-view' | 'audit-index' | 'lease-cascade';
 export interface LogFollower {
   name: LogFollowerName;
   position: number;
-  /** Events of the log it has not processed yet. */
+  /** Events of the log it has not processed yet (counted up to the cap asked for). */
   lag: number;
 }
 
@@ -27,14 +27,20 @@ export class LogFollowers {
     private readonly cascade: LeaseCascadeService,
   ) {}
 
-  /** The head is read first, so a follower that moves meanwhile shows no lag rather than a negative one. */
-  async snapshot(): Promise<{ head: number; followers: LogFollower[] }> {
+  /**
+   * Each follower's lag is counted in events, up to `cap` (positions are event numbers on
+   * the embedded store but log bytes on EventStoreDB, so head minus position is no count).
+   */
+  async snapshot(cap: number): Promise<{ head: number; followers: LogFollower[] }> {
     const head = await this.store.headPosition();
     const positions: [LogFollowerName, number][] = [
       ['ledger-view', this.views.view.position],
       ['audit-index', this.audit.position],
       ...(this.cascade.running ? [['lease-cascade', this.cascade.position] as [LogFollowerName, number]] : []),
     ];
-    return { head, followers: positions.map(([name, position]) => ({ name, position, lag: Math.max(0, head - position) })) };
+    const followers = await Promise.all(
+      positions.map(async ([name, position]) => ({ name, position, lag: position >= head ? 0 : (await this.store.readAll({ fromPosition: position, maxCount: cap })).length })),
+    );
+    return { head, followers };
   }
 }

@@ -24,7 +24,9 @@ export class ReconcileController {
     if (bad >= 0) throw new BadRequestException({ code: 'invalid_request', message: `instances[${bad}]: give exactly one of token or nodeId` });
     const ips = canonicalIps(body.ips);
     const view = await this.views.atLeast(minPositionOf(query));
-    const instances = reconcileInstances(view, body.consumer, body.instances);
-    return { consumer: body.consumer, instances, ...(ips ? { ips: reconcileIps(view, body.consumer, ips, this.clock()) } : {}), position: view.position };
+    // The model is the scope; the consumer's other fields (machine, agentName, owner) do not apply here.
+    const consumer = { controller: body.consumer.controller, model: body.consumer.model };
+    const instances = reconcileInstances(view, consumer, body.instances);
+    return { consumer, instances, ...(ips ? { ips: reconcileIps(view, consumer, ips, this.clock()) } : {}), position: view.position };
   }
 }

@@ -2,13 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsObject, IsOptional, ValidateNested } from 'class-validator';
 import { IsBoundedText } from '../http/validators';
-
-export class ReconcileConsumerDto {
-  @ApiProperty({ maxLength: 128, example: 'juju-1' })
-  @IsBoundedText(128) controller!: string;
-  @ApiProperty({ maxLength: 128, example: 'prod' })
-  @IsBoundedText(128) model!: string;
-}
+import { ConsumerDto } from '../allocations/acquire.request.dto';
 
 export class InventoryInstanceDto {
   @ApiProperty({ maxLength: 128, example: '0' })
@@ -20,8 +14,12 @@ export class InventoryInstanceDto {
 }
 
 export class ReconcileRequestDto {
-  @ApiProperty({ type: ReconcileConsumerDto })
-  @IsObject() @ValidateNested() @Type(() => ReconcileConsumerDto) consumer!: ReconcileConsumerDto;
+  /**
+   * The same consumer object an acquire takes, so a caller passes what it has; reconcile's
+   * scope is the model, so `machine`, `agentName` and `owner` are accepted and ignored.
+   */
+  @ApiProperty({ type: ConsumerDto, description: 'The model is the scope; machine, agentName and owner are accepted and ignored.' })
+  @IsObject() @ValidateNested() @Type(() => ConsumerDto) consumer!: ConsumerDto;
   @ApiProperty({ type: [InventoryInstanceDto], maxItems: 10000 })
   @IsArray() @ArrayMaxSize(10_000) @ValidateNested({ each: true }) @Type(() => InventoryInstanceDto) instances!: InventoryInstanceDto[];
   @ApiPropertyOptional({ type: [String], maxItems: 10000, example: ['10.0.0.17'] })

@@ -1,6 +1,11 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ApiPosition, EXAMPLE_TOKEN } from '../openapi/api-shapes';
-import { ReconcileConsumerDto } from './reconcile.request.dto';
+
+/** The model reconciled. */
+export class ReconcileConsumerDto {
+  @ApiProperty({ example: 'juju-1' }) controller!: string;
+  @ApiProperty({ example: 'prod' }) model!: string;
+}
 
 export class InstanceVerdictDto {
   @ApiProperty({ example: '0' }) machine!: string;

@@ -12,17 +12,25 @@ import { inScope, RateLimiter, type Principal } from '@ledger/access';
 
 type LedgerRequest = Request & { id?: string; principal?: Principal };
 
+const tooManyRequests = (response: Response, wait: number, message: string): HttpException => {
+  response.setHeader('Retry-After', String(wait));
+  return new HttpException({ code: 'too_many_requests', message }, HttpStatus.TOO_MANY_REQUESTS);
+};
+
 /** Operators only, for any route the policy table does not name. */
 const UNLISTED: AccessRule = { method: '*', path: '*', roles: ['operator'] };
 
 /**
- * Authenticates the bearer key, rate-limits its holder, and checks the access policy:
+ * Authenticates the bearer key, rate-limits its holder (or, without a valid key, the
+ * client's address), and checks the access policy:
  * the role, and for consumer keys the controller/model scope of what the request names.
  * A denied attempt is answered 403 and recorded in the log.
  */
 @Injectable()
 export class AccessGuard implements CanActivate {
   private readonly limiter: RateLimiter;
+  /** Requests that bring no valid key, per client address: a flood of wrong keys is limited too. */
+  private readonly failures: RateLimiter;
 
   constructor(
     private readonly keys: KeyRegistry,
@@ -32,6 +40,7 @@ export class AccessGuard implements CanActivate {
     @Inject(LEDGER_CONFIG) config: LedgerConfig,
   ) {
     this.limiter = new RateLimiter(config.rateLimitPerSecond, config.rateLimitBurst);
+    this.failures = new RateLimiter(config.authFailureRatePerSecond, config.authFailureBurst);
   }
 
   async canActivate(execution: ExecutionContext): Promise<boolean> {
@@ -43,10 +52,7 @@ export class AccessGuard implements CanActivate {
     const principal = this.authenticate(request, response);
     request.principal = principal;
     const wait = this.limiter.take(principal.keyId);
-    if (wait > 0) {
-      response.setHeader('Retry-After', String(wait));
-      throw new HttpException({ code: 'too_many_requests', message: `rate limit exceeded for ${principal.name}; retry in ${wait}s` }, HttpStatus.TOO_MANY_REQUESTS);
-    }
+    if (wait > 0) throw tooManyRequests(response, wait, `rate limit exceeded for ${principal.name}; retry in ${wait}s`);
 
     if (!rule.roles.includes(principal.role)) return this.deny(request, principal, `role ${principal.role} may not ${request.method} ${rule.path}`, null);
     const body = (request.body ?? {}) as Record<string, unknown>;
@@ -61,6 +67,9 @@ export class AccessGuard implements CanActivate {
     const key = typeof header === 'string' && /^Bearer [^\s]{1,200}$/.test(header) ? header.slice(7) : null;
     const principal = key ? this.keys.authenticate(key) : null;
     if (!principal) {
+      // Charged to the client's address: an unauthenticated caller has no key to charge.
+      const wait = this.failures.take(`address:${request.ip ?? request.socket.remoteAddress ?? 'unknown'}`);
+      if (wait > 0) throw tooManyRequests(response, wait, `too many requests without a valid API key from this address; retry in ${wait}s`);
       response.setHeader('WWW-Authenticate', 'Bearer realm="provisioning-ledger"');
       throw new UnauthorizedException({ code: 'unauthorized', message: key ? 'the API key is not valid' : 'an API key is required: Authorization: Bearer <key>' });
     }

@@ -1,6 +1,7 @@
 /**
  * Every reason the ledger refuses a command. The HTTP layer maps each to a status
- * in one place: `not_found` is a 404, `forbidden` a 403, all others a 409.
+ * in one place: `invalid_request` is a 400 (bad input, never recorded), `not_found` a 404,
+ * `forbidden` a 403, all others a 409.
  */
 export const REFUSAL_CODES = [
   'stale_token',
@@ -16,6 +17,7 @@ export const REFUSAL_CODES = [
   'already_exists',
   'not_found',
   'forbidden',
+  'invalid_request',
 ] as const;
 
 export type RefusalCode = (typeof REFUSAL_CODES)[number];

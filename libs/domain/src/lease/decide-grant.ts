@@ -4,6 +4,7 @@ import type { LeaseEvent } from './lease-events';
 import { mintLeaseId } from './lease-id';
 import { holderOf, sameOwner } from './lease-owner';
 import { isPastExpiry, type LeaseReply, type LeaseState } from './lease-state';
+import { expiryNotInFuture } from './expiry-in-future';
 import { livenessOf, missingLiveness, ownerEnded } from './liveness-check';
 
 /**
@@ -16,10 +17,11 @@ import { livenessOf, missingLiveness, ownerEnded } from './liveness-check';
  */
 export const decideGrant = (command: GrantLease, state: LeaseState): Decision<LeaseEvent, LeaseReply> => {
   const { ip, mac, owner, leaseKind, expiresAt, now } = command;
+  const badExpiry = expiryNotInFuture(expiresAt, now);
+  if (badExpiry) return badExpiry;
   const newOwner = livenessOf(command.liveness, owner);
   if (!newOwner) return missingLiveness(owner);
   if (!newOwner.live) return ownerEnded(owner, newOwner.ending);
-  if (expiresAt !== null && Date.parse(expiresAt) <= Date.parse(now)) return refuse('wrong_state', `expiresAt ${expiresAt} is not in the future`);
 
   const active = state.active;
   const closing: LeaseEvent[] = [];

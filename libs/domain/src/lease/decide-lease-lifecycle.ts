@@ -3,6 +3,7 @@ import type { ExpireLease, ReleaseLease, RenewLease } from './lease-commands';
 import type { LeaseEvent } from './lease-events';
 import { parseLeaseId } from './lease-id';
 import { isPastExpiry, type LeaseReply, type LeaseState } from './lease-state';
+import { expiryNotInFuture } from './expiry-in-future';
 import { livenessOf, missingLiveness, ownerEnded } from './liveness-check';
 
 /** Whether this address ever had the lease `leaseId` names. */
@@ -14,6 +15,8 @@ const everGranted = (state: LeaseState, ip: string, leaseId: string): boolean =>
 /** Only a valid lease is renewed: never an orphan, never one past its expiry. */
 export const decideRenew = (command: RenewLease, state: LeaseState): Decision<LeaseEvent, LeaseReply> => {
   const { ip, expiresAt, now } = command;
+  const badExpiry = expiryNotInFuture(expiresAt, now);
+  if (badExpiry) return badExpiry;
   const active = state.active;
   if (state.granted === 0) return refuse('not_found', `no lease was ever granted on ${ip}`);
   if (!active) return refuse('wrong_state', `${ip} has no active lease; grant a new one`, { lastLeaseId: state.lastEnded?.leaseId ?? null });
@@ -21,7 +24,6 @@ export const decideRenew = (command: RenewLease, state: LeaseState): Decision<Le
     return refuse('wrong_state', `lease ${command.leaseId} is not the active lease of ${ip}`, { activeLeaseId: active.leaseId });
   }
   if (isPastExpiry(active, now)) return refuse('wrong_state', `lease ${active.leaseId} expired at ${active.expiresAt}; grant a new one`);
-  if (expiresAt !== null && Date.parse(expiresAt) <= Date.parse(now)) return refuse('wrong_state', `expiresAt ${expiresAt} is not in the future`);
   const owner = livenessOf(command.liveness, active.owner);
   if (!owner) return missingLiveness(active.owner);
   if (!owner.live) return ownerEnded(active.owner, owner.ending);

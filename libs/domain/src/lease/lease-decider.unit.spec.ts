@@ -77,7 +77,10 @@ describe('granting a lease', () => {
   });
 
   it('refuses an expiry in the past and a change of kind', () => {
-    spec([]).when(grant(bob, MAC_B, [bob], [], { expiresAt: at(10) })).thenRefuses('wrong_state');
+    // One rule, one answer (issue 10, item 8): bad input, whatever the state of the address or its owner.
+    spec([]).when(grant(bob, MAC_B, [bob], [], { expiresAt: at(10) })).thenRefuses('invalid_request');
+    spec([granted(1, container, MAC_A)]).when(grant(bob, MAC_B, [bob], [container], { expiresAt: at(30) })).thenRefuses('invalid_request');
+    spec([]).when(grant(bob, MAC_B, [], [bob], { expiresAt: at(10) })).thenRefuses('invalid_request');
     spec([granted(1, alice, MAC_A, null, 'static')]).when(grant(alice, MAC_A, [alice])).thenRefuses('wrong_state');
   });
 });
@@ -94,6 +97,7 @@ describe('renewing, releasing, expiring', () => {
     spec([granted(1, container, MAC_A)]).when(renew(at(700), [container], [], `7@${IP}`)).thenRefuses('wrong_state', { activeLeaseId: `1@${IP}` });
     spec([granted(1, container, MAC_A), releasedLease(1, 'released')]).when(renew(at(700), [container])).thenRefuses('wrong_state');
     spec([]).when(renew(at(700), [container])).thenRefuses('not_found');
+    spec([granted(1, container, MAC_A)]).when(renew(at(10), [container])).thenRefuses('invalid_request');
   });
 
   it('releases the active lease once; again is a no-op', () => {

@@ -9,8 +9,8 @@ import { blocksProviderWork, RELEASE_CLEANUP_STEPS } from './health-state';
  * whose fault stops the provider, the provider-side cleanup is listed as pending; it is
  * done when the fault clears, and the node is not handed out before.
  */
-export const decideRelease = (command: ReleaseAllocation, allocation: LiveAllocation, state?: NodeState): Decision<NodeEvent, NodeReply> => {
-  const pendingCleanup = state && blocksProviderWork(state.health) ? [...RELEASE_CLEANUP_STEPS] : [];
+export const decideRelease = (command: ReleaseAllocation, allocation: LiveAllocation, state: NodeState): Decision<NodeEvent, NodeReply> => {
+  const pendingCleanup = blocksProviderWork(state.health) ? [...RELEASE_CLEANUP_STEPS] : [];
   return accept(
     [
       {

@@ -1,4 +1,5 @@
 import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
 import { nodeDecider } from './node-decider';
 import {
   NODE,
@@ -44,6 +45,19 @@ describe('retrying an acquire', () => {
   it('gets the same answer even after the allocation ended and someone else holds the node', () => {
     const later = [...acquiredByAlice, allocationRevoked(alices, 'ready', at(5)), nodeAcquired('bob', { epoch: 2, at: at(6) })];
     spec.given(later).when(retry).thenNothingHappens().thenReplies(aliceAcquireReply);
+  });
+
+  it('says the answer is a replay and what became of the token since (issue 10, item 7)', () => {
+    spec.given(acquiredByAlice).when(retry).thenReplies({ ...aliceAcquireReply, replayed: true, live: true, ending: null });
+    const revoked = [...acquiredByAlice, allocationRevoked(alices, 'ready', at(5))];
+    spec.given(revoked).when(retry).thenReplies({ ...aliceAcquireReply, replayed: true, live: false, ending: { kind: 'revoked' } });
+    const released = [...acquiredByAlice, allocationReleased(alices, { ending: 'model_released' })];
+    spec.given(released).when(retry).thenReplies({ replayed: true, live: false, ending: { kind: 'model_released' } });
+  });
+
+  it('is not marked replayed the first time', () => {
+    const first = spec.given([nodeEnlisted()]).when(retry).reply;
+    assert.equal(first.replayed, undefined);
   });
 
   it('gets the same answer even while the node is reserved for someone else', () => {

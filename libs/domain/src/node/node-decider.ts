@@ -19,7 +19,8 @@ const requestOf = (command: NodeCommand) => ('request' in command ? command.requ
 
 /**
  * A command retried with the same requestId gets the answer it got the first time
- * and changes nothing; the same requestId with a different body is a conflict.
+ * and changes nothing; the same requestId with a different body is a conflict. The
+ * answer says it is a replay and what became of its token since (issue 10, item 7).
  */
 const replayIfRepeated = (command: NodeCommand, state: NodeState): Decision<NodeEvent, NodeReply> | null => {
   const request = requestOf(command);
@@ -28,7 +29,14 @@ const replayIfRepeated = (command: NodeCommand, state: NodeState): Decision<Node
   if (remembered.fingerprint !== request.fingerprint) {
     return refuse('request_conflict', `requestId ${request.requestId} was already used with a different request`);
   }
-  return { outcome: 'accepted', events: [], reply: remembered.reply };
+  return { outcome: 'accepted', events: [], reply: replayedReply(remembered.reply, state) };
+};
+
+/** The first answer, marked as replayed, with the current state of the token it names (it may have ended since). */
+const replayedReply = (reply: NodeReply, state: NodeState): NodeReply => {
+  const issued = reply.token ? state.issuedTokens[reply.token] : undefined;
+  if (!issued) return { ...reply, replayed: true };
+  return { ...reply, replayed: true, live: issued.ending === null, ending: issued.ending === null ? null : { kind: issued.ending } };
 };
 
 const decideOnEnlisted = (command: Exclude<NodeCommand, { type: 'EnlistNode' }>, state: NodeState): Decision<NodeEvent, NodeReply> => {

@@ -34,6 +34,11 @@ export interface NodeReply {
   /** Release of a faulted node: the provider-side work left pending. */
   pendingCleanup?: string[];
   deviceId?: string;
+  /** Only on a retried command's answer: the first answer again, not a new decision. */
+  replayed?: true;
+  /** On a replayed answer that names a token: the token's state now, so a stale holder cannot mistake the old answer for "my instance is fine". */
+  live?: boolean;
+  ending?: { kind: AllocationEnding } | null;
 }
 
 export interface RememberedRequest {

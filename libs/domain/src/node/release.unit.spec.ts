@@ -1,4 +1,6 @@
 import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { decideRelease } from './decide-release';
 import type { NodeEvent } from './node-events';
 import type { AllocationStatus } from './node-state';
 import { nodeDecider } from './node-decider';
@@ -73,5 +75,13 @@ describe('releasing an allocation', () => {
       .given([...allocationThatIs.allocated, allocationReleased(token)])
       .when(releaseAllocation(token))
       .thenRefuses('stale_token', { ending: 'released' });
+  });
+
+  it('cannot be decided without the node state, which says whether cleanup is pending (issue 10, item 9)', () => {
+    const state = allocationThatIs.allocated.reduce(nodeDecider.evolve, nodeDecider.initialState());
+    // A compile-time check: were the state optional again, this directive would be unused and the build would fail.
+    // @ts-expect-error the node state is required: without it a faulted node's pending cleanup was silently dropped
+    assert.throws(() => decideRelease(releaseAllocation(token), state.allocation!));
+    assert.deepEqual(decideRelease(releaseAllocation(token), state.allocation!, state).outcome, 'accepted');
   });
 });

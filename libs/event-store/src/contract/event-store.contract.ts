@@ -5,6 +5,7 @@ import { describeConcurrencyContract } from './concurrency.contract';
 import type { ContractSubject, ContractSubjectFactory } from './contract-subject';
 import { describeReadContract } from './read.contract';
 import { describeSubscriptionContract } from './subscription.contract';
+import { describePositionsAndResumeContract } from './positions-and-resume.contract';
 
 export type { ContractSubject, ContractSubjectFactory } from './contract-subject';
 
@@ -43,5 +44,6 @@ export function describeEventStoreContract(adapterName: string, factory: Contrac
     describeConcurrencyContract(current);
     describeSubscriptionContract(current);
     describeAppendModelContract(current);
+    describePositionsAndResumeContract(current);
   });
 }

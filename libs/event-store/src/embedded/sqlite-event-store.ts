@@ -11,6 +11,9 @@ import { SqliteEventReader } from './sqlite-event-reader';
 import { type ResolvedSqliteStoreOptions, type SqliteStoreOptions, resolveSqliteStoreOptions } from './sqlite-store-options';
 import { SqliteStreamAppender } from './sqlite-stream-appender';
 import { SqliteAllSubscription } from './sqlite-subscription';
+import { StoreFileIdentity } from './store-file-identity';
+import { asStorageFault } from '../storage-fault';
+import { embeddedEventAtOrAfter, embeddedPositionAtTime } from './point-in-log';
 
 const DEFAULT_READ_ALL_PAGE = 1000;
 
@@ -41,8 +44,16 @@ export class SqliteEventStore implements EventStore {
     this.db = openSqliteConnection(options);
     this.reader = new SqliteEventReader(this.db);
     const writeBatch = sqliteBatchWriter(this.db, new SqliteStreamAppender(this.db), options.clock);
+    const identity = new StoreFileIdentity(options.file);
     this.groupCommit = new GroupCommit((requests) => {
-      const outcomes = writeBatch(requests);
+      identity.assertUnchanged();
+      let outcomes: ReturnType<typeof writeBatch>;
+      try {
+        outcomes = writeBatch(requests);
+      } catch (error) {
+        // A full or read-only disk fails the whole batch: say so in the one storage vocabulary.
+        throw asStorageFault(error) ?? error;
+      }
       if (outcomes.some((outcome) => outcome.ok)) this.notifier.notify();
       return outcomes;
     }, options.maxBatch);
@@ -84,6 +95,16 @@ export class SqliteEventStore implements EventStore {
   async headPosition(): Promise<number> {
     this.assertOpen();
     return this.reader.headPosition();
+  }
+
+  async eventAtOrAfter(position: number): Promise<RecordedEvent | null> {
+    this.assertOpen();
+    return embeddedEventAtOrAfter((after, max) => this.reader.readAfter(after, max), position);
+  }
+
+  async positionAtTime(time: Date): Promise<number> {
+    this.assertOpen();
+    return embeddedPositionAtTime((after, max) => this.reader.readAfter(after, max), this.reader.headPosition(), time);
   }
 
   /** Group-commit counters: how many transactions carried how many appends. */

@@ -5,6 +5,7 @@ import { AppendNotifier } from './append-notifier';
 import { EVENT_COLUMNS } from './event-row';
 import { SCHEMA_VERSION } from './schema';
 import { SqliteAllSubscription } from './sqlite-subscription';
+import { embeddedEventAtOrAfter, embeddedPositionAtTime } from './point-in-log';
 
 type RawRow = [position: number, eventId: string, stream: string, revision: number, type: string, data: string, metadata: string, recordedAt: string];
 
@@ -112,6 +113,14 @@ export class SqliteReadOnlyEventStore implements EventStore {
   async headPosition(): Promise<number> {
     this.assertOpen();
     return this.head.get()?.[0] ?? 0;
+  }
+
+  async eventAtOrAfter(position: number): Promise<RecordedEvent | null> {
+    return embeddedEventAtOrAfter((after, max) => this.readAfter(after, max), position);
+  }
+
+  async positionAtTime(time: Date): Promise<number> {
+    return embeddedPositionAtTime((after, max) => this.readAfter(after, max), await this.headPosition(), time);
   }
 
   async close(): Promise<void> {

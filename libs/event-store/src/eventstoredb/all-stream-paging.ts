@@ -1,9 +1,8 @@
 import { END } from '@eventstore/db-client';
 import type { AllStreamResolvedEvent, Position, ReadPosition } from '@eventstore/db-client';
 import type { RecordedEvent } from '../envelope';
-import { toRecordedEvent } from './event.mapping';
-import { decodePosition, encodePosition, isAfter, isBefore } from './position.codec';
-import { isSystemEvent } from './system-events';
+import { ledgerEventOf, type ForeignEventHandler } from './foreign-events';
+import { decodePosition, isAfter, isBefore } from './position.codec';
 
 /** Reads up to `maxCount` entries of $all from `from`, in one direction, system events included. */
 export type AllPageReader = (from: ReadPosition, maxCount: number) => Promise<AllStreamResolvedEvent[]>;
@@ -26,6 +25,7 @@ export async function readAllAfter(
   after: number,
   maxCount: number,
   pageSize: number,
+  onForeign: ForeignEventHandler,
 ): Promise<RecordedEvent[]> {
   requirePageSize(pageSize);
   const events: RecordedEvent[] = [];
@@ -38,8 +38,9 @@ export async function readAllAfter(
       if (event === undefined || !isAfter(event.position, last)) continue;
       last = event.position;
       advanced = true;
-      if (isSystemEvent(event)) continue;
-      events.push(toRecordedEvent(event));
+      const ledgerEvent = ledgerEventOf(event, onForeign);
+      if (ledgerEvent === null) continue;
+      events.push(ledgerEvent);
       if (events.length === maxCount) break;
     }
     if (page.length < pageSize || !advanced || last === undefined) break;
@@ -49,11 +50,18 @@ export async function readAllAfter(
 }
 
 /**
- * Position of the newest ledger event, 0 if there is none: $all read backwards from its end
- * until the first event that is not EventStoreDB's own. Backward reads exclude their start,
+ * Visits ledger events from the end of $all backwards, newest first, until `visit` returns
+ * true or the start is reached. Every read starts at END or at a position the server itself
+ * returned: EventStoreDB positions are log offsets, and reading from any other number fails
+ * on the server, so no position is ever computed here. Backward reads exclude their start,
  * and the position check makes that a guarantee here too.
  */
-export async function findHeadPosition(readBackwards: AllPageReader, pageSize: number): Promise<number> {
+export async function walkBackwards(
+  readBackwards: AllPageReader,
+  pageSize: number,
+  onForeign: ForeignEventHandler,
+  visit: (event: RecordedEvent) => boolean,
+): Promise<void> {
   requirePageSize(pageSize);
   let from: ReadPosition = END;
   let last: Position | undefined;
@@ -64,11 +72,61 @@ export async function findHeadPosition(readBackwards: AllPageReader, pageSize: n
       if (event === undefined || !isBefore(event.position, last)) continue;
       last = event.position;
       advanced = true;
-      if (!isSystemEvent(event)) return encodePosition(event.position);
+      const ledgerEvent = ledgerEventOf(event, onForeign);
+      if (ledgerEvent !== null && visit(ledgerEvent)) return;
     }
-    if (page.length < pageSize || !advanced || last === undefined) return 0;
+    if (page.length < pageSize || !advanced || last === undefined) return;
     from = last;
   }
+}
+
+/** Position of the newest ledger event, 0 if there is none. */
+export async function findHeadPosition(readBackwards: AllPageReader, pageSize: number, onForeign: ForeignEventHandler): Promise<number> {
+  let head = 0;
+  await walkBackwards(readBackwards, pageSize, onForeign, (event) => ((head = event.position), true));
+  return head;
+}
+
+/**
+ * The first ledger event at or after `position` (any number, not only an event's own), or
+ * null: walks back from the end while events are at or after it. Costs a read per page of
+ * events after `position`, so it suits points near the end of the log.
+ */
+export async function findEventAtOrAfter(
+  readBackwards: AllPageReader,
+  pageSize: number,
+  onForeign: ForeignEventHandler,
+  position: number,
+): Promise<RecordedEvent | null> {
+  let found: RecordedEvent | null = null;
+  await walkBackwards(readBackwards, pageSize, onForeign, (event) => {
+    if (event.position < position) return true;
+    found = event;
+    return false;
+  });
+  return found;
+}
+
+/**
+ * Position of the newest ledger event recorded at or before `time`, 0 if none. `recordedAt`
+ * is the clock of whichever node led when the event was written, so after a failover it may
+ * step back: nothing here assumes it grows with position (no binary search). The answer is
+ * the last event in log order whose time is at or before `time`.
+ */
+export async function findPositionAtTime(
+  readBackwards: AllPageReader,
+  pageSize: number,
+  onForeign: ForeignEventHandler,
+  time: Date,
+): Promise<number> {
+  const limit = time.getTime();
+  let found = 0;
+  await walkBackwards(readBackwards, pageSize, onForeign, (event) => {
+    if (Date.parse(event.recordedAt) > limit) return false;
+    found = event.position;
+    return true;
+  });
+  return found;
 }
 
 function requirePageSize(pageSize: number): void {

@@ -4,7 +4,8 @@ import fc from 'fast-check';
 import { END, START } from '@eventstore/db-client';
 import type { AllStreamResolvedEvent, Position, ReadPosition } from '@eventstore/db-client';
 import type { AllPageReader } from './all-stream-paging';
-import { findHeadPosition, readAllAfter } from './all-stream-paging';
+import { findEventAtOrAfter, findHeadPosition, findPositionAtTime, readAllAfter } from './all-stream-paging';
+import type { ForeignEvent } from './foreign-events';
 import { comparePositions } from './position.codec';
 
 /**
@@ -12,15 +13,28 @@ import { comparePositions } from './position.codec';
  * contract run's job). Reads follow what the server code does: a forward read includes its
  * start position (AllReader: TFPos >= pos), a backward read excludes it (TFPos < pos). The
  * `forwardIncludesStart` switch also checks the logic against a server that would exclude it.
+ * Reading from a number that is not a record's own position fails, as on the server: its
+ * positions are log offsets, and a read "into the middle of a record" errors
+ * (kurrent-io/KurrentDB#694, the server's answer "ReadAllResult.Error" made clearer by #3991).
+ * Entries may also be foreign (written by another application) and carry a leader clock that
+ * steps back and forth (`skew`), as across failovers.
  */
 interface Entry {
   system: boolean;
   legacyTransaction: boolean;
   size: number;
+  foreign?: boolean;
+  skew?: number;
 }
 
 const entries = fc.array(
-  fc.record({ system: fc.boolean(), legacyTransaction: fc.boolean(), size: fc.integer({ min: 80, max: 5_000 }) }),
+  fc.record({
+    system: fc.boolean(),
+    legacyTransaction: fc.boolean(),
+    size: fc.integer({ min: 80, max: 5_000 }),
+    foreign: fc.boolean(),
+    skew: fc.integer({ min: -3, max: 3 }),
+  }),
   { maxLength: 80 },
 );
 
@@ -43,10 +57,13 @@ function buildLog(spec: Entry[]): AllStreamResolvedEvent[] {
         id: `00000000-0000-4000-8000-${String(i + 1).padStart(12, '0')}`,
         isJson: true,
         revision,
-        type: entry.system ? '$statsCollected' : 'NodeAcquired',
-        created: new Date(1_700_000_000_000 + i),
+        type: entry.system ? '$statsCollected' : entry.foreign ? 'OrderShipped' : 'NodeAcquired',
+        created: new Date(1_700_000_000_000 + (i + (entry.skew ?? 0)) * 1_000),
         data: { i },
-        metadata: { correlationId: `c${i}`, causationId: null, actor: 'test', requestId: null, schemaVersion: 1 },
+        metadata:
+          entry.foreign && !entry.system
+            ? { $correlationId: `c${i}` }
+            : { correlationId: `c${i}`, causationId: null, actor: 'test', requestId: null, schemaVersion: 1 },
         position,
       },
       commitPosition: position.commit,
@@ -57,8 +74,13 @@ function buildLog(spec: Entry[]): AllStreamResolvedEvent[] {
 function modelReaders(log: AllStreamResolvedEvent[], forwardIncludesStart = true) {
   const reads = { count: 0 };
   const pos = (entry: AllStreamResolvedEvent) => entry.event!.position;
+  const requireRecordPosition = (from: ReadPosition) => {
+    if (typeof from === 'string' || log.some((entry) => comparePositions(pos(entry), from) === 0)) return;
+    throw new Error(`server: no log record at {commit: ${from.commit}, prepare: ${from.prepare}}`);
+  };
   const forwards: AllPageReader = async (from: ReadPosition, maxCount: number) => {
     reads.count += 1;
+    requireRecordPosition(from);
     const after =
       from === START
         ? log
@@ -72,14 +94,16 @@ function modelReaders(log: AllStreamResolvedEvent[], forwardIncludesStart = true
   };
   const backwards: AllPageReader = async (from: ReadPosition, maxCount: number) => {
     reads.count += 1;
+    requireRecordPosition(from);
     const before = from === END ? log : from === START ? [] : log.filter((entry) => comparePositions(pos(entry), from) < 0);
     return [...before].reverse().slice(0, maxCount);
   };
   return { forwards, backwards, reads };
 }
 
-const ledgerPositions = (log: AllStreamResolvedEvent[]) =>
-  log.filter((entry) => !entry.event!.type.startsWith('$')).map((entry) => Number(entry.event!.position.commit));
+const isLedgerEntry = (entry: AllStreamResolvedEvent) => !entry.event!.type.startsWith('$') && entry.event!.type !== 'OrderShipped';
+const ledgerPositions = (log: AllStreamResolvedEvent[]) => log.filter(isLedgerEntry).map((entry) => Number(entry.event!.position.commit));
+const ignoreForeign = () => undefined;
 
 describe('reading $all in pages, without EventStoreDB system events', () => {
   it('readAll gives exactly the ledger events after the position, up to maxCount, in order', async () => {
@@ -95,7 +119,7 @@ describe('reading $all in pages, without EventStoreDB system events', () => {
           const positions = ledgerPositions(log);
           const after = pick % (positions.length + 1) === 0 ? 0 : positions[(pick % (positions.length + 1)) - 1];
           const { forwards } = modelReaders(log, forwardIncludesStart);
-          const read = await readAllAfter(forwards, after, maxCount, pageSize);
+          const read = await readAllAfter(forwards, after, maxCount, pageSize, ignoreForeign);
           assert.deepEqual(
             read.map((event) => event.position),
             positions.filter((position) => position > after).slice(0, maxCount),
@@ -114,7 +138,7 @@ describe('reading $all in pages, without EventStoreDB system events', () => {
         const seen: number[] = [];
         let from = 0;
         for (;;) {
-          const batch = await readAllAfter(forwards, from, maxCount, pageSize);
+          const batch = await readAllAfter(forwards, from, maxCount, pageSize, ignoreForeign);
           if (batch.length === 0) break;
           seen.push(...batch.map((event) => event.position));
           from = batch[batch.length - 1].position;
@@ -130,29 +154,67 @@ describe('reading $all in pages, without EventStoreDB system events', () => {
         const log = buildLog(spec);
         const positions = ledgerPositions(log);
         const { backwards } = modelReaders(log);
-        assert.equal(await findHeadPosition(backwards, pageSize), positions.length === 0 ? 0 : positions[positions.length - 1]);
+        assert.equal(await findHeadPosition(backwards, pageSize, ignoreForeign), positions.length === 0 ? 0 : positions[positions.length - 1]);
       }),
     );
   });
 
   it('an empty $all reads as empty, with head 0, in one round trip each', async () => {
     const { forwards, backwards, reads } = modelReaders([]);
-    assert.deepEqual(await readAllAfter(forwards, 0, 10, 5), []);
-    assert.equal(await findHeadPosition(backwards, 5), 0);
+    assert.deepEqual(await readAllAfter(forwards, 0, 10, 5, ignoreForeign), []);
+    assert.equal(await findHeadPosition(backwards, 5, ignoreForeign), 0);
     assert.equal(reads.count, 2);
   });
 
   it('stops at maxCount without reading further pages', async () => {
     const log = buildLog(Array.from({ length: 50 }, () => ({ system: false, legacyTransaction: false, size: 100 })));
     const { forwards, reads } = modelReaders(log);
-    const read = await readAllAfter(forwards, 0, 3, 4);
+    const read = await readAllAfter(forwards, 0, 3, 4, ignoreForeign);
     assert.equal(read.length, 3);
     assert.equal(reads.count, 1);
   });
 
   it('refuses a page size that could not make progress', async () => {
     const { forwards, backwards } = modelReaders([]);
-    await assert.rejects(readAllAfter(forwards, 0, 1, 1), RangeError);
-    await assert.rejects(findHeadPosition(backwards, 0), RangeError);
+    await assert.rejects(readAllAfter(forwards, 0, 1, 1, ignoreForeign), RangeError);
+    await assert.rejects(findHeadPosition(backwards, 0, ignoreForeign), RangeError);
+  });
+
+  it('the event at or after any number is found by moving only between positions the server returned', async () => {
+    await fc.assert(
+      fc.asyncProperty(entries, fc.integer({ min: 0, max: 500_000 }), fc.integer({ min: 2, max: 9 }), async (spec, target, pageSize) => {
+        const log = buildLog(spec);
+        const { backwards } = modelReaders(log);
+        const found = await findEventAtOrAfter(backwards, pageSize, ignoreForeign, target);
+        assert.equal(found?.position ?? null, ledgerPositions(log).find((position) => position >= target) ?? null);
+      }),
+    );
+  });
+
+  it('the position at a time is the last ledger event recorded by then, even when leader clocks step back', async () => {
+    await fc.assert(
+      fc.asyncProperty(entries, fc.integer({ min: -5, max: 90 }), fc.integer({ min: 2, max: 9 }), async (spec, second, pageSize) => {
+        const log = buildLog(spec);
+        const time = new Date(1_700_000_000_000 + second * 1_000);
+        const { backwards } = modelReaders(log);
+        const expected = log.filter((entry) => isLedgerEntry(entry) && entry.event!.created.getTime() <= time.getTime()).pop();
+        assert.equal(await findPositionAtTime(backwards, pageSize, ignoreForeign, time), expected ? Number(expected.event!.position.commit) : 0);
+      }),
+    );
+  });
+
+  it('skips events other applications wrote, reporting each, instead of failing the read', async () => {
+    const log = buildLog([
+      { system: false, legacyTransaction: false, size: 100 },
+      { system: false, legacyTransaction: false, size: 100, foreign: true },
+      { system: false, legacyTransaction: false, size: 100 },
+    ]);
+    const { forwards, backwards } = modelReaders(log);
+    const reported: ForeignEvent[] = [];
+    const read = await readAllAfter(forwards, 0, 10, 5, (event) => reported.push(event));
+    assert.deepEqual(read.map((event) => event.position), ledgerPositions(log));
+    assert.deepEqual(reported.map((event) => event.type), ['OrderShipped']);
+    assert.match(reported[0].reason, /not written by the ledger/);
+    assert.equal(await findHeadPosition(backwards, 5, ignoreForeign), ledgerPositions(log)[1]);
   });
 });

@@ -1,9 +1,8 @@
 import type { AllStreamResolvedEvent, Position } from '@eventstore/db-client';
 import type { RecordedEvent } from '../envelope';
 import type { AllSubscription } from '../event-store.port';
-import { toRecordedEvent } from './event.mapping';
+import { ledgerEventOf, type ForeignEventHandler } from './foreign-events';
 import { isAfter } from './position.codec';
-import { isSystemEvent } from './system-events';
 
 /** What the adapter needs of the client's $all subscription: `for await` and a way to stop it. */
 export interface ClientAllSubscription extends AsyncIterable<AllStreamResolvedEvent> {
@@ -18,7 +17,8 @@ const CLOSED = Symbol('closed');
  * - Exclusive start: events at or before `after` are dropped. The server already starts
  *   after the given position; the check makes that a guarantee of this adapter rather than
  *   of one server version.
- * - System events are dropped (see system-events.ts).
+ * - System events are dropped (see system-events.ts), and so are events the ledger did not
+ *   write, reported to `onForeign` (see foreign-events.ts).
  * - close() ends a pending `for await` at once (it does not wait for the next event), stops
  *   the server-side subscription, and is safe to call more than once. Breaking out of the
  *   loop closes it too. An error the client raises after close() is not reported: the
@@ -27,16 +27,15 @@ const CLOSED = Symbol('closed');
 export class EventStoreDbAllSubscription implements AllSubscription {
   private closed = false;
   private closing: Promise<void> | undefined;
-  private signalClosed!: () => void;
-  private readonly closedSignal = new Promise<typeof CLOSED>((resolve) => {
-    this.signalClosed = () => resolve(CLOSED);
-  });
+  /** Ends the one pending wait for the next event; null while none is pending. */
+  private wakeOnClose: (() => void) | null = null;
   private iterated = false;
 
   constructor(
     private readonly source: ClientAllSubscription,
     private readonly after: Position | undefined,
     private readonly onClosed: (subscription: EventStoreDbAllSubscription) => void = () => undefined,
+    private readonly onForeign: ForeignEventHandler = () => undefined,
   ) {}
 
   async *[Symbol.asyncIterator](): AsyncIterator<RecordedEvent> {
@@ -46,13 +45,13 @@ export class EventStoreDbAllSubscription implements AllSubscription {
     let last = this.after;
     try {
       while (!this.closed) {
-        const next = await Promise.race([iterator.next(), this.closedSignal]);
+        const next = await this.nextOrClosed(iterator);
         if (next === CLOSED || next.done) return;
         const event = next.value.event;
         if (event === undefined || !isAfter(event.position, last)) continue;
         last = event.position;
-        if (isSystemEvent(event)) continue;
-        yield toRecordedEvent(event);
+        const ledgerEvent = ledgerEventOf(event, this.onForeign);
+        if (ledgerEvent !== null) yield ledgerEvent;
       }
     } catch (error) {
       if (!this.closed) throw error;
@@ -61,10 +60,23 @@ export class EventStoreDbAllSubscription implements AllSubscription {
     }
   }
 
+  /**
+   * The next item, or CLOSED as soon as close() is called. Not a Promise.race against one
+   * long-lived close promise: every race would add a reaction to it that keeps its event
+   * alive until close, which for a subscription held for the life of the process is a leak
+   * of every event ever delivered. One wake-up per wait, dropped once the wait is over.
+   */
+  private nextOrClosed(iterator: AsyncIterator<AllStreamResolvedEvent>): Promise<IteratorResult<AllStreamResolvedEvent> | typeof CLOSED> {
+    return new Promise((resolve, reject) => {
+      this.wakeOnClose = () => resolve(CLOSED);
+      iterator.next().then(resolve, reject).finally(() => (this.wakeOnClose = null));
+    });
+  }
+
   close(): Promise<void> {
     if (this.closing === undefined) {
       this.closed = true;
-      this.signalClosed();
+      this.wakeOnClose?.();
       this.closing = this.source.unsubscribe().finally(() => this.onClosed(this));
     }
     return this.closing;

@@ -14,7 +14,6 @@ const SCHEMES = ['esdb://', 'esdb+discover://'];
 const KNOWN_SETTINGS = new Map(
   [
     'tls',
-    'tlsVerifyCert',
     'tlsCAFile',
     'userCertFile',
     'userKeyFile',
@@ -32,6 +31,9 @@ const KNOWN_SETTINGS = new Map(
 /** Settings the adapter depends on and therefore will not let a connection string change. */
 const FORBIDDEN_SETTINGS = new Map([
   [flat('throwOnAppendFailure'), 'the adapter relies on the client raising revision conflicts as errors'],
+  // Client 6.2.1 ignores it and prints the whole connection string, password included, to
+  // the console (parseConnectionString.js, verifyKeyValuePair).
+  [flat('tlsVerifyCert'), 'this client ignores it and would print the connection string; trust the server CA with tlsCAFile'],
 ]);
 
 /** Returns the trimmed connection string, or throws InvalidConnectionStringError saying what is wrong. */
@@ -59,9 +61,41 @@ export function validateConnectionString(raw: unknown): string {
   return connectionString;
 }
 
-/** The connection string with any password replaced by `***`, safe for logs and error messages. */
+/**
+ * The connection string with any password replaced by `***`, safe for logs and error messages.
+ * The user ends at the first `:`, the password at the LAST `@`: a password may itself hold
+ * `@` or `:` (written raw or percent-encoded), and redacting too much is always safe.
+ */
 export function redactConnectionString(connectionString: string): string {
-  return connectionString.replace(/^([a-z+]+:\/\/[^:/@?]+:)[^@]*@/i, '$1***@');
+  const password = passwordOf(connectionString);
+  if (password === null) return connectionString;
+  const start = connectionString.indexOf(':', connectionString.indexOf('://') + 3) + 1;
+  return `${connectionString.slice(0, start)}***${connectionString.slice(start + password.length)}`;
+}
+
+/** The password as written in the string (between `user:` and the last `@`), or null if there is none. */
+export function passwordOf(connectionString: string): string | null {
+  const scheme = /^[a-z+]+:\/\//i.exec(connectionString);
+  if (scheme === null) return null;
+  const rest = connectionString.slice(scheme[0].length);
+  const at = rest.lastIndexOf('@');
+  if (at === -1) return null;
+  const userInfo = rest.slice(0, at);
+  const colon = userInfo.indexOf(':');
+  return colon === -1 ? null : userInfo.slice(colon + 1);
+}
+
+/** `text` with every occurrence of the string's password (raw and percent-decoded) replaced by `***`. */
+export function scrubPassword(text: string, connectionString: string): string {
+  const password = passwordOf(connectionString);
+  if (password === null || password.length === 0) return text;
+  let decoded = password;
+  try {
+    decoded = decodeURIComponent(password);
+  } catch {
+    // not valid percent-encoding: only the raw form can appear
+  }
+  return [password, decoded].reduce((scrubbed, secret) => scrubbed.split(secret).join('***'), text);
 }
 
 function checkSettings(query: string, shown: string): void {

@@ -64,4 +64,21 @@ describe('EventStoreDB connection string (LEDGER_ESDB_URL)', () => {
     assert.equal(redactConnectionString('esdb+discover://ops:p%40ss@dns:2113'), 'esdb+discover://ops:***@dns:2113');
     assert.equal(redactConnectionString('esdb://localhost:2113?tls=false'), 'esdb://localhost:2113?tls=false');
   });
+
+  it('redacts passwords that hold @ or : (raw or percent-encoded), whole', () => {
+    for (const [raw, shown] of [
+      ['esdb://admin:p@ss:w@rd@h1:2113?tls=true', 'esdb://admin:***@h1:2113?tls=true'],
+      ['esdb://admin::@@h1:2113', 'esdb://admin:***@h1:2113'],
+      ['esdb+discover://ops:a%3Ab%40c@dns:2113', 'esdb+discover://ops:***@dns:2113'],
+    ]) {
+      assert.equal(redactConnectionString(raw), shown, raw);
+    }
+  });
+
+  it('refuses tlsVerifyCert: client 6.2.1 ignores it and prints the whole string, password included', () => {
+    assert.throws(
+      () => validateConnectionString('esdb://admin:s3cret@localhost:2113?tlsVerifyCert=false'),
+      (error: Error) => /"tlsVerifyCert" cannot be set.*tlsCAFile/.test(error.message) && !error.message.includes('s3cret'),
+    );
+  });
 });

@@ -52,6 +52,9 @@ export function toRecordedEvent(event: ClientRecordedEvent): RecordedEvent {
   if (typeof metadata !== 'object' || metadata === null || Array.isArray(metadata) || metadata instanceof Uint8Array) {
     throw new UnreadableEventError(`${where} has no JSON object metadata; this store only reads events the ledger wrote`);
   }
+  if (!isLedgerMetadata(metadata)) {
+    throw new UnreadableEventError(`${where} has no ledger metadata (correlationId, actor, schemaVersion); it was not written by the ledger`);
+  }
   if (event.position === undefined) {
     throw new UnreadableEventError(`${where} came without a log position (EventStoreDB 22.6 or later is needed)`);
   }
@@ -65,6 +68,12 @@ export function toRecordedEvent(event: ClientRecordedEvent): RecordedEvent {
     position: encodePosition(event.position),
     recordedAt: event.created.toISOString(),
   };
+}
+
+/** The fields every ledger event's metadata has (envelope.ts); other writers' metadata lacks them. */
+function isLedgerMetadata(metadata: object): boolean {
+  const { correlationId, actor, schemaVersion } = metadata as Partial<EventMetadata>;
+  return typeof correlationId === 'string' && typeof actor === 'string' && typeof schemaVersion === 'number';
 }
 
 function requireEventId(id: unknown): void {

@@ -5,8 +5,10 @@ import type { AllSubscription, AppendResult, EventStore, ReadAllOptions } from '
 import type { ExpectedRevision } from '../expected-revision';
 import { ConcurrencyError } from '../concurrency-error';
 import { EventStoreDbAllSubscription } from './all-subscription';
-import { findHeadPosition, readAllAfter } from './all-stream-paging';
-import { InvalidConnectionStringError, redactConnectionString, validateConnectionString } from './connection-string';
+import { findEventAtOrAfter, findHeadPosition, findPositionAtTime, readAllAfter } from './all-stream-paging';
+import type { ForeignEvent, ForeignEventHandler } from './foreign-events';
+import { InvalidConnectionStringError, redactConnectionString, scrubPassword, validateConnectionString } from './connection-string';
+import { withoutClientDebugOutput } from './client-debug-output';
 import { InvalidEventError, toEventData, toRecordedEvent } from './event.mapping';
 import {
   fromClientCurrentRevision,
@@ -35,23 +37,43 @@ const MIN_PAGE_SIZE = 32;
  *   server, which answers with the original revision and position (see appendToStream);
  * - global positions are the events' log offsets (position.codec.ts).
  */
+export interface EventStoreDbOptions {
+  /** Told of each event in $all the ledger did not write, as it is skipped (log it as a warning). */
+  onForeignEvent?: (event: ForeignEvent) => void;
+}
+
 export class EventStoreDbEventStore implements EventStore {
   private readonly subscriptions = new Set<EventStoreDbAllSubscription>();
   private closing: Promise<void> | undefined;
+  private foreignSkipped = 0;
+  private readonly onForeign: ForeignEventHandler;
 
-  private constructor(private readonly client: EventStoreDBClient) {}
+  private constructor(
+    private readonly client: EventStoreDBClient,
+    options: EventStoreDbOptions = {},
+  ) {
+    this.onForeign = (event) => {
+      this.foreignSkipped += 1;
+      options.onForeignEvent?.(event);
+    };
+  }
+
+  /** Events in $all not written by the ledger, skipped so far by reads and subscriptions (a metric). */
+  get foreignEventsSkipped(): number {
+    return this.foreignSkipped;
+  }
 
   /**
    * Validates the connection string and creates the client. No network I/O happens here:
    * the connection is opened by the first call, which is where an unreachable server shows.
    */
-  static async connect(connectionString: string): Promise<EventStoreDbEventStore> {
+  static async connect(connectionString: string, options: EventStoreDbOptions = {}): Promise<EventStoreDbEventStore> {
     const valid = validateConnectionString(connectionString);
     try {
-      return new EventStoreDbEventStore(EventStoreDBClient.connectionString(valid));
+      return new EventStoreDbEventStore(withoutClientDebugOutput(() => EventStoreDBClient.connectionString(valid)), options);
     } catch (error) {
       throw new InvalidConnectionStringError(
-        `EventStoreDB connection string rejected by the client (${(error as Error).message}): ${redactConnectionString(valid)}`,
+        `EventStoreDB connection string rejected by the client (${scrubPassword((error as Error).message, valid)}): ${redactConnectionString(valid)}`,
       );
     }
   }
@@ -98,9 +120,12 @@ export class EventStoreDbEventStore implements EventStore {
     const fromRevision = requireRevision(options.fromRevision ?? 0, 'fromRevision');
     const events: RecordedEvent[] = [];
     try {
+      // From the leader: a command folds this stream to decide, and a lagging follower's
+      // answer would only make its append conflict again and again.
       for await (const resolved of this.client.readStream(stream, {
         fromRevision: BigInt(fromRevision),
         direction: FORWARDS,
+        requiresLeader: true,
       })) {
         if (resolved.event !== undefined) events.push(toRecordedEvent(resolved.event));
       }
@@ -122,6 +147,7 @@ export class EventStoreDbEventStore implements EventStore {
       options.fromPosition ?? 0,
       maxCount,
       Math.min(ALL_PAGE_SIZE, Math.max(maxCount + 1, MIN_PAGE_SIZE)),
+      this.onForeign,
     );
   }
 
@@ -133,6 +159,7 @@ export class EventStoreDbEventStore implements EventStore {
       source,
       typeof fromPosition === 'string' ? undefined : fromPosition,
       (closed) => this.subscriptions.delete(closed),
+      this.onForeign,
     );
     this.subscriptions.add(subscription);
     return subscription;
@@ -140,8 +167,28 @@ export class EventStoreDbEventStore implements EventStore {
 
   async headPosition(): Promise<number> {
     this.requireOpen();
-    return findHeadPosition((from, count) => this.readAllPage(from, count, BACKWARDS), ALL_PAGE_SIZE);
+    // From the leader: a model release and minPosition checks wait for this head, and a
+    // follower's could miss an allocation made just before.
+    return findHeadPosition((from, count) => this.readAllPage(from, count, BACKWARDS, true), ALL_PAGE_SIZE, this.onForeign);
   }
+
+  /** Walks back from the end of $all: no computed position is ever sent (all-stream-paging.ts). */
+  async eventAtOrAfter(position: number): Promise<RecordedEvent | null> {
+    this.requireOpen();
+    if (!Number.isSafeInteger(position) || position < 0) {
+      throw new RangeError(`position must be a non-negative integer, got ${String(position)}`);
+    }
+    return findEventAtOrAfter(this.readBackwards, ALL_PAGE_SIZE, this.onForeign, position);
+  }
+
+  /** Walks back from the end of $all; does not assume recordedAt grows with position (failovers). */
+  async positionAtTime(time: Date): Promise<number> {
+    this.requireOpen();
+    if (Number.isNaN(time.getTime())) throw new RangeError('time must be a valid Date');
+    return findPositionAtTime(this.readBackwards, ALL_PAGE_SIZE, this.onForeign, time);
+  }
+
+  private readonly readBackwards = (from: ReadPosition, count: number) => this.readAllPage(from, count, BACKWARDS);
 
   /** Ends every open subscription, then the client. Safe to call more than once. */
   close(): Promise<void> {
@@ -156,9 +203,10 @@ export class EventStoreDbEventStore implements EventStore {
     fromPosition: ReadPosition,
     maxCount: number,
     direction: typeof FORWARDS | typeof BACKWARDS,
+    requiresLeader = false,
   ): Promise<AllStreamResolvedEvent[]> {
     const page: AllStreamResolvedEvent[] = [];
-    for await (const resolved of this.client.readAll({ fromPosition, maxCount, direction })) page.push(resolved);
+    for await (const resolved of this.client.readAll({ fromPosition, maxCount, direction, requiresLeader })) page.push(resolved);
     return page;
   }
 

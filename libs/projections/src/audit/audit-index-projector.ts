@@ -89,7 +89,15 @@ export class AuditIndexProjector implements Projector {
   /** `envelopes`, when given, are the events' envelopeJson already made (a reader that has the stored text). */
   applyPage(events: readonly RecordedEvent[], envelopes?: readonly string[]): void {
     if (events.length === 0) return;
-    this.db.transaction(() => this.write(events, envelopes)).immediate();
+    try {
+      // The position moves only once rows and checkpoint are committed: a failed commit
+      // (a full disk fails at COMMIT more often than at INSERT) leaves it where the disk is.
+      this.folded = this.db.transaction(() => this.write(events, envelopes)).immediate();
+    } catch (error) {
+      // Tokens remembered inside the rolled-back transaction were never stored.
+      this.tokens.clear();
+      throw error;
+    }
   }
 
   flush(): void {
@@ -110,7 +118,8 @@ export class AuditIndexProjector implements Projector {
     this.following = true;
   }
 
-  private write(events: readonly RecordedEvent[], envelopes?: readonly string[]): void {
+  /** Writes the page's rows and the new position in the open transaction; returns that position. */
+  private write(events: readonly RecordedEvent[], envelopes?: readonly string[]): number {
     if (this.following) {
       const current = this.tables.current(AUDIT_INDEX);
       if (current && current.generation !== this.statements.generation) this.statements = this.prepare(current.generation);
@@ -145,7 +154,7 @@ export class AuditIndexProjector implements Projector {
       position = event.position;
     }
     this.tables.advance(AUDIT_INDEX, this.statements.generation, position);
-    this.folded = position;
+    return position;
   }
 
   private tokenConsumer(token: string): Consumer | null {

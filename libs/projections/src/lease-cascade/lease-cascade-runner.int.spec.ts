@@ -13,7 +13,8 @@ import {
   leaseDecider, nodeDecider, ownerKey, ownerLivenessIn, Streams,
   type LeaseCommand, type LeaseOwner, type NodeCommand, type NodeState, type LeaseReleased,
 } from '@ledger/domain';
-import { CommandHandler, SqliteEventStore, type EventStore, type RecordedEvent } from '@ledger/event-store';
+import { CommandHandler, SqliteEventStore, type EventStore, type RecordedEvent, type SubscriptionRestart } from '@ledger/event-store';
+import { DroppingSubscriptionsStore } from '@ledger/event-store/testing';
 import { CheckpointStore } from '../runtime/checkpoint-store';
 import { LeaseCascadeRunner, LEASE_CASCADE_CHECKPOINT, type LeaseReleaser } from './lease-cascade-runner';
 import type { CascadeRelease, CascadeState } from './cascade-state';
@@ -226,4 +227,27 @@ describe('the lease cascade runner survives a crash between two releases', () =>
     await assertEachReleasedOnce(ledger, ended.id);
     await ledger.store.close();
   });
+});
+
+describe('the lease cascade runner survives dropped subscriptions (issue 12, point 3)', () => {
+  for (const seed of [5, 11]) {
+    it(`resubscribes from its checkpoint after every drop, error or clean end, and finishes the job (seed ${seed})`, async () => {
+      const ledger = await MiniLedger.open();
+      await seedRegion(ledger);
+      const endedId = (await ledger.store.readAll({ maxCount: 10_000 })).find((e) => e.type === 'AllocationReleased')!.id;
+      const dropping = new DroppingSubscriptionsStore(ledger.store, { seed, maxEvents: 2 });
+      const checkpoints = CheckpointStore.open(ledger.checkpointFile);
+      const restarts: SubscriptionRestart[] = [];
+      const runner = new LeaseCascadeRunner(dropping, checkpoints, ledger.releaser(), { resubscribeDelayMs: 1, onRestart: (restart) => restarts.push(restart) });
+      runner.start();
+      // Generous: a frozen cascade never gets there; a resubscribing one does in milliseconds.
+      assert.equal(await runner.catchUp(30_000), true, 'the cascade froze on a dropped subscription');
+      await runner.stop();
+      checkpoints.close();
+      await assertEachReleasedOnce(ledger, endedId);
+      assert.ok(restarts.length > 0, 'restarts are reported');
+      assert.ok(restarts.every((restart) => restart.subscriber === LEASE_CASCADE_CHECKPOINT));
+      await ledger.store.close();
+    });
+  }
 });

@@ -1,4 +1,4 @@
-import type { AllSubscription, EventStore, RecordedEvent } from '@ledger/event-store';
+import { LogFollower, type EventStore, type RecordedEvent, type SubscriptionRestart } from '@ledger/event-store';
 import type { CheckpointStore } from '../runtime/checkpoint-store';
 import { PositionWaiters } from '../runtime/position-waiters';
 import { cascadeStep } from './cascade-step';
@@ -18,6 +18,10 @@ export interface LeaseCascadeOptions {
   retryDelayMs?: number;
   clock?: () => Date;
   onError?: (error: unknown, context: { release?: CascadeRelease; position: number }) => void;
+  /** Told each time the log subscription is resubscribed (dropped, failed or ended): log it, count it. */
+  onRestart?: (restart: SubscriptionRestart) => void;
+  /** First wait before resubscribing (default 100 ms, doubling while nothing gets through). */
+  resubscribeDelayMs?: number;
 }
 
 export const LEASE_CASCADE_CHECKPOINT = 'lease-cascade.v1';
@@ -37,8 +41,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  */
 export class LeaseCascadeRunner {
   private state: CascadeState;
-  private subscription: AllSubscription | null = null;
-  private loop: Promise<void> | null = null;
+  private follower: LogFollower | null = null;
   private timer: NodeJS.Timeout | null = null;
   private readonly waiters = new PositionWaiters();
   private savedPosition: number;
@@ -63,11 +66,22 @@ export class LeaseCascadeRunner {
     return this.midEvent ? this.savedPosition : this.state.position;
   }
 
+  /**
+   * Follows the log through the shared LogFollower: a dropped or ended subscription is
+   * resubscribed from the last event fully processed, so leases of ended owners are never
+   * left orphaned by a subscription that died quietly.
+   */
   start(): void {
-    if (this.loop || this.halted) return;
-    const subscription = (this.subscription = this.store.subscribeToAll({ fromPosition: this.state.position }));
-    this.loop = this.follow(subscription).catch((error) => this.options.onError?.(error, { position: this.state.position }));
-    this.timer = setInterval(() => this.checkpoint(), this.options.checkpointEveryMs ?? 1_000);
+    if (this.follower || this.halted) return;
+    this.follower = new LogFollower(this.store, {
+      subscriber: this.name,
+      checkpoint: () => this.state.position,
+      handle: (event) => this.step(event),
+      onRestart: this.options.onRestart,
+      initialDelayMs: this.options.resubscribeDelayMs,
+    });
+    this.follower.start();
+    this.timer = setInterval(() => this.checkpointOrReport(), this.options.checkpointEveryMs ?? 1_000);
     this.timer.unref();
   }
 
@@ -84,10 +98,9 @@ export class LeaseCascadeRunner {
   async stop(): Promise<void> {
     this.halted = true;
     if (this.timer) clearInterval(this.timer);
-    await this.subscription?.close();
-    await this.loop;
+    await this.follower?.stop();
     this.waiters.releaseAll();
-    this.checkpoint();
+    this.checkpointOrReport();
   }
 
   /**
@@ -98,7 +111,7 @@ export class LeaseCascadeRunner {
     this.halted = true;
     this.midEvent = true; // freeze: the checkpoint on disk is all that survives
     if (this.timer) clearInterval(this.timer);
-    void this.subscription?.close();
+    void this.follower?.stop();
     this.waiters.releaseAll();
   }
 
@@ -108,20 +121,32 @@ export class LeaseCascadeRunner {
     this.savedPosition = this.state.position;
   }
 
-  private async follow(subscription: AllSubscription): Promise<void> {
-    for await (const event of subscription) {
-      if (this.halted) return;
-      const releases = cascadeStep(this.state, event);
-      if (releases.length > 0) {
-        this.midEvent = true;
-        for (const release of releases) {
-          if (!(await this.releaseUntilDone(release, event))) return; // halted: leave the checkpoint as it was
-        }
-        this.midEvent = false;
-        this.checkpoint();
-      }
-      this.waiters.reached(this.state.position);
+  /**
+   * A checkpoint that cannot be written (a full disk) is reported and tried again later:
+   * the releases it covers are done, and after a crash they would be re-sent as no-ops,
+   * so a failed save must neither stop the cascade nor move the saved position.
+   */
+  private checkpointOrReport(): void {
+    try {
+      this.checkpoint();
+    } catch (error) {
+      this.options.onError?.(error, { position: this.state.position });
     }
+  }
+
+  /** One event: its releases carried out before the next event is looked at. */
+  private async step(event: RecordedEvent): Promise<void> {
+    if (this.halted) return;
+    const releases = cascadeStep(this.state, event);
+    if (releases.length > 0) {
+      this.midEvent = true;
+      for (const release of releases) {
+        if (!(await this.releaseUntilDone(release, event))) return; // halted: leave the checkpoint as it was
+      }
+      this.midEvent = false;
+      this.checkpointOrReport();
+    }
+    this.waiters.reached(this.state.position);
   }
 
   private async releaseUntilDone(release: CascadeRelease, cause: RecordedEvent): Promise<boolean> {

@@ -29,7 +29,14 @@ export interface Verification {
   position: number;
   /** Readable lines, one per difference (or per problem), empty when ok. */
   differences: string[];
-  checked: { viewAt: number; auditRowsTo: number; auditRows: number; snapshots: number[] };
+  /**
+   * What could not be compared yet, and why: not a difference. A running ledger writes its
+   * first checkpoint a checkpoint interval after its first events; until then there is
+   * nothing live to hold the rebuild against, and a healthy ledger must not read as broken.
+   */
+  notYetCompared: string[];
+  /** viewAt is null when the live view had no checkpoint to compare. */
+  checked: { viewAt: number | null; auditRowsTo: number; auditRows: number; snapshots: number[] };
 }
 
 /** Up to `count` of `positions`, spread evenly, the newest always included. */
@@ -58,8 +65,10 @@ export const verifyReadModels = async (options: VerifyReadModelsOptions): Promis
     const liveView = CheckpointStore.on(live).load<LedgerViewState>(ledgerProjection.name);
     const liveAudit = new ReadModelTables(live).current(AUDIT_INDEX);
     const differences: string[] = [];
-    if (!liveView) differences.push(`the live read models have no ${ledgerProjection.name} checkpoint: the ledger never ran on this data, or ran an older version`);
-    if (!liveAudit) differences.push(`the live read models have no ${AUDIT_INDEX}`);
+    const notYetCompared: string[] = [];
+    const noCheckpointYet = 'no checkpoint yet (a running ledger writes its first one a checkpoint interval after its first events, and one at every graceful stop)';
+    if (!liveView) notYetCompared.push(`the ${ledgerProjection.name}: ${noCheckpointYet}`);
+    if (!liveAudit) notYetCompared.push(`the ${AUDIT_INDEX}: ${noCheckpointYet}`);
     const viewAt = liveView?.position ?? 0;
     const auditTo = liveAudit?.position ?? 0;
     const liveSnapshots = new SnapshotReader(live, ledgerProjection.name);
@@ -91,7 +100,8 @@ export const verifyReadModels = async (options: VerifyReadModelsOptions): Promis
       events: rebuilt.events,
       position: rebuilt.position,
       differences,
-      checked: { viewAt, auditRowsTo: auditTo, auditRows, snapshots },
+      notYetCompared,
+      checked: { viewAt: liveView ? viewAt : null, auditRowsTo: auditTo, auditRows, snapshots },
     };
   } finally {
     live.exec('COMMIT');

@@ -10,3 +10,4 @@ export * from './state-fold';
 export * from './snapshots/snapshot-tables';
 export * from './snapshots/snapshot-writer';
 export * from './snapshots/snapshot-reader';
+export * from './store-origin';

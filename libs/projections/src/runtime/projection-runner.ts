@@ -1,4 +1,4 @@
-import type { EventStore } from '@ledger/event-store';
+import type { EventStore, SubscriptionRestart } from '@ledger/event-store';
 import type { CheckpointStore } from './checkpoint-store';
 import type { Projection } from './projection';
 import { ProjectorRunner, type RebuildProgress, type RebuildResult } from './projector-runner';
@@ -12,6 +12,10 @@ export interface ProjectionRunnerOptions {
   checkpointEveryMs?: number;
   clock?: () => Date;
   onError?: (error: unknown) => void;
+  /** Told of every resubscription to the log (see LogFollower). */
+  onRestart?: (restart: SubscriptionRestart) => void;
+  /** First wait before following the log again after a failure (a write the disk refused, a dropped subscription). */
+  retryMs?: number;
   /** Take a snapshot for time travel each time the fold crosses a multiple of this position (none when absent or 0). */
   snapshotEvery?: number;
   /** Events read per page while catching up or rebuilding. */
@@ -37,6 +41,8 @@ export class ProjectionRunner<State extends { position: number }> extends Projec
     super(store, new StateFold(projection, stored?.state ?? projection.initialState(), { checkpoints, snapshots, clock: runnerOptions.clock }), {
       flushEveryMs: runnerOptions.checkpointEveryMs,
       onError: runnerOptions.onError,
+      onRestart: runnerOptions.onRestart,
+      retryMs: runnerOptions.retryMs,
       pageSize: runnerOptions.pageSize,
     });
   }

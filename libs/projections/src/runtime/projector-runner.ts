@@ -1,4 +1,4 @@
-import type { AllSubscription, EventStore } from '@ledger/event-store';
+import { LogFollower, type EventStore, type SubscriptionRestart } from '@ledger/event-store';
 import { PositionWaiters } from './position-waiters';
 import type { Projector, ProjectorRebuild } from './projector';
 
@@ -7,8 +7,11 @@ export interface ProjectorRunnerOptions {
   flushEveryMs?: number;
   /** Events read per page while catching up. */
   pageSize?: number;
-  /** Called when following the log fails; the runner retries after `retryMs`. */
+  /** Called when a flush fails, and when following the log fails if there is no onRestart. */
   onError?: (error: unknown) => void;
+  /** Told of every resubscription (failed, dropped or ended subscription): log it, count it. */
+  onRestart?: (restart: SubscriptionRestart) => void;
+  /** First wait before resubscribing; doubles while no event gets through. */
   retryMs?: number;
 }
 
@@ -31,7 +34,6 @@ export class RebuildInProgressError extends Error {
 
 const DEFAULT_PAGE = 1_000;
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
 
 /**
  * Keeps one projector up to date from the store's ordered log: catches up in pages
@@ -43,8 +45,7 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 export class ProjectorRunner<P extends Projector> {
   protected current: P;
   private readonly waiters = new PositionWaiters();
-  private subscription: AllSubscription | null = null;
-  private loop: Promise<void> | null = null;
+  private follower: LogFollower | null = null;
   private stopped = false;
   private timer: NodeJS.Timeout | null = null;
   private rebuildRun: { progress: RebuildProgress; done: Promise<RebuildResult> } | null = null;
@@ -71,9 +72,22 @@ export class ProjectorRunner<P extends Projector> {
   }
 
   start(): void {
-    if (this.loop) return;
+    if (this.follower) return;
     this.stopped = false;
-    this.loop = this.follow();
+    // The shared resubscription mechanism: catch up in pages, then follow live, and on any
+    // failure or end start again from the projector's own position.
+    this.follower = new LogFollower(this.store, {
+      subscriber: this.current.name,
+      checkpoint: () => this.current.position,
+      catchUp: () => this.catchUpInPages(),
+      handle: (event) => {
+        this.current.applyPage([event]);
+        this.waiters.reached(this.current.position);
+      },
+      onRestart: this.options.onRestart ?? ((restart) => restart.reason === 'error' && this.options.onError?.(restart.error)),
+      initialDelayMs: this.options.retryMs ?? 1_000,
+    });
+    this.follower.start();
     this.timer = setInterval(() => this.flush(), this.options.flushEveryMs ?? 5_000);
     this.timer.unref();
   }
@@ -99,12 +113,11 @@ export class ProjectorRunner<P extends Projector> {
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
-    await this.subscription?.close();
-    await this.loop;
+    await this.follower?.stop();
     await this.rebuildRun?.done.catch(() => undefined);
     this.waiters.releaseAll();
     this.flush();
-    this.loop = null;
+    this.follower = null;
   }
 
   /**
@@ -144,39 +157,16 @@ export class ProjectorRunner<P extends Projector> {
     }
   }
 
-  private async follow(): Promise<void> {
-    while (!this.stopped) {
-      try {
-        await this.followOnce();
-      } catch (error) {
-        if (this.stopped) return;
-        this.options.onError?.(error);
-        await sleep(this.options.retryMs ?? 1_000);
-      }
-    }
-  }
-
-  /** Catch up in pages, then follow live; returns when stopped. */
-  private async followOnce(): Promise<void> {
+  /** Catch up in pages (yielding between them so the API keeps answering). */
+  private async catchUpInPages(): Promise<void> {
     const pageSize = this.options.pageSize ?? DEFAULT_PAGE;
     for (;;) {
       if (this.stopped) return;
       const page = await this.store.readAll({ fromPosition: this.current.position, maxCount: pageSize });
-      if (page.length === 0) break;
+      if (page.length === 0) return;
       this.current.applyPage(page);
       this.waiters.reached(this.current.position);
       await nextTurn();
-    }
-    const subscription = this.store.subscribeToAll({ fromPosition: this.current.position });
-    this.subscription = subscription;
-    try {
-      if (this.stopped) return;
-      for await (const event of subscription) {
-        this.current.applyPage([event]);
-        this.waiters.reached(this.current.position);
-      }
-    } finally {
-      await subscription.close();
     }
   }
 }

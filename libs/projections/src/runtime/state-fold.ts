@@ -15,6 +15,7 @@ export interface StateFoldOptions {
 /** An in-memory projection folding the log: the state, its checkpoint, its snapshots. */
 export class StateFold<State extends { position: number }> implements Projector {
   private savedPosition: number;
+  private snapshotPending = false;
   private readonly options: StateFoldOptions;
 
   constructor(
@@ -41,13 +42,29 @@ export class StateFold<State extends { position: number }> implements Projector 
   applyPage(events: readonly RecordedEvent[]): void {
     const { state, projection } = this;
     const snapshots = this.options.snapshots;
+    // A snapshot that failed (a full disk) is taken before anything else is folded: the
+    // state is still exactly at its position, so the fold never moves past it untaken.
+    if (this.snapshotPending) this.takeSnapshot();
     for (let i = 0; i < events.length; i++) {
       const event = events[i];
       const before = state.position;
       if (event.position <= before) continue;
       projection.apply(state, event);
-      if (snapshots && snapshots.due(before, state.position)) snapshots.take(state);
+      if (snapshots && snapshots.due(before, state.position)) {
+        this.snapshotPending = true;
+        this.takeSnapshot();
+      }
     }
+  }
+
+  /** Whether a snapshot is owed at the current position (its write failed; retried by the next applyPage). */
+  get owesSnapshot(): boolean {
+    return this.snapshotPending;
+  }
+
+  private takeSnapshot(): void {
+    this.options.snapshots!.take(this.state);
+    this.snapshotPending = false;
   }
 
   /** Saves a checkpoint if the state moved since the last one. */

@@ -11,37 +11,18 @@ export const parsePointInLog = (raw: string): PointInLog | null => {
   return Number.isNaN(time.getTime()) ? null : { time };
 };
 
-/** The first event at or after `position`, or null. */
-export const eventAtOrAfter = async (store: EventStore, position: number): Promise<RecordedEvent | null> =>
-  (await store.readAll({ fromPosition: Math.max(0, position - 1), maxCount: 1 }))[0] ?? null;
+export { lastPositionWhere } from '@ledger/event-store';
+
+/** The first event at or after `position` (any number), or null: the store finds it its own way. */
+export const eventAtOrAfter = (store: EventStore, position: number): Promise<RecordedEvent | null> => store.eventAtOrAfter(position);
 
 /**
- * The last position whose event satisfies `holds` (0 if none does), for a predicate that
- * is true up to some point of the log and false after it. Binary search over positions,
- * gaps included: `firstAtOrAfter(p)` gives the first event at or after p.
- */
-export const lastPositionWhere = async <E extends { position: number }>(
-  firstAtOrAfter: (position: number) => E | null | Promise<E | null>,
-  head: number,
-  holds: (event: E) => boolean,
-): Promise<number> => {
-  let low = 0;
-  let high = head;
-  while (low < high) {
-    const middle = Math.ceil((low + high) / 2);
-    const event = await firstAtOrAfter(middle);
-    if (event && event.position <= high && holds(event)) low = event.position;
-    else high = middle - 1;
-  }
-  return low;
-};
-
-/**
- * The last position recorded at or before `time` (0: before the first event): log(head)
- * reads of one event each, on any store. The store stamps `recordedAt` while it holds
- * the write lock, so recorded times follow positions unless the clock is stepped back.
+ * The last position recorded at or before `time` (0: before the first event), never past
+ * `head` when given (the caller's view of the log). Each store answers its own way: the
+ * embedded one by binary search, EventStoreDB by walking back from the end, since only
+ * positions it returned may be sent to it and its recorded times may step back at a failover.
  */
 export const positionAtTime = async (store: EventStore, time: Date, head?: number): Promise<number> => {
-  const limit = time.getTime();
-  return lastPositionWhere((position) => eventAtOrAfter(store, position), head ?? (await store.headPosition()), (event) => Date.parse(event.recordedAt) <= limit);
+  const position = await store.positionAtTime(time);
+  return head === undefined ? position : Math.min(position, head);
 };

@@ -43,7 +43,7 @@ export interface GeneratedLeaseFiles {
   files: string[];
   /** The record each address must end up with. */
   expected: Map<string, { mac: string; state: LeaseState; hostname?: string }>;
-  /** Well-formed entries with a MAC (superseded ones included). */
+  /** Every entry written: superseded, ignored and broken ones included (a reader counts each block or row it reads). */
   entries: number;
   superseded: number;
   /** Broken entries written: each must be reported once. */
@@ -71,12 +71,21 @@ const ipv6 = (i: number) => `2001:db8:20::${(i + 1).toString(16)}`;
 const mac = (i: number, generation: number) =>
   ['52', '54', (generation & 255).toString(16).padStart(2, '0'), ((i >> 16) & 255).toString(16).padStart(2, '0'), ((i >> 8) & 255).toString(16).padStart(2, '0'), (i & 255).toString(16).padStart(2, '0')].join(':');
 
+/** Broken entries whose address can still be read: all but a bad address, a wrong field count, and a cut-short DHCPv6 IA (its header names no address). */
+const namesItsAddress = (entry: Extract<GeneratedEntry, { kind: 'broken' }>): boolean =>
+  !['bad-ip', 'bad-address', 'field-count'].includes(entry.malformation) && !(entry.malformation === 'truncated' && entry.spec.ip.includes(':'));
+
 /** What a correct reader keeps: the last well-formed entry per address; an entry without a MAC that is not active clears it. */
 export const expectation = (entries: GeneratedEntry[]): Omit<GeneratedLeaseFiles, 'files'> => {
   const expected: GeneratedLeaseFiles['expected'] = new Map();
   const counts = { entries: 0, superseded: 0, malformed: 0, ignored: 0 };
   for (const entry of entries) {
-    if (entry.kind === 'broken') counts.malformed++;
+    counts.entries++;
+    if (entry.kind === 'broken') {
+      counts.malformed++;
+      // An unusable entry that names its address is that address's latest: nothing older stands in for it.
+      if (namesItsAddress(entry) && expected.delete(entry.spec.ip)) counts.superseded++;
+    }
     else if (entry.kind === 'prefix') counts.ignored++;
     else {
       const { ip, mac: hw, state, hostname } = entry.spec;
@@ -87,7 +96,6 @@ export const expectation = (entries: GeneratedEntry[]): Omit<GeneratedLeaseFiles
         if (expected.delete(ip)) counts.superseded++;
         continue;
       }
-      counts.entries++;
       if (expected.delete(ip)) counts.superseded++;
       expected.set(ip, { mac: hw, state: finalState, ...(hostname ? { hostname } : {}) });
     }

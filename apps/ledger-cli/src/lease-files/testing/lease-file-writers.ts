@@ -17,10 +17,11 @@ export interface LeaseSpec {
   hostname?: string;
 }
 
-export const ISC_MALFORMATIONS = ['bad-ip', 'bad-mac', 'bad-date', 'no-binding-state', 'unknown-state', 'truncated', 'unterminated-string', 'missing-semicolon'] as const;
+// A block without a binding state is no malformation: older dhcpd wrote them (active until `ends`).
+export const ISC_MALFORMATIONS = ['bad-ip', 'bad-mac', 'bad-date', 'unknown-state', 'truncated', 'unterminated-string', 'missing-semicolon'] as const;
 export type IscMalformation = (typeof ISC_MALFORMATIONS)[number];
 /** The ways an ia-na block breaks (it has no hardware statement or hostname string: a non-Ethernet DUID stands for the bad MAC). */
-export const ISC_IA_MALFORMATIONS = ['bad-ip', 'bad-mac', 'bad-date', 'no-binding-state', 'unknown-state', 'truncated', 'missing-semicolon'] as const satisfies readonly IscMalformation[];
+export const ISC_IA_MALFORMATIONS = ['bad-ip', 'bad-mac', 'bad-date', 'unknown-state', 'truncated', 'missing-semicolon'] as const satisfies readonly IscMalformation[];
 export const KEA_MALFORMATIONS = ['field-count', 'bad-address', 'bad-expire', 'bad-state', 'bad-hwaddr'] as const;
 export type KeaMalformation = (typeof KEA_MALFORMATIONS)[number];
 
@@ -60,7 +61,7 @@ export const renderIscLease = (spec: LeaseSpec, options: IscLeaseOptions = {}): 
   if (spec.starts !== undefined && options.extras) lines.push(`  cltt ${iscDate(spec.starts, style)}`);
   if (bad === 'unknown-state') lines.push('  binding state dormant;');
   else if (bad === 'missing-semicolon') lines.push(`  binding state ${spec.state}`);
-  else if (bad !== 'no-binding-state') lines.push(`  binding state ${spec.state};`);
+  else lines.push(`  binding state ${spec.state};`);
   if (options.extras) lines.push(`  next binding state ${spec.state === 'active' ? 'free' : spec.state};`, '  rewind binding state free;');
   if (spec.mac) {
     lines.push(`  hardware ethernet ${bad === 'bad-mac' ? spec.mac.replace(/^../, 'zz') : spec.mac};`);
@@ -87,7 +88,7 @@ export const renderIscIaNa = (spec: LeaseSpec, options: IscLeaseOptions & { iaid
   const lines = [`ia-na ${iscQuote(id)} {`];
   if (spec.starts !== undefined) lines.push(`  cltt ${iscDate(spec.starts, style)}`);
   lines.push(`  iaaddr ${bad === 'bad-ip' ? '2001:db8::zz' : spec.ip} {`);
-  if (bad !== 'no-binding-state') lines.push(`    binding state ${bad === 'unknown-state' ? 'dormant' : spec.state}${bad === 'missing-semicolon' ? '' : ';'}`);
+  lines.push(`    binding state ${bad === 'unknown-state' ? 'dormant' : spec.state}${bad === 'missing-semicolon' ? '' : ';'}`);
   lines.push('    preferred-life 375;', '    max-life 600;');
   if (spec.ends !== undefined) lines.push(`    ends ${bad === 'bad-date' ? '3 2024/13/45 25:00:00;' : iscDate(spec.ends, style)}`);
   lines.push('  }');

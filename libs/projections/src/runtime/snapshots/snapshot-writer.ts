@@ -89,7 +89,16 @@ export class SnapshotWriter {
 
   take(state: { position: number }): void {
     if (this.trackedState !== state) this.track(state);
-    this.db.transaction(() => this.write(state)).immediate();
+    try {
+      this.db.transaction(() => this.write(state)).immediate();
+    } catch (error) {
+      // The write rolled back, but it drained the trackers' removals and may have created
+      // tables that are gone again: forget the base and the statements, so the next
+      // snapshot is taken against what the disk holds (a 'foreign' delta or a keyframe).
+      this.base = null;
+      this.prepared = null;
+      throw error;
+    }
   }
 
   private write(state: { position: number }): void {

@@ -1,0 +1,23 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { RateLimiter } from './rate-limiter';
+
+describe('RateLimiter', () => {
+  it('lets a burst through, then says how long to wait, and refills at the rate', () => {
+    let now = 0;
+    const limiter = new RateLimiter(2, 3, () => now);
+    assert.deepEqual([1, 2, 3, 4].map(() => limiter.take('a')), [0, 0, 0, 1]);
+    now = 500;
+    assert.equal(limiter.take('a'), 0);
+  });
+
+  it('keeps at most maxKeys buckets, forgetting the least recently used', () => {
+    const limiter = new RateLimiter(1, 1, () => 0, 2);
+    limiter.take('a');
+    limiter.take('b');
+    limiter.take('a');
+    limiter.take('c'); // drops b, the least recently used
+    assert.equal(limiter.take('a'), 1, 'a is remembered: empty');
+    assert.equal(limiter.take('b'), 0, 'b was forgotten: a fresh bucket');
+  });
+});

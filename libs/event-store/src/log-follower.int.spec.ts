@@ -1,0 +1,87 @@
+import assert from 'node:assert/strict';
+import { after, describe, it } from 'node:test';
+import { SqliteEventStore } from './embedded/sqlite-event-store';
+import { tempStoreFile } from './embedded/testing/temp-store-file';
+import { testEvents } from './embedded/testing/test-events';
+import { LogFollower, type SubscriptionRestart } from './log-follower';
+import { DroppingSubscriptionsStore } from './testing/dropping-subscriptions.store';
+
+/**
+ * Issue 12, point 3: the one resubscription mechanism, on the embedded store behind a
+ * wrapper that drops every subscription after a random number of events (with an error or
+ * a clean end). The follower must deliver every event exactly once, in order, and report
+ * each restart. Waits are on conditions, never on durations.
+ */
+const files: Array<{ remove(): Promise<void> }> = [];
+after(() => Promise.all(files.map((file) => file.remove())));
+
+describe('LogFollower: resubscribes from the checkpoint whatever the store does', () => {
+  for (const seed of [1, 7, 42]) {
+    it(`delivers every event once, in order, through random drops (seed ${seed})`, async () => {
+      const file = await tempStoreFile('follower');
+      files.push(file);
+      const inner = await SqliteEventStore.open({ file: file.file, synchronous: 'NORMAL', pollIntervalMs: 5 });
+      const store = new DroppingSubscriptionsStore(inner, { seed, maxEvents: 6 });
+      for (let i = 0; i < 10; i++) await inner.appendToStream(`s-${i % 3}`, testEvents(3), 'any');
+      const seen: number[] = [];
+      const restarts: SubscriptionRestart[] = [];
+      let reachedAll!: () => void;
+      const allSeen = new Promise<void>((resolve) => (reachedAll = resolve));
+      let checkpoint = 0;
+      const follower = new LogFollower(store, {
+        subscriber: 'test',
+        checkpoint: () => checkpoint,
+        handle: (event) => {
+          seen.push(event.position);
+          checkpoint = event.position;
+          if (seen.length === 60) reachedAll();
+        },
+        onRestart: (restart) => restarts.push(restart),
+        initialDelayMs: 1,
+        maxDelayMs: 5,
+      });
+      follower.start();
+      // Half while following live: appended after the follower started.
+      for (let i = 0; i < 10; i++) await inner.appendToStream(`s-${i % 3}`, testEvents(3), 'any');
+      await allSeen;
+      await follower.stop();
+      const expected = (await inner.readAll({ maxCount: 100 })).map((event) => event.position);
+      assert.deepEqual(seen, expected);
+      assert.ok(restarts.length > 0 && restarts.length === follower.restarts);
+      assert.ok(store.drops.errors + store.drops.ends >= restarts.length - 1);
+      for (const restart of restarts) {
+        assert.equal(restart.subscriber, 'test');
+        assert.ok(restart.reason === 'error' || restart.reason === 'ended');
+        assert.ok(restart.delayMs >= 1 && restart.delayMs <= 5);
+      }
+      await inner.close();
+    });
+  }
+
+  it('backs off while no event gets through, and stop() ends a backoff at once', async () => {
+    const file = await tempStoreFile('follower-backoff');
+    files.push(file);
+    const inner = await SqliteEventStore.open({ file: file.file, synchronous: 'NORMAL', pollIntervalMs: 5 });
+    await inner.appendToStream('s', testEvents(1), 'any');
+    const store = new DroppingSubscriptionsStore(inner, { seed: 3, maxEvents: 0 }); // every subscription dies at once
+    const delays: number[] = [];
+    let fourRestarts!: () => void;
+    const restarted = new Promise<void>((resolve) => (fourRestarts = resolve));
+    const follower = new LogFollower(store, {
+      subscriber: 'stuck',
+      checkpoint: () => 0,
+      handle: () => undefined,
+      onRestart: (restart) => {
+        delays.push(restart.delayMs);
+        if (delays.length === 4) fourRestarts();
+      },
+      initialDelayMs: 1,
+      maxDelayMs: 60_000,
+    });
+    follower.start();
+    await restarted;
+    await follower.stop();
+    assert.deepEqual(delays.slice(0, 4), [1, 2, 4, 8]);
+    await inner.close();
+  });
+});

@@ -1,0 +1,122 @@
+import type { RecordedEvent } from './envelope';
+import type { AllSubscription, EventStore } from './event-store.port';
+
+/** Why and how a follower resubscribes: for the log line and the restart metric. */
+export interface SubscriptionRestart {
+  subscriber: string;
+  /** `error`: the subscription or the handler failed; `ended`: the store ended the stream cleanly. */
+  reason: 'error' | 'ended';
+  error?: unknown;
+  /** Restarts in a row without an event handled in between (1 after progress). */
+  attempt: number;
+  /** Wait before resubscribing. */
+  delayMs: number;
+  /** The checkpoint it resubscribes from. */
+  fromPosition: number;
+}
+
+export interface LogFollowerOptions {
+  /** Names the subscriber in restarts (log and metric label). */
+  subscriber: string;
+  /** Where to (re)subscribe from, asked at every subscribe: the subscriber's own checkpoint. */
+  checkpoint: () => number;
+  /** Runs before each subscribe, e.g. a paged catch-up; a failure counts as a restart. */
+  catchUp?: () => Promise<void>;
+  /** One event, in log order. Throwing restarts from the checkpoint. */
+  handle: (event: RecordedEvent) => void | Promise<void>;
+  /** Told of every restart before its wait: log it, count it. */
+  onRestart?: (restart: SubscriptionRestart) => void;
+  /** First wait before resubscribing (default 100 ms); doubles per restart without progress. */
+  initialDelayMs?: number;
+  /** Longest wait (default 10 s). */
+  maxDelayMs?: number;
+}
+
+/**
+ * Follows the store's log for the life of a subscriber, whatever the store does to the
+ * subscription. A live subscription ends on errors (connection lost, leader change; servers
+ * before EventStoreDB 24.2 drop a consumer that falls 32 events behind, "consumer too slow")
+ * and may end cleanly when the server closes the stream. Either way the follower resubscribes
+ * from the subscriber's checkpoint, after a backoff that grows while no event gets through,
+ * and says so through `onRestart`. One mechanism for every subscriber: projectors, the lease
+ * cascade, live audit streams. Only stop() ends it.
+ */
+export class LogFollower {
+  private subscription: AllSubscription | null = null;
+  private loop: Promise<void> | null = null;
+  private stopped = false;
+  private wakeFromBackoff: (() => void) | null = null;
+  private restartCount = 0;
+
+  constructor(
+    private readonly store: EventStore,
+    private readonly options: LogFollowerOptions,
+  ) {}
+
+  /** Restarts so far. */
+  get restarts(): number {
+    return this.restartCount;
+  }
+
+  start(): void {
+    if (this.loop || this.stopped) return;
+    this.loop = this.follow();
+  }
+
+  /** Ends the subscription and the loop; waits for an event being handled to finish. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.wakeFromBackoff?.();
+    await this.subscription?.close().catch(() => undefined);
+    await this.loop;
+  }
+
+  private async follow(): Promise<void> {
+    let attempt = 0;
+    while (!this.stopped) {
+      let progressed = false;
+      let failure: { error: unknown } | null = null;
+      try {
+        await this.options.catchUp?.();
+        if (this.stopped) return;
+        const subscription = this.store.subscribeToAll({ fromPosition: this.options.checkpoint() });
+        this.subscription = subscription;
+        try {
+          for await (const event of subscription) {
+            if (this.stopped) return;
+            await this.options.handle(event);
+            progressed = true;
+          }
+        } finally {
+          await subscription.close().catch(() => undefined);
+        }
+      } catch (error) {
+        failure = { error };
+      }
+      if (this.stopped) return;
+      attempt = progressed ? 1 : attempt + 1;
+      const delayMs = Math.min((this.options.initialDelayMs ?? 100) * 2 ** (attempt - 1), this.options.maxDelayMs ?? 10_000);
+      this.restartCount += 1;
+      this.options.onRestart?.({
+        subscriber: this.options.subscriber,
+        reason: failure ? 'error' : 'ended',
+        ...(failure ? { error: failure.error } : {}),
+        attempt,
+        delayMs,
+        fromPosition: this.options.checkpoint(),
+      });
+      await this.backoff(delayMs);
+    }
+  }
+
+  private backoff(ms: number): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.wakeFromBackoff = done;
+    }).finally(() => (this.wakeFromBackoff = null));
+  }
+}
