@@ -43,7 +43,7 @@ describe('health: liveness and readiness', () => {
     assert.equal(live.status, 200);
     assert.equal(live.body.status, 'ok');
     const ready = await waitForReadiness(a, 200);
-    assert.deepEqual(Object.keys(ready.body.details).sort(), ['audit-index', 'lease-cascade', 'ledger-view', 'store']);
+    assert.deepEqual(Object.keys(ready.body.details).sort(), ['audit-index', 'lease-cascade', 'ledger-view', 'storage', 'store']);
     assert.ok(Object.values(ready.body.details as Record<string, { status: string }>).every((d) => d.status === 'up'));
     const summary = await a.as(null).get('/healthz');
     assert.equal(summary.status, 200, '/healthz keeps answering as before');
@@ -56,6 +56,7 @@ describe('health: liveness and readiness', () => {
     assert.equal(held.body.code, 'not_ready');
     const checks = held.body.details.details as Record<string, { status: string; lag?: number }>;
     assert.equal(checks.store.status, 'up', 'the store answers');
+    assert.equal(checks.storage.status, 'up', 'the disk takes writes');
     for (const follower of ['ledger-view', 'audit-index', 'lease-cascade']) {
       assert.equal(checks[follower].status, 'down', `${follower} is held behind`);
       assert.ok(checks[follower].lag! > BOUND);

@@ -2129,6 +2129,23 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorDto"];
                 };
             };
+            /** @description The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "code": "storage_full",
+                     *       "message": "The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After.",
+                     *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDto"];
+                };
+            };
         };
     };
     Allocations_acquire: {
@@ -2260,6 +2277,23 @@ export interface operations {
                      *       "statusCode": 429,
                      *       "code": "too_many_requests",
                      *       "message": "Rate limit of this key exceeded; see Retry-After.",
+                     *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDto"];
+                };
+            };
+            /** @description The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "code": "storage_full",
+                     *       "message": "The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After.",
                      *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
                      *     }
                      */
@@ -2533,6 +2567,23 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorDto"];
                 };
             };
+            /** @description The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "code": "storage_full",
+                     *       "message": "The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After.",
+                     *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDto"];
+                };
+            };
         };
     };
     Allocations_deploying: {
@@ -2667,6 +2718,23 @@ export interface operations {
                      *       "statusCode": 429,
                      *       "code": "too_many_requests",
                      *       "message": "Rate limit of this key exceeded; see Retry-After.",
+                     *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDto"];
+                };
+            };
+            /** @description The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "code": "storage_full",
+                     *       "message": "The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After.",
                      *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
                      *     }
                      */
@@ -2813,6 +2881,23 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorDto"];
                 };
             };
+            /** @description The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "code": "storage_full",
+                     *       "message": "The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After.",
+                     *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDto"];
+                };
+            };
         };
     };
     Allocations_failed: {
@@ -2953,6 +3038,23 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorDto"];
                 };
             };
+            /** @description The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "code": "storage_full",
+                     *       "message": "The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After.",
+                     *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDto"];
+                };
+            };
         };
     };
     Allocations_release: {
@@ -3087,6 +3189,23 @@ export interface operations {
                      *       "statusCode": 429,
                      *       "code": "too_many_requests",
                      *       "message": "Rate limit of this key exceeded; see Retry-After.",
+                     *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDto"];
+                };
+            };
+            /** @description The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "code": "storage_full",
+                     *       "message": "The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After.",
                      *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
                      *     }
                      */
@@ -3600,6 +3719,23 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorDto"];
                 };
             };
+            /** @description The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "code": "storage_full",
+                     *       "message": "The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After.",
+                     *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDto"];
+                };
+            };
         };
     };
     Leases_list: {
@@ -3847,6 +3983,23 @@ export interface operations {
                      *       "statusCode": 429,
                      *       "code": "too_many_requests",
                      *       "message": "Rate limit of this key exceeded; see Retry-After.",
+                     *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDto"];
+                };
+            };
+            /** @description The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "code": "storage_full",
+                     *       "message": "The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After.",
                      *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
                      *     }
                      */
@@ -4120,6 +4273,23 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorDto"];
                 };
             };
+            /** @description The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "code": "storage_full",
+                     *       "message": "The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After.",
+                     *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDto"];
+                };
+            };
         };
     };
     Leases_renew: {
@@ -4260,6 +4430,23 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorDto"];
                 };
             };
+            /** @description The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "code": "storage_full",
+                     *       "message": "The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After.",
+                     *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDto"];
+                };
+            };
         };
     };
     Allocations_releaseModel: {
@@ -4379,6 +4566,23 @@ export interface operations {
                      *       "statusCode": 429,
                      *       "code": "too_many_requests",
                      *       "message": "Rate limit of this key exceeded; see Retry-After.",
+                     *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDto"];
+                };
+            };
+            /** @description The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "code": "storage_full",
+                     *       "message": "The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After.",
                      *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
                      *     }
                      */
@@ -4626,6 +4830,23 @@ export interface operations {
                      *       "statusCode": 429,
                      *       "code": "too_many_requests",
                      *       "message": "Rate limit of this key exceeded; see Retry-After.",
+                     *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDto"];
+                };
+            };
+            /** @description The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "code": "storage_full",
+                     *       "message": "The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After.",
                      *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
                      *     }
                      */
@@ -4887,6 +5108,23 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorDto"];
                 };
             };
+            /** @description The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "code": "storage_full",
+                     *       "message": "The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After.",
+                     *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDto"];
+                };
+            };
         };
     };
     Maintenance_end: {
@@ -5012,6 +5250,23 @@ export interface operations {
                      *       "statusCode": 429,
                      *       "code": "too_many_requests",
                      *       "message": "Rate limit of this key exceeded; see Retry-After.",
+                     *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDto"];
+                };
+            };
+            /** @description The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "code": "storage_full",
+                     *       "message": "The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After.",
                      *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
                      *     }
                      */
@@ -5152,6 +5407,23 @@ export interface operations {
                      *       "statusCode": 429,
                      *       "code": "too_many_requests",
                      *       "message": "Rate limit of this key exceeded; see Retry-After.",
+                     *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDto"];
+                };
+            };
+            /** @description The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "code": "storage_full",
+                     *       "message": "The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After.",
                      *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
                      *     }
                      */
@@ -5302,6 +5574,23 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorDto"];
                 };
             };
+            /** @description The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "code": "storage_full",
+                     *       "message": "The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After.",
+                     *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDto"];
+                };
+            };
         };
     };
     LeaseObservations_leases: {
@@ -5421,6 +5710,23 @@ export interface operations {
                      *       "statusCode": 429,
                      *       "code": "too_many_requests",
                      *       "message": "Rate limit of this key exceeded; see Retry-After.",
+                     *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDto"];
+                };
+            };
+            /** @description The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "code": "storage_full",
+                     *       "message": "The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After.",
                      *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
                      *     }
                      */
@@ -5552,6 +5858,23 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorDto"];
                 };
             };
+            /** @description The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "code": "storage_full",
+                     *       "message": "The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After.",
+                     *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDto"];
+                };
+            };
         };
     };
     Observations_power: {
@@ -5671,6 +5994,23 @@ export interface operations {
                      *       "statusCode": 429,
                      *       "code": "too_many_requests",
                      *       "message": "Rate limit of this key exceeded; see Retry-After.",
+                     *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDto"];
+                };
+            };
+            /** @description The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "code": "storage_full",
+                     *       "message": "The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After.",
                      *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
                      *     }
                      */
@@ -5805,7 +6145,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorDto"];
                 };
             };
-            /** @description The read models did not reach minPosition within LEDGER_READ_WAIT_MS; retry. */
+            /** @description The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5814,8 +6154,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 503,
-                     *       "code": "not_caught_up",
-                     *       "message": "The read models did not reach minPosition within LEDGER_READ_WAIT_MS; retry.",
+                     *       "code": "storage_full",
+                     *       "message": "The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After.",
                      *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
                      *     }
                      */

@@ -20,7 +20,8 @@ const hasQuery = (operation: OperationObject, name: string): boolean =>
 /**
  * The answers routes share, added where they apply so each operation lists every status it
  * can give: bad input (400), no or a wrong key (401, 403), the rate limit (429), a missing
- * thing named in the path (404), a body too large (413), read models not there yet (503).
+ * thing named in the path (404), a body too large (413), a disk refusing writes or read
+ * models not there yet (503).
  */
 export const withCommonAnswers = (document: OpenAPIObject): void => {
   for (const [path, item] of Object.entries(document.paths)) {
@@ -41,7 +42,11 @@ export const withCommonAnswers = (document: OpenAPIObject): void => {
       // A missing thing named in the path, or in a command's body (a node, a device, an owner).
       if (path.includes('{') || (method !== 'get' && path.startsWith('/v1/'))) add(404, error('Nothing by that name.', 'not_found', 404));
       if (method !== 'get') add(413, error('The body is larger than LEDGER_MAX_BODY_BYTES.', 'payload_too_large', 413));
-      if (hasQuery(operation, 'minPosition')) add(503, error('The read models did not reach minPosition within LEDGER_READ_WAIT_MS; retry.', 'not_caught_up', 503));
+      if (method !== 'get' && path.startsWith('/v1/')) {
+        add(503, error('The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After.', 'storage_full', 503));
+      } else if (hasQuery(operation, 'minPosition')) {
+        add(503, error('The read models did not reach minPosition within LEDGER_READ_WAIT_MS; retry.', 'not_caught_up', 503));
+      }
     }
   }
 };
