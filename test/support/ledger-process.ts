@@ -114,7 +114,11 @@ export class LedgerProcess extends LedgerClient {
     let output = '';
     const port = await new Promise<number>((resolvePort, reject) => {
       // A bound for a hung start, not a speed check: catching up a large log on a loaded 2-core machine took over 20 s in CI.
-      const timer = setTimeout(() => reject(new Error(`ledger did not start within 120s:\n${output}`)), 120_000);
+      const timer = setTimeout(() => {
+        // Killed, or the orphan keeps this test process alive and the whole run hangs (seen in CI: a start that timed out).
+        child.kill('SIGKILL');
+        reject(new Error(`ledger did not start within 120s:\n${output}`));
+      }, 120_000);
       const onData = (chunk: Buffer) => {
         output += chunk.toString();
         const match = /"port":(\d+)[^\n]*"msg":"ledger listening"|"msg":"ledger listening"[^\n]*"port":(\d+)/.exec(output);
