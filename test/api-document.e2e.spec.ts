@@ -3,11 +3,11 @@
  * what openapi-typescript gives for it), browsable at /docs with every asset served by
  * the ledger; and the typed client driving a fenced flow, every answer held to it.
  */
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { LedgerProcess } from './support/ledger-process';
+import { useLedger } from './support/lifecycle';
 import { newRequestId } from './support/fixtures';
 
 const ROOT = resolve(__dirname, '../..');
@@ -15,16 +15,10 @@ const ROOT = resolve(__dirname, '../..');
 const { typesFor } = require(resolve(ROOT, 'scripts/generate-api-client.js')) as { typesFor: (document: unknown) => Promise<string> };
 
 describe('the API document and the typed client', () => {
-  let ledger: LedgerProcess;
-  before(async () => {
-    ledger = await LedgerProcess.start();
-  });
-  after(async () => {
-    await ledger.stop();
-    ledger.removeData();
-  });
+  const started = useLedger();
 
   it('serves at /openapi.json the document committed in libs/ledger-client, whose types are the committed ones', async () => {
+    const ledger = started();
     const response = await fetch(`${ledger.url}/openapi.json`);
     assert.equal(response.status, 200);
     const served = await response.json();
@@ -34,6 +28,7 @@ describe('the API document and the typed client', () => {
   });
 
   it('serves /docs with every asset from the ledger itself, nothing from elsewhere', async () => {
+    const ledger = started();
     const page = await fetch(`${ledger.url}/docs`);
     assert.equal(page.status, 200);
     const html = await page.text();
@@ -51,7 +46,7 @@ describe('the API document and the typed client', () => {
   });
 
   it('drives acquire, fencing and a read of one\'s own write through the typed client', async () => {
-    const { api } = ledger;
+    const { api } = started();
     const enlisted = await api.POST('/v1/nodes', { body: { nodeId: 'typed-1', hostname: 'typed-1.maas' } });
     assert.equal(enlisted.response.status, 201);
     const acquired = await api.POST('/v1/allocations', { body: { requestId: newRequestId(), consumer: { controller: 'c', model: 'm' }, nodeId: 'typed-1' } });
