@@ -702,7 +702,7 @@ export interface components {
              * @example released
              * @enum {string}
              */
-            kind: "released" | "revoked" | "force_released";
+            kind: "released" | "force_released" | "model_released" | "revoked";
             /** @example Ready */
             providerStatus?: string;
             /** @example maas */

@@ -9,7 +9,7 @@ export class DeploymentFailureDto {
 }
 
 export class AllocationEndingDto {
-  @ApiProperty({ enum: ['released', 'revoked', 'force_released'], example: 'released' }) kind!: string;
+  @ApiProperty({ enum: ['released', 'force_released', 'model_released', 'revoked'], example: 'released' }) kind!: string;
   @ApiProperty({ example: EXAMPLE_TIME }) at!: string;
   @ApiPropertyOptional({ example: 'Ready' }) providerStatus?: string;
   @ApiPropertyOptional({ example: 'maas' }) source?: string;
