@@ -1,5 +1,5 @@
 /**
- * The contract check the end-to-end suite runs on every answer (test/support/api-contract):
+ * The contract check the end-to-end suite runs on every answer (@ledger/testing, libs/testing/src/api-contract.ts):
  * a status the document does not list fails, a body its schema refuses fails, a listed
  * answer with a conforming body passes. Checked here on a small document of its own.
  */
