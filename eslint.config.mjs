@@ -58,6 +58,7 @@ export default tseslint.config(
         { type: 'ledger-feature', pattern: 'apps/ledger/src/*', capture: ['feature'] },
         { type: 'ledger-root', pattern: 'apps/ledger/src/*.ts', mode: 'file' },
         { type: 'cli', pattern: 'apps/ledger-cli' },
+        { type: 'review-page', pattern: 'apps/review' },
         { type: 'e2e', pattern: 'test' },
         { type: 'bench', pattern: 'bench' },
       ],
@@ -107,6 +108,9 @@ export default tseslint.config(
             // The CLI stands beside the server: libraries only (the typed client among them).
             allow(['cli'], [...LIBS, 'client-lib', 'cli']),
             allowPackages(['cli']),
+            // The review page runs in a browser: it imports only itself (no other app, no lib
+            // that could pull node-only code into the bundle, no package).
+            allow(['review-page'], ['review-page']),
             // End-to-end tests drive the real apps; the bench uses the libraries, the harness and the CLI's log generator, never test/.
             allow(['e2e'], [...LIBS, 'testing-lib', 'client-lib', 'cli', 'e2e']),
             allowPackages(['e2e']),

@@ -9,8 +9,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { readFileSync, statSync } from 'node:fs';
 import { SqliteEventStore } from '@ledger/event-store';
-import { LedgerProcess, type LedgerClient } from '@ledger/testing';
-import { addKey, runCli } from './support/cli';
+import { LedgerProcess, type LedgerClient, addKey, runCli } from '@ledger/testing';
 import { consumer, newRequestId } from './support/fixtures';
 
 describe('access control', () => {

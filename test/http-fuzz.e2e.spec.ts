@@ -16,11 +16,10 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { SqliteEventStore, type RecordedEvent } from '@ledger/event-store';
-import { LedgerProcess } from '@ledger/testing';
+import { LedgerProcess, addKey } from '@ledger/testing';
 import { consumer, enlist } from './support/fixtures';
 import { rawHttp, type RawRequest, type RawResponse } from './support/raw-http';
 import { seedFrom } from './support/seeded-random';
-import { addKey } from './support/cli';
 import { doomedAcquire, garbageRequest, mutatedCommand, withSomeKey, wrongReservation, wrongTokenCommand, type FuzzTargets } from './support/hostile-requests';
 
 const SCALE = process.env.LEDGER_SOAK === '1' ? 10 : 1;

@@ -12,9 +12,8 @@ import { join } from 'node:path';
 import type { ImportReport } from '../apps/ledger-cli/src/lease-import/import-report';
 import { generateIscLeaseFile, generateKeaLeaseFiles } from '../apps/ledger-cli/src/lease-files/testing/lease-file-generator';
 import type { LeaseSpec } from '../apps/ledger-cli/src/lease-files/testing/lease-file-writers';
-import { runCli } from './support/cli';
+import { runCli, type LedgerProcess } from '@ledger/testing';
 import { consumer, enlist, newRequestId } from './support/fixtures';
-import type { LedgerProcess } from '@ledger/testing';
 import { useLedger } from './support/lifecycle';
 
 interface HeldLease {

@@ -5,8 +5,7 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { LedgerProcess, type LedgerClient } from '@ledger/testing';
-import { addKey } from './support/cli';
+import { LedgerProcess, type LedgerClient, addKey } from '@ledger/testing';
 import { consumer, newRequestId } from './support/fixtures';
 
 describe('access to devices and leases', () => {

@@ -11,8 +11,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { COMMANDS } from '../apps/ledger-cli/src/main';
-import { LedgerProcess } from '@ledger/testing';
-import { runCli } from './support/cli';
+import { LedgerProcess, runCli } from '@ledger/testing';
 import { enlist } from './support/fixtures';
 
 /** Every file of the data directory: name, size and content hash. */

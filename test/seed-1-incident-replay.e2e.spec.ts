@@ -8,8 +8,7 @@
  */
 import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { LedgerClient } from '@ledger/testing';
-import { addKey, runCli } from './support/cli';
+import { type LedgerClient, addKey, runCli } from '@ledger/testing';
 import { consumer, enlist, newRequestId } from './support/fixtures';
 import { useLedger } from './support/lifecycle';
 

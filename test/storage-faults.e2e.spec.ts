@@ -10,9 +10,8 @@ import assert from 'node:assert/strict';
 import { closeSync, copyFileSync, existsSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { LedgerProcess, type HttpResult } from '@ledger/testing';
+import { LedgerProcess, type HttpResult, runCli } from '@ledger/testing';
 import { enlist } from './support/fixtures';
-import { runCli } from './support/cli';
 import { SmallTmpfs } from './support/small-tmpfs';
 
 const unavailable = SmallTmpfs.unavailableReason();

@@ -6,7 +6,7 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { runCli } from './support/cli';
+import { runCli } from '@ledger/testing';
 import { enlist } from './support/fixtures';
 import { useLedger } from './support/lifecycle';
 

@@ -59,7 +59,7 @@ const runSection = async (section: BenchSection, options: BenchOptions): Promise
   const figures = runs[0].map(({ key, label, unit }) => ({ key, label, unit, ...spread(runs.map((measured) => measured.find((m) => m.key === key)!.value)) }));
   const targets = (section.targets ?? []).map((target) => {
     const median = figures.find((figure) => figure.key === target.key)?.median ?? NaN;
-    return { ...target, median, met: median >= target.atLeast };
+    return { ...target, median, met: target.atMost !== undefined ? median <= target.atMost : median >= target.atLeast };
   });
   return { name: section.name, description: section.description, figures, targets };
 };

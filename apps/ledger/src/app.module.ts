@@ -3,7 +3,7 @@ import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
 import { LoggerModule } from 'nestjs-pino';
 import { InfrastructureModule, type InfrastructureOptions } from './infrastructure/infrastructure.module';
-import { correlationIdFor } from './http/correlation-id';
+import { httpLoggerOptions } from './http/http-logging';
 import { LedgerValidationPipe } from './http/ledger-validation.pipe';
 import { LedgerExceptionFilter } from './http/ledger-exception.filter';
 import { AllocationsModule } from './allocations/allocations.module';
@@ -29,12 +29,7 @@ export class LedgerModule {
       imports: [
         CqrsModule.forRoot(),
         LoggerModule.forRoot({
-          pinoHttp: {
-            level: options.config.logLevel,
-            genReqId: (request, response) => correlationIdFor(request, response),
-            customProps: (request) => ({ correlationId: (request as { id?: string }).id }),
-            redact: { paths: ['req.headers.authorization', 'req.headers["x-reservation-key"]'], censor: '[redacted]' },
-          },
+          pinoHttp: httpLoggerOptions(options.config),
         }),
         InfrastructureModule.register(options),
         AccessModule,

@@ -18,6 +18,11 @@ async function bootstrap(): Promise<void> {
   const app = await NestFactory.create<NestExpressApplication>(LedgerModule.register({ config }), {
     bufferLogs: true,
     bodyParser: false,
+    // A start that fails (a configuration error found while opening the store, such as read
+    // models from another store) is rethrown to the catch below, which says it in one line,
+    // instead of Nest's own handler logging a stack trace and exiting.
+    abortOnError: false,
+    logger: false,
   });
   const logger = app.get(Logger);
   app.useLogger(logger);
@@ -27,6 +32,8 @@ async function bootstrap(): Promise<void> {
   app.use(assignCorrelationId);
   app.use(...jsonBody(config.maxBodyBytes));
   app.disable('x-powered-by');
+  // No ETag: hashing every JSON answer cost CPU on each request and no client revalidates.
+  app.set('etag', false);
   serveOpenApi(app, createOpenApiDocument(app));
   keepIdleConnectionsLongerThanClients(app.getHttpServer(), config.keepAliveTimeoutMs);
   // SIGTERM/SIGINT run the modules' shutdown hooks: read models stop and flush, then the

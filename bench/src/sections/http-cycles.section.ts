@@ -1,10 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { LedgerProcess } from '@ledger/testing';
+import { BaselineProcess } from '../baseline/baseline-process';
 import type { BenchOptions, BenchSection, Measurement } from '../support/bench-section';
 import { JsonClient } from '../support/http-client';
 import { percentile, sorted } from '../support/stats';
+import { AppendLoad } from './store-append.section';
 
 const CONCURRENCY = [1, 16, 64] as const;
+const COMMANDS_PER_CYCLE = 4;
+const STORE_SLICE_MS = 1_000;
 
 /** Peak resident set size of a process so far (VmHWM), in MiB. */
 const peakRssMiB = (pid: number): number => {
@@ -18,12 +22,18 @@ const storeCounters = async (ledger: LedgerProcess): Promise<{ appends: number; 
   return { appends: read('ledger_store_appends_total'), transactions: read('ledger_store_transactions_total') };
 };
 
+interface Target {
+  name: string;
+  port: number;
+  apiKey: string | null;
+}
+
 /**
  * `clients` loops, each on its own node: acquire, deploying, deployed, release, again,
  * until the time is up (a cycle started before then is finished). Every request is timed.
  */
-const cycles = async (ledger: LedgerProcess, clients: number, seconds: number, label: string) => {
-  const client = new JsonClient(ledger.port, ledger.apiKey, clients);
+const cycles = async (target: Target, clients: number, seconds: number, label: string) => {
+  const client = new JsonClient(target.port, target.apiKey, clients);
   const latenciesMs: number[] = [];
   let failures = 0;
   const timedSend = async (method: string, path: string, body: unknown, expected: number) => {
@@ -32,7 +42,7 @@ const cycles = async (ledger: LedgerProcess, clients: number, seconds: number, l
     latenciesMs.push(Number(process.hrtime.bigint() - started) / 1e6);
     if (answer.status !== expected) {
       failures++;
-      throw new Error(`${method} ${path}: ${answer.status} ${JSON.stringify(answer.body)}`);
+      throw new Error(`${target.name}: ${method} ${path}: ${answer.status} ${JSON.stringify(answer.body)}`);
     }
     return answer.body;
   };
@@ -64,49 +74,111 @@ const cycles = async (ledger: LedgerProcess, clients: number, seconds: number, l
   return { cyclesPerSecond: done.reduce((a, b) => a + b, 0) / elapsed, p50: percentile(ordered, 50, true), p99: percentile(ordered, 99, true), failures };
 };
 
+const enlistBenchNodes = async (target: Target): Promise<void> => {
+  const setup = new JsonClient(target.port, target.apiKey, 8);
+  for (let index = 0; index < Math.max(...CONCURRENCY); index++) {
+    const answer = await setup.send('POST', '/v1/nodes', { nodeId: `bench-node-${index}`, hostname: `bench-node-${index}.maas`, cpuCount: 8, memoryMb: 16384 });
+    if (answer.status !== 201) throw new Error(`${target.name}: enlist: ${answer.status} ${JSON.stringify(answer.body)}`);
+  }
+  setup.close();
+};
+
+/** The store alone at 64 clients (SqliteEventStore in this process, as the store-append section runs it), for the ledger's ratio to it. */
+const storeAppendRate = async (): Promise<number> => {
+  const load = await AppendLoad.open(64);
+  try {
+    const slices = [await load.measure(STORE_SLICE_MS), await load.measure(STORE_SLICE_MS)];
+    return slices.reduce((sum, slice) => sum + slice.events, 0) / slices.reduce((sum, slice) => sum + slice.seconds, 0);
+  } finally {
+    await load.close();
+  }
+};
+
 export const httpCyclesSection: BenchSection = {
   name: 'http-cycles',
   description:
-    'full command cycles over HTTP on loopback against the real server process (default settings: synchronous=FULL, LOG_LEVEL=info, operator key; rate limit raised): acquire, deploying, deployed, release, each client on its own node; the load generator runs on the same machine; latency is per request',
+    'full command cycles over HTTP on loopback (acquire, deploying, deployed, release; each client on its own node; latency per request; the load generator runs on the same machine) ' +
+    'against the real server process (default settings: synchronous=FULL, LOG_LEVEL=info, operator key; rate limit raised) and, in the same run with the same load generator, ' +
+    'against the baseline: a bare node:http server appending the same events with the same calls to the same store (bench/src/baseline/bare-http-server.ts); ' +
+    'at each concurrency the baseline runs first, then the ledger; then the store alone at 64 clients (2 x 1 s) for the ledger-to-store ratio. A command is one request; a cycle is 4',
+  targets: [
+    { key: 'http.64.vs-baseline', atLeast: 0.5, why: "at 64 clients the ledger completes at least half the baseline's command rate" },
+    { key: 'http.1.p50-vs-baseline', atMost: 1.5, why: "at 1 client the ledger's p50 latency is at most 1.5 times the baseline's" },
+    {
+      key: 'http.64.vs-store',
+      atLeast: 0.08,
+      why: "at 64 clients the ledger's command rate is at least 0.08 of the store's append rate (3x the 0.027 of issue 16)",
+    },
+  ],
   async run(options: BenchOptions): Promise<Measurement[]> {
     const ledger = await LedgerProcess.start({ env: { LEDGER_RATE_LIMIT_PER_SECOND: '1000000', LEDGER_RATE_LIMIT_BURST: '1000000' } });
+    const baseline = await BaselineProcess.start();
+    const targets: Record<'ledger' | 'baseline', Target> = {
+      ledger: { name: 'ledger', port: ledger.port, apiKey: ledger.apiKey },
+      baseline: { name: 'baseline', port: baseline.port, apiKey: ledger.apiKey },
+    };
     const measurements: Measurement[] = [];
+    const figures: Record<string, number> = {};
     try {
-      const setup = new JsonClient(ledger.port, ledger.apiKey, 8);
-      for (let index = 0; index < Math.max(...CONCURRENCY); index++) {
-        const answer = await setup.send('POST', '/v1/nodes', {
-          nodeId: `bench-node-${index}`,
-          hostname: `bench-node-${index}.maas`,
-          cpuCount: 8,
-          memoryMb: 16384,
-        });
-        if (answer.status !== 201) throw new Error(`enlist: ${answer.status} ${JSON.stringify(answer.body)}`);
-      }
-      setup.close();
+      await enlistBenchNodes(targets.baseline);
+      await enlistBenchNodes(targets.ledger);
       const label = Date.now().toString(36);
       for (const clients of CONCURRENCY) {
+        const base = await cycles(targets.baseline, clients, options.httpSeconds, label);
+        if (base.failures > 0) throw new Error(`baseline: ${base.failures} requests failed with ${clients} clients`);
         const before = await storeCounters(ledger);
-        const result = await cycles(ledger, clients, options.httpSeconds, label);
+        const result = await cycles(targets.ledger, clients, options.httpSeconds, label);
         const after = await storeCounters(ledger);
         if (result.failures > 0) throw new Error(`${result.failures} requests failed with ${clients} clients`);
-        options.log(`    ${clients} clients: ${result.cyclesPerSecond.toFixed(1)} cycles/s, p50 ${result.p50.toFixed(2)} ms, p99 ${result.p99.toFixed(2)} ms`);
+        options.log(
+          `    ${clients} clients: ledger ${result.cyclesPerSecond.toFixed(1)} cycles/s p50 ${result.p50.toFixed(2)} ms p99 ${result.p99.toFixed(2)} ms; baseline ${base.cyclesPerSecond.toFixed(1)} cycles/s p50 ${base.p50.toFixed(2)} ms p99 ${base.p99.toFixed(2)} ms`,
+        );
+        figures[`${clients}.commands`] = result.cyclesPerSecond * COMMANDS_PER_CYCLE;
         measurements.push(
-          { key: `http.${clients}.cycles`, label: `${clients} client(s): cycles`, value: result.cyclesPerSecond, unit: 'cycles/s' },
-          { key: `http.${clients}.p50`, label: `${clients} client(s): request latency p50`, value: result.p50, unit: 'ms' },
-          { key: `http.${clients}.p99`, label: `${clients} client(s): request latency p99`, value: result.p99, unit: 'ms' },
+          { key: `http.${clients}.cycles`, label: `${clients} client(s): ledger cycles`, value: result.cyclesPerSecond, unit: 'cycles/s' },
+          {
+            key: `http.${clients}.commands`,
+            label: `${clients} client(s): ledger commands`,
+            value: result.cyclesPerSecond * COMMANDS_PER_CYCLE,
+            unit: 'commands/s',
+          },
+          { key: `http.${clients}.p50`, label: `${clients} client(s): ledger request latency p50`, value: result.p50, unit: 'ms' },
+          { key: `http.${clients}.p99`, label: `${clients} client(s): ledger request latency p99`, value: result.p99, unit: 'ms' },
           {
             key: `http.${clients}.batch`,
-            label: `${clients} client(s): appends per transaction (group commit)`,
+            label: `${clients} client(s): ledger appends per transaction (group commit)`,
             value: (after.appends - before.appends) / (after.transactions - before.transactions),
             unit: 'appends',
           },
+          {
+            key: `baseline.${clients}.commands`,
+            label: `${clients} client(s): baseline commands`,
+            value: base.cyclesPerSecond * COMMANDS_PER_CYCLE,
+            unit: 'commands/s',
+          },
+          { key: `baseline.${clients}.p50`, label: `${clients} client(s): baseline request latency p50`, value: base.p50, unit: 'ms' },
+          { key: `baseline.${clients}.p99`, label: `${clients} client(s): baseline request latency p99`, value: base.p99, unit: 'ms' },
+          {
+            key: `http.${clients}.vs-baseline`,
+            label: `${clients} client(s): ledger / baseline command rate`,
+            value: result.cyclesPerSecond / base.cyclesPerSecond,
+            unit: 'ratio',
+          },
+          { key: `http.${clients}.p50-vs-baseline`, label: `${clients} client(s): ledger / baseline p50 latency`, value: result.p50 / base.p50, unit: 'ratio' },
         );
       }
-      measurements.push({ key: 'http.peak-rss', label: 'server peak RSS over the three loads', value: peakRssMiB(ledger.pid), unit: 'MiB' });
-      return measurements;
+      measurements.push({ key: 'http.peak-rss', label: 'ledger peak RSS over the three loads', value: peakRssMiB(ledger.pid), unit: 'MiB' });
+      measurements.push({ key: 'baseline.peak-rss', label: 'baseline peak RSS over the three loads', value: peakRssMiB(baseline.pid), unit: 'MiB' });
     } finally {
       await ledger.stop();
       ledger.removeData();
+      await baseline.stop();
     }
+    const storeRate = await storeAppendRate();
+    measurements.push(
+      { key: 'store.64.appends', label: 'the store alone, 64 clients (same run)', value: storeRate, unit: 'events/s' },
+      { key: 'http.64.vs-store', label: '64 clients: ledger commands / store appends', value: figures['64.commands'] / storeRate, unit: 'ratio' },
+    );
+    return measurements;
   },
 };

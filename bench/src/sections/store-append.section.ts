@@ -12,7 +12,7 @@ const SLICE_MS = 1_000;
  * fsync per transaction), each appending one typical event at a time to its own stream
  * with its expected revision.
  */
-class AppendLoad {
+export class AppendLoad {
   private readonly revisions: number[];
 
   private constructor(

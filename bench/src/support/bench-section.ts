@@ -10,12 +10,8 @@ export interface Measurement {
   unit: string;
 }
 
-export interface Target {
-  key: string;
-  /** The median must be at least this. */
-  atLeast: number;
-  why: string;
-}
+/** A bound on a figure's median: at least, or at most, a value. */
+export type Target = { key: string; why: string } & ({ atLeast: number; atMost?: never } | { atMost: number; atLeast?: never });
 
 export interface BenchOptions {
   runs: number;

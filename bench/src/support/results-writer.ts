@@ -11,7 +11,8 @@ export interface FigureResult extends Spread {
 
 export interface TargetResult {
   key: string;
-  atLeast: number;
+  atLeast?: number;
+  atMost?: number;
   median: number;
   met: boolean;
   why: string;
@@ -65,7 +66,9 @@ export const renderMarkdown = (report: BenchReport): string => {
   if (targets.length > 0) {
     lines.push('', '| target | median | required | met |', '|---|---:|---:|---|');
     for (const target of targets)
-      lines.push(`| ${target.why} (\`${target.key}\`) | ${format(target.median)} | >= ${format(target.atLeast)} | ${target.met ? 'yes' : '**NO**'} |`);
+      lines.push(
+        `| ${target.why} (\`${target.key}\`) | ${format(target.median)} | ${target.atMost !== undefined ? `<= ${format(target.atMost)}` : `>= ${format(target.atLeast!)}`} | ${target.met ? 'yes' : '**NO**'} |`,
+      );
   }
   lines.push('', ...report.sections.map((section) => `- **${section.name}**: ${section.description}`), '');
   return lines.join('\n');

@@ -308,6 +308,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/audit/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The log as Server-Sent Events, filtered like /v1/audit/events; resumable with Last-Event-ID or after
+         * @description Roles: operator, auditor.
+         */
+        get: operations["AuditStream_events"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/devices/{deviceId}": {
         parameters: {
             query?: never;
@@ -664,6 +684,66 @@ export interface paths {
          * @description Roles: operator, auditor.
          */
         get: operations["State_state"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/state/addresses/{ip}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One address's leases (and their owners) at a time or position
+         * @description Roles: operator, auditor.
+         */
+        get: operations["ScopedState_address"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/state/models/{controller}/{model}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One model's allocations, devices and leases at a time or position
+         * @description Roles: operator, auditor.
+         */
+        get: operations["ScopedState_model"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/state/nodes/{nodeId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One node's state at a time or position, folded from its own streams only
+         * @description Roles: operator, auditor.
+         */
+        get: operations["ScopedState_node"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1679,6 +1759,50 @@ export interface components {
              */
             reservationKey: string;
         };
+        ScopedStateResponseDto: {
+            /** @description The address itself (addresses/:ip only, once it was ever leased). */
+            address?: {
+                [key: string]: unknown;
+            };
+            allocations: {
+                [key: string]: unknown;
+            }[];
+            /** @example 2025-01-01T12:00:00.000Z */
+            at: string;
+            devices: {
+                [key: string]: unknown;
+            }[];
+            /**
+             * @description Events folded (from its own streams only).
+             * @example 12
+             */
+            folded: number;
+            leases: {
+                [key: string]: unknown;
+            }[];
+            nodes: {
+                [key: string]: unknown;
+            }[];
+            /**
+             * @description Global position of the log this answer reflects (a command: its last event). Pass it as minPosition to read your own write.
+             * @example 42
+             */
+            position: number;
+            /**
+             * @description What was folded: { nodeId }, { ip } or { controller, model }.
+             * @example {
+             *       "nodeId": "node-7"
+             *     }
+             */
+            scope: {
+                [key: string]: unknown;
+            };
+            /**
+             * @description Streams read.
+             * @example 2
+             */
+            streams: number;
+        };
         StartMaintenanceRequestDto: {
             /** @example replacing a DIMM */
             reason: string;
@@ -1702,6 +1826,11 @@ export interface components {
             leases: {
                 [key: string]: unknown;
             }[];
+            /**
+             * @description The cursor of the next page (pass it as `after`); null on the last page.
+             * @example nodes:node-7
+             */
+            next: string | null;
             nodes: {
                 [key: string]: unknown;
             }[];
@@ -3470,6 +3599,113 @@ export interface operations {
             };
         };
     };
+    AuditStream_events: {
+        parameters: {
+            query?: {
+                /** @description Events after this global position (the previous page's nextAfter). */
+                after?: string;
+                controller?: string;
+                from?: string;
+                ip?: string;
+                model?: string;
+                nodeId?: string;
+                to?: string;
+                token?: string;
+                /** @description An event type, or several separated by commas. */
+                type?: string;
+            };
+            header?: {
+                /** @description Resume after this global position (the id of the last event seen). */
+                "Last-Event-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An endless text/event-stream: each event's id is its global position and its data one audit envelope as JSON. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example id: 42
+                     *     data: {"position":42,"type":"NodeAcquired"}
+                     */
+                    "text/event-stream": string;
+                };
+            };
+            /** @description Bad input: the message and details name the field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "code": "invalid_request",
+                     *       "message": "Bad input: the message and details name the field.",
+                     *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDto"];
+                };
+            };
+            /** @description No API key, or one the ledger does not know. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "code": "unauthorized",
+                     *       "message": "No API key, or one the ledger does not know.",
+                     *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDto"];
+                };
+            };
+            /** @description The key's role (or a consumer key's scope) does not allow this; recorded in the log. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "code": "forbidden",
+                     *       "message": "The key's role (or a consumer key's scope) does not allow this; recorded in the log.",
+                     *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDto"];
+                };
+            };
+            /** @description Rate limit of this key exceeded; see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "code": "too_many_requests",
+                     *       "message": "Rate limit of this key exceeded; see Retry-After.",
+                     *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDto"];
+                };
+            };
+        };
+    };
     Devices_get: {
         parameters: {
             query?: {
@@ -3745,6 +3981,8 @@ export interface operations {
                 deviceId?: string;
                 /** @description IPv4 or IPv6 (any spelling; compared canonically). */
                 ip?: string;
+                /** @description Leases of the device with this MAC address (any spelling; compared canonically). */
+                mac?: string;
                 /** @description Answer only once the read models reflect this global position (a command returned it); 503 if not within LEDGER_READ_WAIT_MS. */
                 minPosition?: string;
                 model?: string;
@@ -6167,8 +6405,12 @@ export interface operations {
     State_state: {
         parameters: {
             query: {
+                /** @description Continue after this cursor: the `next` of the previous page. */
+                after?: string;
                 /** @description A point of the log: an ISO-8601 time or a global position. */
                 at: string;
+                /** @description Entities per page (default 1000). */
+                limit?: string;
                 /** @description Answer only once the read models reflect this global position (a command returned it); 503 if not within LEDGER_READ_WAIT_MS. */
                 minPosition?: string;
                 /** @description Only what concerns this node. */
@@ -6267,6 +6509,338 @@ export interface operations {
                      *       "statusCode": 503,
                      *       "code": "not_caught_up",
                      *       "message": "The read models did not reach minPosition within LEDGER_READ_WAIT_MS; retry.",
+                     *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDto"];
+                };
+            };
+        };
+    };
+    ScopedState_address: {
+        parameters: {
+            query?: {
+                /** @description A point of the log: an ISO-8601 time or a global position (default: now). */
+                at?: string;
+            };
+            header?: never;
+            path: {
+                /** @description IPv4 or IPv6, any spelling (compared canonically). */
+                ip: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScopedStateResponseDto"];
+                };
+            };
+            /** @description Bad input: the message and details name the field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "code": "invalid_request",
+                     *       "message": "Bad input: the message and details name the field.",
+                     *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDto"];
+                };
+            };
+            /** @description No API key, or one the ledger does not know. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "code": "unauthorized",
+                     *       "message": "No API key, or one the ledger does not know.",
+                     *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDto"];
+                };
+            };
+            /** @description The key's role (or a consumer key's scope) does not allow this; recorded in the log. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "code": "forbidden",
+                     *       "message": "The key's role (or a consumer key's scope) does not allow this; recorded in the log.",
+                     *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDto"];
+                };
+            };
+            /** @description Nothing by that name. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "code": "not_found",
+                     *       "message": "Nothing by that name.",
+                     *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDto"];
+                };
+            };
+            /** @description Rate limit of this key exceeded; see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "code": "too_many_requests",
+                     *       "message": "Rate limit of this key exceeded; see Retry-After.",
+                     *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDto"];
+                };
+            };
+        };
+    };
+    ScopedState_model: {
+        parameters: {
+            query?: {
+                /** @description A point of the log: an ISO-8601 time or a global position (default: now). */
+                at?: string;
+            };
+            header?: never;
+            path: {
+                /** @description 1-128 printable characters, no slash. */
+                controller: string;
+                /** @description 1-128 printable characters, no slash. */
+                model: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScopedStateResponseDto"];
+                };
+            };
+            /** @description Bad input: the message and details name the field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "code": "invalid_request",
+                     *       "message": "Bad input: the message and details name the field.",
+                     *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDto"];
+                };
+            };
+            /** @description No API key, or one the ledger does not know. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "code": "unauthorized",
+                     *       "message": "No API key, or one the ledger does not know.",
+                     *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDto"];
+                };
+            };
+            /** @description The key's role (or a consumer key's scope) does not allow this; recorded in the log. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "code": "forbidden",
+                     *       "message": "The key's role (or a consumer key's scope) does not allow this; recorded in the log.",
+                     *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDto"];
+                };
+            };
+            /** @description Nothing by that name. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "code": "not_found",
+                     *       "message": "Nothing by that name.",
+                     *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDto"];
+                };
+            };
+            /** @description Rate limit of this key exceeded; see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "code": "too_many_requests",
+                     *       "message": "Rate limit of this key exceeded; see Retry-After.",
+                     *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDto"];
+                };
+            };
+        };
+    };
+    ScopedState_node: {
+        parameters: {
+            query?: {
+                /** @description A point of the log: an ISO-8601 time or a global position (default: now). */
+                at?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The provider's system id. */
+                nodeId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScopedStateResponseDto"];
+                };
+            };
+            /** @description Bad input: the message and details name the field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "code": "invalid_request",
+                     *       "message": "Bad input: the message and details name the field.",
+                     *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDto"];
+                };
+            };
+            /** @description No API key, or one the ledger does not know. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "code": "unauthorized",
+                     *       "message": "No API key, or one the ledger does not know.",
+                     *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDto"];
+                };
+            };
+            /** @description The key's role (or a consumer key's scope) does not allow this; recorded in the log. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "code": "forbidden",
+                     *       "message": "The key's role (or a consumer key's scope) does not allow this; recorded in the log.",
+                     *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDto"];
+                };
+            };
+            /** @description Nothing by that name. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "code": "not_found",
+                     *       "message": "Nothing by that name.",
+                     *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDto"];
+                };
+            };
+            /** @description Rate limit of this key exceeded; see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "code": "too_many_requests",
+                     *       "message": "Rate limit of this key exceeded; see Retry-After.",
                      *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
                      *     }
                      */

@@ -17,6 +17,8 @@ export interface HttpResult<T = any> {
 export interface StartOptions {
   dataDir?: string;
   env?: Record<string, string>;
+  /** Flags for node itself, before the script (e.g. --cpu-prof, which NODE_OPTIONS refuses). */
+  nodeArgs?: string[];
 }
 
 /** Every answer the typed client gets is held to the OpenAPI document (status and body schema). */
@@ -118,7 +120,7 @@ export class LedgerProcess extends LedgerClient {
 
   static async start(options: StartOptions = {}): Promise<LedgerProcess> {
     const dataDir = options.dataDir ?? LedgerProcess.tempDataDir();
-    const child = spawn(process.execPath, [MAIN], {
+    const child = spawn(process.execPath, [...(options.nodeArgs ?? []), MAIN], {
       env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LEDGER_DATA_DIR: dataDir, LOG_LEVEL: 'info', ...options.env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

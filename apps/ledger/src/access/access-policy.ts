@@ -66,7 +66,14 @@ export const ACCESS_POLICY: readonly AccessRule[] = [
   { method: 'POST', path: '/v1/observations/leases', roles: ['provider', 'operator'] },
   { method: 'GET', path: '/v1/audit/events', roles: ['operator', 'auditor'] },
   { method: 'GET', path: '/v1/audit/nodes/:nodeId/timeline', roles: ['operator', 'auditor'] },
+  { method: 'GET', path: '/v1/audit/stream', roles: ['operator', 'auditor'] },
   { method: 'GET', path: '/v1/state', roles: ['operator', 'auditor'] },
+  { method: 'GET', path: '/v1/state/nodes/:nodeId', roles: ['operator', 'auditor'] },
+  { method: 'GET', path: '/v1/state/addresses/:ip', roles: ['operator', 'auditor'] },
+  { method: 'GET', path: '/v1/state/models/:controller/:model', roles: ['operator', 'auditor'] },
+  // The review page and its assets hold no data: every answer it shows needs a key.
+  { method: 'GET', path: '/review', roles: [] },
+  { method: 'GET', path: '/review/assets/:file', roles: [] },
   { method: 'GET', path: '/v1/admin/projections', roles: ['operator'] },
   { method: 'POST', path: '/v1/admin/projections/:name/rebuild', roles: ['operator'] },
 ];

@@ -12,4 +12,11 @@ export class EventIdConflictError extends Error {
   ) {
     super(`appendToStream(${stream}): event id ${eventId} ${reason}; nothing was written`);
   }
+
+  /** The same error again, from its parts and finished message (as it crosses from the writer thread). */
+  static withMessage(stream: string, eventId: string, message: string): EventIdConflictError {
+    const error = new EventIdConflictError(stream, eventId, '');
+    error.message = message;
+    return error;
+  }
 }

@@ -24,3 +24,35 @@ export const toRecordedEvent = (row: EventRow): RecordedEvent => ({
   data: JSON.parse(row.data) as unknown,
   metadata: JSON.parse(row.metadata) as RecordedEvent['metadata'],
 });
+
+/**
+ * The event's envelope as JSON, spliced from the stored text (data and metadata are
+ * already JSON: no parse-and-print again). Field order as RecordedEvent's: id, type,
+ * stream, revision, position, recordedAt, data, metadata.
+ */
+export const envelopeJsonOfRow = (
+  position: number,
+  eventId: string,
+  stream: string,
+  revision: number,
+  type: string,
+  data: string,
+  metadata: string,
+  recordedAt: string,
+): string =>
+  `{"id":${JSON.stringify(eventId)},"type":${JSON.stringify(type)},"stream":${JSON.stringify(stream)},"revision":${revision},"position":${position},"recordedAt":${JSON.stringify(recordedAt)},"data":${data},"metadata":${metadata}}`;
+
+const storedJson = new WeakMap<RecordedEvent, string>();
+
+/** An event read from the log together with its envelope JSON, remembered for storedEnvelopeJson. */
+export const withStoredJson = (event: RecordedEvent, json: string): RecordedEvent => {
+  storedJson.set(event, json);
+  return event;
+};
+
+/**
+ * The envelope JSON of an event this process read from the embedded store's log (the
+ * live subscription's pages), or undefined: lets the audit index store the event without
+ * printing it again.
+ */
+export const storedEnvelopeJson = (event: RecordedEvent): string | undefined => storedJson.get(event);

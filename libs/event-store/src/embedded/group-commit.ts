@@ -3,9 +3,11 @@ export type BatchOutcome<Result> = { ok: true; value: Result } | { ok: false; er
 
 /**
  * Commits a whole batch in one transaction and reports one outcome per request, in
- * order. Throwing means the transaction as a whole failed: every request fails.
+ * order. Throwing (or rejecting) means the transaction as a whole failed: every request
+ * fails. It may answer later (a writer on another thread): until it does, no other batch
+ * starts, and new requests gather into the next one.
  */
-export type CommitBatch<Request, Result> = (requests: Request[]) => BatchOutcome<Result>[];
+export type CommitBatch<Request, Result> = (requests: Request[]) => BatchOutcome<Result>[] | Promise<BatchOutcome<Result>[]>;
 
 export interface GroupCommitStats {
   /** Write transactions run (each commits up to maxBatch requests). */
@@ -35,11 +37,12 @@ interface Waiting<Request, Result> {
  * Group commit: requests submitted in the same event-loop turn, or while a batch is
  * being committed, are committed together by one transaction, so one fsync pays for
  * many appends. A request's promise settles only after its batch's commit returned.
- * Flushes on setImmediate, at most `maxBatch` requests per transaction.
+ * Flushes on setImmediate, one batch at a time, at most `maxBatch` requests per transaction.
  */
 export class GroupCommit<Request, Result> {
   private readonly queue: Waiting<Request, Result>[] = [];
   private flushScheduled = false;
+  private committing = false;
   private drainWaiters: (() => void)[] = [];
   private transactions = 0;
   private appends = 0;
@@ -59,7 +62,7 @@ export class GroupCommit<Request, Result> {
 
   /** Resolves once every submitted request has settled. */
   drain(): Promise<void> {
-    if (this.queue.length === 0 && !this.flushScheduled) return Promise.resolve();
+    if (this.queue.length === 0 && !this.flushScheduled && !this.committing) return Promise.resolve();
     return new Promise((resolve) => this.drainWaiters.push(resolve));
   }
 
@@ -74,20 +77,22 @@ export class GroupCommit<Request, Result> {
   }
 
   private scheduleFlush(): void {
-    if (this.flushScheduled) return;
+    if (this.flushScheduled || this.committing) return;
     this.flushScheduled = true;
-    setImmediate(() => this.flush());
+    setImmediate(() => void this.flush());
   }
 
-  private flush(): void {
+  private async flush(): Promise<void> {
     this.flushScheduled = false;
+    this.committing = true;
     const batch = this.queue.splice(0, this.maxBatch);
     let outcomes: BatchOutcome<Result>[];
     try {
-      outcomes = this.commitBatch(batch.map((waiting) => waiting.request));
+      outcomes = await this.commitBatch(batch.map((waiting) => waiting.request));
     } catch (error) {
       outcomes = batch.map(() => ({ ok: false, error }));
     }
+    this.committing = false;
     this.transactions += 1;
     this.appends += batch.length;
     if (this.observers.size > 0) this.notifyObservers(batch);

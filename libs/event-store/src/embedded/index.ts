@@ -4,3 +4,4 @@ export * from './event-id-conflict-error';
 export type { CommitObservation, CommitObserver, GroupCommitStats } from './group-commit';
 export * from './sqlite-read-only-store';
 export * from './data-files';
+export { storedEnvelopeJson } from './event-row';

@@ -3,9 +3,10 @@ import { describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import type { AppendResult } from '../event-store.port';
 import type { AppendRequest } from './append-request';
-import { sqliteBatchWriter } from './sqlite-batch-writer';
+import { recordedAtFrom, sqliteBatchWriter } from './sqlite-batch-writer';
 
 const request = (stream: string): AppendRequest => ({ stream, expectedRevision: 'any', events: [] });
+const AT = '2031-02-03T04:05:06.789Z';
 
 /** A scratch database and an appender that writes one row per append, then may fail. */
 const scratch = (fail: (db: Database.Database, stream: string) => void) => {
@@ -20,7 +21,7 @@ const scratch = (fail: (db: Database.Database, stream: string) => void) => {
     },
   };
   const written = () => (db.prepare('SELECT stream FROM written ORDER BY rowid').all() as { stream: string }[]).map((row) => row.stream);
-  return { db, written, writeBatch: sqliteBatchWriter(db, appender, () => new Date()) };
+  return { db, written, writeBatch: sqliteBatchWriter(db, appender) };
 };
 
 describe('sqlite batch writer', () => {
@@ -28,7 +29,7 @@ describe('sqlite batch writer', () => {
     const { db, written, writeBatch } = scratch((_db, stream) => {
       if (stream === 'fails') throw new Error('failed after writing');
     });
-    const outcomes = writeBatch([request('first'), request('fails'), request('last')]);
+    const outcomes = writeBatch([request('first'), request('fails'), request('last')], AT);
     assert.deepEqual(
       outcomes.map((outcome) => outcome.ok),
       [true, false, true],
@@ -45,13 +46,13 @@ describe('sqlite batch writer', () => {
         throw new Error('the transaction is gone');
       }
     });
-    assert.throws(() => writeBatch([request('first'), request('ends-transaction'), request('last')]), /transaction is gone/);
+    assert.throws(() => writeBatch([request('first'), request('ends-transaction'), request('last')], AT), /transaction is gone/);
     assert.deepEqual(written(), []);
     assert.equal(db.inTransaction, false);
     db.close();
   });
 
-  it('reads recordedAt from the clock and refuses an invalid date', () => {
+  it('stamps every append of a batch with the batch time, and runs beforeCommit inside the transaction after the last append', () => {
     const db = new Database(':memory:');
     const seen: string[] = [];
     const appender = {
@@ -60,15 +61,28 @@ describe('sqlite batch writer', () => {
         return { nextExpectedRevision: 0, position: 1 };
       },
     };
-    const fixed = sqliteBatchWriter(db, appender, () => new Date('2031-02-03T04:05:06.789Z'));
+    let inTransactionBeforeCommit: boolean | undefined;
+    let appendsBeforeCommit = 0;
+    const writeBatch = sqliteBatchWriter(db, appender, () => {
+      inTransactionBeforeCommit = db.inTransaction;
+      appendsBeforeCommit = seen.length;
+    });
     assert.deepEqual(
-      fixed([request('a')]).map((outcome) => outcome.ok),
-      [true],
+      writeBatch([request('a'), request('b')], AT).map((outcome) => outcome.ok),
+      [true, true],
     );
-    assert.deepEqual(seen, ['2031-02-03T04:05:06.789Z']);
-    const broken = sqliteBatchWriter(db, appender, () => new Date('not a date'));
-    const [outcome] = broken([request('b')]);
-    assert.ok(!outcome.ok && outcome.error instanceof TypeError);
+    assert.deepEqual(seen, [AT, AT]);
+    assert.equal(inTransactionBeforeCommit, true);
+    assert.equal(appendsBeforeCommit, 2);
+    assert.equal(db.inTransaction, false);
     db.close();
+  });
+
+  it('reads recordedAt from the clock and refuses an invalid date', () => {
+    assert.equal(
+      recordedAtFrom(() => new Date(AT)),
+      AT,
+    );
+    assert.throws(() => recordedAtFrom(() => new Date('not a date')), TypeError);
   });
 });

@@ -1,10 +1,14 @@
 import type { Database } from 'better-sqlite3';
 import type { AppendResult } from '../event-store.port';
 import type { AppendRequest } from './append-request';
-import type { BatchOutcome, CommitBatch } from './group-commit';
+import type { BatchOutcome } from './group-commit';
 import type { SqliteStreamAppender } from './sqlite-stream-appender';
 
-const recordedAtFrom = (clock: () => Date): string => {
+/** Commits one batch; `recordedAt` is the batch's time, read once from the store's clock. */
+export type WriteBatch = (requests: AppendRequest[], recordedAt: string) => BatchOutcome<AppendResult>[];
+
+/** The store's clock, read once per batch (on the thread that owns the clock), checked. */
+export const recordedAtFrom = (clock: () => Date): string => {
   const now = clock();
   if (!(now instanceof Date) || Number.isNaN(now.getTime())) {
     throw new TypeError('SqliteStoreOptions.clock must return a valid Date');
@@ -22,22 +26,23 @@ const recordedAtFrom = (clock: () => Date): string => {
  *
  * If an error left SQLite with no open transaction (it rolls the whole transaction back
  * on some I/O errors), the batch is aborted: every append of it fails, none is committed.
+ *
+ * `beforeCommit` runs inside the transaction after the last append (the crash tests
+ * pause the writer there to kill the process mid-commit).
  */
-export const sqliteBatchWriter = (
-  db: Database,
-  appender: Pick<SqliteStreamAppender, 'append'>,
-  clock: () => Date,
-): CommitBatch<AppendRequest, AppendResult> => {
-  const appendInSavepoint = db.transaction((request: AppendRequest) => appender.append(request, recordedAtFrom(clock)));
-  const writeBatch = db.transaction((requests: AppendRequest[]) =>
-    requests.map((request): BatchOutcome<AppendResult> => {
+export const sqliteBatchWriter = (db: Database, appender: Pick<SqliteStreamAppender, 'append'>, beforeCommit: () => void = () => undefined): WriteBatch => {
+  const appendInSavepoint = db.transaction((request: AppendRequest, recordedAt: string) => appender.append(request, recordedAt));
+  const writeBatch = db.transaction((requests: AppendRequest[], recordedAt: string) => {
+    const outcomes = requests.map((request): BatchOutcome<AppendResult> => {
       try {
-        return { ok: true, value: appendInSavepoint(request) };
+        return { ok: true, value: appendInSavepoint(request, recordedAt) };
       } catch (error) {
         if (!db.inTransaction) throw error;
         return { ok: false, error };
       }
-    }),
-  );
-  return (requests) => writeBatch.immediate(requests);
+    });
+    beforeCommit();
+    return outcomes;
+  });
+  return (requests, recordedAt) => writeBatch.immediate(requests, recordedAt);
 };

@@ -5,12 +5,14 @@ import type { AllSubscription, AppendResult, EventStore, ReadAllOptions } from '
 import { type AppendRequest, prepareAppend } from './append-request';
 import { AppendNotifier } from './append-notifier';
 import { type CommitObserver, GroupCommit, type GroupCommitStats } from './group-commit';
-import { sqliteBatchWriter } from './sqlite-batch-writer';
+import { recordedAtFrom } from './sqlite-batch-writer';
 import { openSqliteConnection } from './sqlite-connection';
 import { SqliteEventReader } from './sqlite-event-reader';
 import { type ResolvedSqliteStoreOptions, type SqliteStoreOptions, resolveSqliteStoreOptions } from './sqlite-store-options';
-import { SqliteStreamAppender } from './sqlite-stream-appender';
 import { SqliteAllSubscription } from './sqlite-subscription';
+import { InlineSqliteWriter } from './writer/inline-sqlite-writer';
+import type { SqliteWriter } from './writer/sqlite-writer';
+import { WorkerSqliteWriter } from './writer/worker-sqlite-writer';
 import { StoreFileIdentity } from './store-file-identity';
 import { asStorageFault } from '../storage-fault';
 import { embeddedEventAtOrAfter, embeddedPositionAtTime } from './point-in-log';
@@ -27,6 +29,10 @@ const nonNegativeInteger = (name: string, value: number): number => {
  * handles and processes (every write takes the write lock with BEGIN IMMEDIATE and
  * checks the expected revision inside it). Appends are group-committed: see GroupCommit.
  * Durability of an acknowledged append is set by `synchronous`: see SqliteSynchronous.
+ *
+ * Writes run on a worker thread that owns the write connection (WorkerSqliteWriter),
+ * so a commit's fsync never stalls this thread's event loop; reads run here, on this
+ * handle's own connection. (':memory:' writes inline: another connection could not see it.)
  */
 export class SqliteEventStore implements EventStore {
   private readonly db: Database;
@@ -37,19 +43,39 @@ export class SqliteEventStore implements EventStore {
   private closing: Promise<void> | undefined;
 
   static async open(options: SqliteStoreOptions): Promise<SqliteEventStore> {
-    return new SqliteEventStore(resolveSqliteStoreOptions(options));
+    const resolved = resolveSqliteStoreOptions(options);
+    // The reader's connection opens first and migrates the schema; the writer then finds it ready.
+    const db = openSqliteConnection(resolved);
+    try {
+      const writer = db.memory
+        ? new InlineSqliteWriter(db)
+        : await WorkerSqliteWriter.open({
+            file: resolved.file,
+            synchronous: resolved.synchronous,
+            busyTimeoutMs: resolved.busyTimeoutMs,
+            pauseInCommit: resolved.testPauseInCommit,
+          });
+      return new SqliteEventStore(resolved, db, writer);
+    } catch (error) {
+      db.close();
+      throw error;
+    }
   }
 
-  private constructor(private readonly options: ResolvedSqliteStoreOptions) {
-    this.db = openSqliteConnection(options);
+  private constructor(
+    private readonly options: ResolvedSqliteStoreOptions,
+    db: Database,
+    private readonly writer: SqliteWriter,
+  ) {
+    this.db = db;
     this.reader = new SqliteEventReader(this.db);
-    const writeBatch = sqliteBatchWriter(this.db, new SqliteStreamAppender(this.db), options.clock);
     const identity = new StoreFileIdentity(options.file);
-    this.groupCommit = new GroupCommit((requests) => {
+    this.groupCommit = new GroupCommit(async (requests) => {
       identity.assertUnchanged();
-      let outcomes: ReturnType<typeof writeBatch>;
+      let outcomes: Awaited<ReturnType<SqliteWriter['commit']>>;
       try {
-        outcomes = writeBatch(requests);
+        // The writer thread hands SQLite's errors back with their code, so they classify here as before.
+        outcomes = await this.writer.commit(requests, recordedAtFrom(options.clock));
       } catch (error) {
         // A full or read-only disk fails the whole batch: say so in the one storage vocabulary.
         throw asStorageFault(error) ?? error;
@@ -125,6 +151,7 @@ export class SqliteEventStore implements EventStore {
     this.closing ??= (async () => {
       await Promise.all([...this.subscriptions].map((subscription) => subscription.close()));
       await this.groupCommit.drain();
+      await this.writer.close();
       this.db.close();
     })();
     return this.closing;

@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import type { RecordedEvent } from '../envelope';
 import type { AllSubscription, AppendResult, EventStore, ReadAllOptions } from '../event-store.port';
 import { AppendNotifier } from './append-notifier';
-import { EVENT_COLUMNS } from './event-row';
+import { EVENT_COLUMNS, envelopeJsonOfRow } from './event-row';
 import { SCHEMA_VERSION } from './schema';
 import { SqliteAllSubscription } from './sqlite-subscription';
 import { NO_UPCASTERS, type UpcasterRegistry } from '../upcasting/upcaster-registry';
@@ -105,10 +105,7 @@ export class SqliteReadOnlyEventStore implements EventStore {
       const stored = toEvent(row);
       events[i] = this.upcasters.upcast(stored);
       // An upcast event is printed again (same field order); one stored in its current shape is spliced as stored.
-      json[i] =
-        events[i] !== stored
-          ? JSON.stringify(events[i])
-          : `{"id":${JSON.stringify(row[1])},"type":${JSON.stringify(row[4])},"stream":${JSON.stringify(row[2])},"revision":${row[3]},"position":${row[0]},"recordedAt":${JSON.stringify(row[7])},"data":${row[5]},"metadata":${row[6]}}`;
+      json[i] = events[i] !== stored ? JSON.stringify(events[i]) : envelopeJsonOfRow(...row);
     }
     return { events, json };
   }

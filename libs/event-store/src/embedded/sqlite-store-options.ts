@@ -25,6 +25,12 @@ export interface SqliteStoreOptions {
   busyTimeoutMs?: number;
   /** Most appends committed together in one group-commit transaction. Default 256. */
   maxBatch?: number;
+  /**
+   * Crash tests only: the writer thread pauses for good inside this write transaction
+   * (1-based), after its appends and before COMMIT, and says so on stderr, so a test can
+   * kill the process mid-commit. Default null (never).
+   */
+  testPauseInCommit?: number | null;
 }
 
 export type ResolvedSqliteStoreOptions = Required<SqliteStoreOptions>;
@@ -53,5 +59,6 @@ export const resolveSqliteStoreOptions = (options: SqliteStoreOptions): Resolved
     pollIntervalMs: positiveInteger('pollIntervalMs', options.pollIntervalMs ?? 100),
     busyTimeoutMs: positiveInteger('busyTimeoutMs', options.busyTimeoutMs ?? 5000),
     maxBatch: positiveInteger('maxBatch', options.maxBatch ?? 256),
+    testPauseInCommit: options.testPauseInCommit == null ? null : positiveInteger('testPauseInCommit', options.testPauseInCommit),
   };
 };

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { RecordedEvent } from '@ledger/event-store';
+import { type RecordedEvent, storedEnvelopeJson } from '@ledger/event-store';
 import type { Projector } from '../runtime/projector';
 import { ReadModelTables } from '../runtime/read-model-tables';
 import { deriveAuditFields } from './audit-fields';
@@ -172,7 +172,7 @@ export class AuditIndexProjector implements Projector {
         model,
         typeof metadata?.actor === 'string' ? metadata.actor : null,
         typeof metadata?.correlationId === 'string' ? metadata.correlationId : null,
-        envelopes ? envelopes[i] : envelopeJson(event),
+        envelopes ? envelopes[i] : (storedEnvelopeJson(event) ?? envelopeJson(event)),
       );
       position = event.position;
     }

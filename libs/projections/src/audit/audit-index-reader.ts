@@ -160,6 +160,28 @@ export class AuditIndexReader {
     return rows;
   }
 
+  /**
+   * Which streams hold the history of a node, an address or a model up to `until`, for
+   * time travel that folds only those: distinct values of one indexed column where
+   * another equals the key (an index range each).
+   */
+  scopeOf(key: { nodeId: string } | { ip: string } | { controller: string; model: string }, until: number): { nodeIds: string[]; ips: string[] } {
+    const current = this.tables.current(AUDIT_INDEX);
+    if (!current) return { nodeIds: [], ips: [] };
+    const table = auditTableNames(current.generation).events;
+    const [where, values] =
+      'nodeId' in key ? ['node_id = ?', [key.nodeId]] : 'ip' in key ? ['ip = ?', [key.ip]] : ['controller = ? AND model = ?', [key.controller, key.model]];
+    const distinct = (column: string) =>
+      (
+        this.db
+          .prepare(`SELECT DISTINCT ${column} FROM "${table}" WHERE ${where} AND ${column} IS NOT NULL AND position <= ?`)
+          .raw(true)
+          .all(...values, until) as [string][]
+      ).map(([value]) => value);
+    // A node's scope is the node itself and its addresses: one index range, not two.
+    return { nodeIds: 'nodeId' in key ? [key.nodeId] : distinct('node_id'), ips: distinct('ip') };
+  }
+
   /** The position range a filter's positions and times come to: (low, high]. */
   private async positionRange(table: string, head: number, filter: AuditFilter): Promise<[number, number]> {
     let low = filter.after ?? 0;

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { SqliteEventStore, SqliteReadOnlyEventStore } from '@ledger/event-store';
+import { SqliteEventStore, SqliteReadOnlyEventStore, storedEnvelopeJson } from '@ledger/event-store';
 import { envelopeJson } from './audit-index-projector';
 
 describe('an envelope spliced from the stored text is the envelope printed again', () => {
@@ -34,6 +34,10 @@ describe('an envelope spliced from the stored text is the envelope printed again
       await reader.close();
       assert.equal(events.length, data.length);
       events.forEach((event, i) => assert.equal(json[i], envelopeJson(event), `event ${event.position}`));
+      // The live path (the server's subscription pages) keeps the same spliced text for the audit index.
+      const live = await store.readAll({ fromPosition: 0, maxCount: 1_000 });
+      assert.equal(live.length, data.length);
+      live.forEach((event) => assert.equal(storedEnvelopeJson(event), envelopeJson(event), `live event ${event.position}`));
     } finally {
       await store.close();
       await rm(dir, { recursive: true, force: true });

@@ -3,3 +3,4 @@ export * from './audit-index-tables';
 export * from './audit-index-projector';
 export * from './audit-index-reader';
 export * from './event-summaries';
+export * from './audit-filter-match';

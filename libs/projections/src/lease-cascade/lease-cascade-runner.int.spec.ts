@@ -179,7 +179,10 @@ describe('the lease cascade runner survives a crash between two releases', () =>
       await gate.reached;
       dying.crash();
       gate.open(landed);
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      // A landed release is a commit on the store's writer thread: wait for it (generously, the machine may be busy).
+      for (let waited = 0; landed && (await ledger.releases()).length < 2 && waited < 10_000; waited += 20)
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      if (!landed) await new Promise((resolve) => setTimeout(resolve, 50));
       assert.equal((await ledger.releases()).length, landed ? 2 : 1);
       const saved = first.load<CascadeState>(LEASE_CASCADE_CHECKPOINT);
       const endedPosition = (await ledger.store.readAll({ maxCount: 10_000 })).find((e) => e.id === endedId)!.position;

@@ -56,6 +56,8 @@ export interface LeaseFilter {
   deviceId?: string;
   controller?: string;
   model?: string;
+  /** Canonical MAC (as leases store it): find an address by the hardware that held it. */
+  mac?: string;
 }
 
 export interface LeaseWithStatus {
@@ -66,6 +68,7 @@ export interface LeaseWithStatus {
 
 const ownedAsFiltered = (view: LedgerViewState, lease: LeaseView, filter: LeaseFilter): boolean => {
   const { owner } = lease;
+  if (filter.mac !== undefined && lease.mac !== filter.mac) return false;
   if (filter.token !== undefined && owner.token !== filter.token) return false;
   if (filter.nodeId !== undefined && owner.nodeId !== filter.nodeId) return false;
   if (filter.deviceId !== undefined && (owner.kind !== 'device' || owner.deviceId !== filter.deviceId)) return false;

@@ -55,15 +55,67 @@ export const concernsNode = (collection: string, key: string, entity: unknown, n
   names(entity, nodeId) ||
   (entity !== null && typeof entity === 'object' && Object.values(entity).some((value) => Array.isArray(value) && value.some((item) => names(item, nodeId))));
 
-/** The view as a document: each collection as a list sorted by key, optionally only what concerns one node. */
-export const presentState = (view: LedgerViewState, now: Date, filter: { nodeId?: string } = {}): StateDocument => {
+export interface StatePage {
+  /** Entities per page, across all collections (in collection order, then key order). */
+  limit: number;
+  /** The cursor a previous page returned as `next`: `<collection>:<key>`, exclusive. */
+  after?: string;
+}
+
+/**
+ * The view as a document: each collection as a list sorted by key, optionally only what
+ * concerns one node; with `page`, at most `limit` entities, from after the cursor, and the
+ * cursor of the next page (`next`, null on the last), so a large ledger is sent in pieces.
+ */
+export const presentState = (
+  view: LedgerViewState,
+  now: Date,
+  filter: { nodeId?: string } = {},
+  page?: StatePage,
+): StateDocument & { next?: string | null } => {
   const document: Record<string, unknown[]> = {};
+  const cut =
+    page?.after === undefined ? null : { collection: page.after.slice(0, page.after.indexOf(':')), key: page.after.slice(page.after.indexOf(':') + 1) };
+  let cutPassed = cut === null;
+  let room = page?.limit ?? Infinity;
+  let next: string | null = null;
   for (const [collection, value] of Object.entries(view)) {
     if (!isCollection(value)) continue;
-    const keys = Object.keys(value)
-      .sort()
-      .filter((key) => filter.nodeId === undefined || concernsNode(collection, key, value[key], filter.nodeId));
-    document[collection] = isPresented(collection) ? keys.map((key) => STATE_PRESENTERS[collection](view, key, now)) : keys.map((key) => value[key]);
+    const shown: unknown[] = [];
+    document[collection] = shown;
+    if (cut !== null && !cutPassed && cut.collection !== collection) continue;
+    for (const key of Object.keys(value).sort()) {
+      if (cut !== null && !cutPassed) {
+        if (key <= cut.key) continue;
+        cutPassed = true;
+      }
+      if (filter.nodeId !== undefined && !concernsNode(collection, key, value[key], filter.nodeId)) continue;
+      if (room === 0) break;
+      shown.push(isPresented(collection) ? STATE_PRESENTERS[collection](view, key, now) : value[key]);
+      room--;
+      if (room === 0) next = `${collection}:${key}`;
+    }
+    cutPassed = true;
   }
-  return document as StateDocument;
+  const paged = document as StateDocument & { next?: string | null };
+  if (page) paged.next = next !== null && hasMoreAfter(view, next, filter) ? next : null;
+  return paged;
+};
+
+/** Whether any entity (passing the filter) comes after the cursor. */
+const hasMoreAfter = (view: LedgerViewState, cursor: string, filter: { nodeId?: string }): boolean => {
+  const split = cursor.indexOf(':');
+  const cursorCollection = cursor.slice(0, split);
+  const cursorKey = cursor.slice(split + 1);
+  let reached = false;
+  for (const [collection, value] of Object.entries(view)) {
+    if (!isCollection(value)) continue;
+    if (collection === cursorCollection) reached = true;
+    else if (!reached) continue;
+    for (const candidate of Object.keys(value)) {
+      if (collection === cursorCollection && candidate <= cursorKey) continue;
+      if (filter.nodeId === undefined || concernsNode(collection, candidate, value[candidate], filter.nodeId)) return true;
+    }
+  }
+  return false;
 };

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { StatementCache } from './statement-cache';
 import { openReadModelDatabase } from './read-model-database';
 
 export interface StoredCheckpoint<State> {
@@ -12,10 +13,13 @@ export interface StoredCheckpoint<State> {
  * they can never disagree after a crash.
  */
 export class CheckpointStore {
+  private readonly statements: StatementCache;
+
   private constructor(
     readonly db: Database.Database,
     private readonly ownsDb: boolean,
   ) {
+    this.statements = new StatementCache(db);
     if (!db.readonly) {
       db.exec(`CREATE TABLE IF NOT EXISTS checkpoints (
         name TEXT PRIMARY KEY,
@@ -42,12 +46,12 @@ export class CheckpointStore {
 
   private loadJson(name: string): { position: number; state: string } | null {
     if (!this.hasTable()) return null;
-    return (this.db.prepare('SELECT position, state FROM checkpoints WHERE name = ?').get(name) as { position: number; state: string } | undefined) ?? null;
+    return (this.statements.get('SELECT position, state FROM checkpoints WHERE name = ?').get(name) as { position: number; state: string } | undefined) ?? null;
   }
 
   save<State>(name: string, position: number, state: State, savedAt: Date): void {
-    this.db
-      .prepare(
+    this.statements
+      .get(
         `INSERT INTO checkpoints (name, position, state, saved_at) VALUES (?, ?, ?, ?)
          ON CONFLICT(name) DO UPDATE SET position = excluded.position, state = excluded.state, saved_at = excluded.saved_at`,
       )
@@ -55,7 +59,7 @@ export class CheckpointStore {
   }
 
   drop(name: string): void {
-    this.db.prepare('DELETE FROM checkpoints WHERE name = ?').run(name);
+    this.statements.get('DELETE FROM checkpoints WHERE name = ?').run(name);
   }
 
   close(): void {
@@ -63,6 +67,6 @@ export class CheckpointStore {
   }
 
   private hasTable(): boolean {
-    return this.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'checkpoints'").get() !== undefined;
+    return this.statements.get("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'checkpoints'").get() !== undefined;
   }
 }

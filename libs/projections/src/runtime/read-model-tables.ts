@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { StatementCache } from './statement-cache';
 
 export interface TableGeneration {
   generation: number;
@@ -15,7 +16,11 @@ export interface TableGeneration {
  * its generation superseded moves to the current one.
  */
 export class ReadModelTables {
+  private readonly statements: StatementCache;
+  private tableSeen = false;
+
   constructor(private readonly db: Database.Database) {
+    this.statements = new StatementCache(db);
     if (!db.readonly) {
       db.exec(`CREATE TABLE IF NOT EXISTS read_model_tables (
         name       TEXT    NOT NULL,
@@ -31,12 +36,13 @@ export class ReadModelTables {
   current(name: string): TableGeneration | null {
     if (!this.exists()) return null;
     return (
-      (this.db.prepare('SELECT generation, position FROM read_model_tables WHERE name = ? AND current = 1').get(name) as TableGeneration | undefined) ?? null
+      (this.statements.get('SELECT generation, position FROM read_model_tables WHERE name = ? AND current = 1').get(name) as TableGeneration | undefined) ??
+      null
     );
   }
 
   position(name: string, generation: number): number | null {
-    const row = this.db.prepare('SELECT position FROM read_model_tables WHERE name = ? AND generation = ?').get(name, generation) as
+    const row = this.statements.get('SELECT position FROM read_model_tables WHERE name = ? AND generation = ?').get(name, generation) as
       { position: number } | undefined;
     return row?.position ?? null;
   }
@@ -45,8 +51,10 @@ export class ReadModelTables {
   allocate(name: string): number {
     return this.db
       .transaction(() => {
-        const { next } = this.db.prepare('SELECT COALESCE(MAX(generation), 0) + 1 AS next FROM read_model_tables WHERE name = ?').get(name) as { next: number };
-        this.db.prepare('INSERT INTO read_model_tables (name, generation, position, current) VALUES (?, ?, 0, 0)').run(name, next);
+        const { next } = this.statements.get('SELECT COALESCE(MAX(generation), 0) + 1 AS next FROM read_model_tables WHERE name = ?').get(name) as {
+          next: number;
+        };
+        this.statements.get('INSERT INTO read_model_tables (name, generation, position, current) VALUES (?, ?, 0, 0)').run(name, next);
         return next;
       })
       .immediate();
@@ -54,7 +62,7 @@ export class ReadModelTables {
 
   /** Records how far a generation got; call inside the transaction that wrote its rows. */
   advance(name: string, generation: number, position: number): void {
-    this.db.prepare('UPDATE read_model_tables SET position = ? WHERE name = ? AND generation = ?').run(position, name, generation);
+    this.statements.get('UPDATE read_model_tables SET position = ? WHERE name = ? AND generation = ?').run(position, name, generation);
   }
 
   /**
@@ -64,20 +72,22 @@ export class ReadModelTables {
   promote(name: string, generation: number, tablesOf: (generation: number) => string[]): void {
     this.db
       .transaction(() => {
-        this.db.prepare('UPDATE read_model_tables SET current = (generation = ?) WHERE name = ?').run(generation, name);
-        const older = this.db.prepare('SELECT generation FROM read_model_tables WHERE name = ? AND generation < ?').all(name, generation) as {
+        this.statements.get('UPDATE read_model_tables SET current = (generation = ?) WHERE name = ?').run(generation, name);
+        const older = this.statements.get('SELECT generation FROM read_model_tables WHERE name = ? AND generation < ?').all(name, generation) as {
           generation: number;
         }[];
         for (const { generation: old } of older) {
           for (const table of tablesOf(old)) this.db.exec(`DROP TABLE IF EXISTS "${table}"`);
         }
-        this.db.prepare('DELETE FROM read_model_tables WHERE name = ? AND generation < ?').run(name, generation);
+        this.statements.get('DELETE FROM read_model_tables WHERE name = ? AND generation < ?').run(name, generation);
       })
       .immediate();
   }
 
+  /** Once there, the table stays (nothing drops it): asked until it is seen, then remembered. */
   private exists(): boolean {
-    return this.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'read_model_tables'").get() !== undefined;
+    this.tableSeen ||= this.statements.get("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'read_model_tables'").get() !== undefined;
+    return this.tableSeen;
   }
 }
 

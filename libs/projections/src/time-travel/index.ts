@@ -1,2 +1,3 @@
 export * from './point-in-log';
 export * from './state-at';
+export * from './scoped-state-at';

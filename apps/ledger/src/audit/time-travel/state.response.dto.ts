@@ -11,4 +11,11 @@ export class StateResponseDto {
   @ApiProperty({ type: 'array', items: OPEN_OBJECT }) nodes!: Record<string, unknown>[];
   @ApiProperty({ type: 'array', items: OPEN_OBJECT }) allocations!: Record<string, unknown>[];
   @ApiProperty({ type: 'array', items: OPEN_OBJECT }) leases!: Record<string, unknown>[];
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'The cursor of the next page (pass it as `after`); null on the last page.',
+    example: 'nodes:node-7',
+  })
+  next!: string | null;
 }

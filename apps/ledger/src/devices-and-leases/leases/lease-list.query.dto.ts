@@ -41,4 +41,9 @@ export class LeaseListQueryDto extends MinPositionQueryDto {
   @IsOptional()
   @IsQueryText(text(128), '1-128 characters')
   model?: string;
+
+  @ApiPropertyOptional({ description: 'Leases of the device with this MAC address (any spelling; compared canonically).', example: '00:16:3e:00:00:01' })
+  @IsOptional()
+  @IsQueryText(/^[0-9A-Fa-f.:-]{1,64}$/, 'a MAC address (00:16:3e:00:00:01)')
+  mac?: string;
 }

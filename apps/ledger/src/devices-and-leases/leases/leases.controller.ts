@@ -1,6 +1,6 @@
 import { BadRequestException, Body, Controller, Get, HttpCode, Inject, NotFoundException, Param, Post, Query } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { normaliseIp } from '@ledger/domain';
+import { normaliseIp, normaliseMac } from '@ledger/domain';
 import { listLeases, unleasedDhcpHoldings, type LeaseFilter } from '@ledger/projections';
 import { Ctx } from '../../http/request-context.decorator';
 import type { RequestContext } from '../../application/request-context';
@@ -18,11 +18,22 @@ import { ApiIpParam } from '../../openapi/api-params';
 import { LeaseListQueryDto } from './lease-list.query.dto';
 import { IpResponseDto, LeaseCommandResponseDto, LeaseListResponseDto } from './lease.response.dto';
 
-/** The DTO has checked each parameter; the address is compared in its canonical spelling. */
+/** The DTO has checked each parameter; the addresses are compared in their canonical spelling. */
 const filterOf = (query: LeaseListQueryDto): LeaseFilter => {
   const ip = query.ip === undefined ? undefined : normaliseIp(query.ip);
   if (ip === null) throw new BadRequestException({ code: 'invalid_request', message: 'ip must be an IPv4 or IPv6 address' });
-  return { status: query.status, ip, token: query.token, nodeId: query.nodeId, deviceId: query.deviceId, controller: query.controller, model: query.model };
+  const mac = query.mac === undefined ? undefined : normaliseMac(query.mac);
+  if (mac === null) throw new BadRequestException({ code: 'invalid_request', message: 'mac must be a MAC address (00:16:3e:00:00:01)' });
+  return {
+    status: query.status,
+    ip,
+    token: query.token,
+    nodeId: query.nodeId,
+    deviceId: query.deviceId,
+    controller: query.controller,
+    model: query.model,
+    mac,
+  };
 };
 
 @ApiTags('devices and leases')
@@ -75,7 +86,7 @@ export class LeasesController {
     const view = await this.views.atLeast(minPositionOf(query));
     const now = this.clock();
     const leases = listLeases(view, filter, now).map(({ lease, ips }) => presentLease(view, ips, lease, now));
-    const ownerless = [filter.token, filter.nodeId, filter.deviceId, filter.controller, filter.model].every((f) => f === undefined);
+    const ownerless = [filter.token, filter.nodeId, filter.deviceId, filter.controller, filter.model, filter.mac].every((f) => f === undefined);
     const unleased =
       ownerless && (filter.status === undefined || filter.status === 'orphaned')
         ? unleasedDhcpHoldings(view, now)

@@ -1,7 +1,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
 
-const CLI = resolve(__dirname, '../../apps/ledger-cli/src/main.js');
+const CLI = resolve(__dirname, '../../../apps/ledger-cli/src/main.js');
 
 export interface CliResult {
   status: number;

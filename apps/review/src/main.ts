@@ -1,0 +1,444 @@
+import { ApiError, explain, forgetKey, get, query, storedKey, storeKey } from './api';
+import { byId, fill, formatTime, h } from './dom';
+import { diffStates } from './diff';
+import { find, type FindKind } from './find';
+import { buildLanes } from './lanes';
+import { LiveStream } from './live';
+import { renderState } from './state-panel';
+import type { StateDoc } from './state-doc';
+import { loadStory, MAX_STORY_EVENTS, subjectFilter, subjectTitle, toStoryEvent, type StoryEvent, type Subject } from './story';
+import { TimelineView, type TimeWindow } from './timeline-view';
+import { readUrl, writeUrl, type ViewState } from './url-state';
+
+/** Events listed at once; beyond it the list says how many more the window holds. */
+const LIST_LIMIT = 300;
+
+const view: ViewState = readUrl(location);
+let events: StoryEvent[] = [];
+let loadPosition = 0;
+let live: LiveStream | null = null;
+let loading: AbortController | null = null;
+let stateRequest: AbortController | null = null;
+let refreshTimer: number | undefined;
+/** Measured by the page itself (the browser test reports it): request to a drawn story. */
+const timings: Record<string, number> = {};
+(window as unknown as { reviewTimings: Record<string, number> }).reviewTimings = timings;
+
+const timeline = new TimelineView(byId('timeline'), {
+  cursorAt: (time) => setCursor(cursorForTime(time)),
+  step: (direction) => stepCursor(direction),
+  openEvent: (position) => openEvent(position),
+  windowChanged: (window) => windowChanged(window),
+});
+
+// ---- signing in ---------------------------------------------------------------------
+
+const signIn = async (key: string): Promise<boolean> => {
+  storeKey(key);
+  try {
+    await get('/v1/audit/events?limit=1');
+    return true;
+  } catch (error) {
+    forgetKey();
+    byId('sign-in-error').textContent = error instanceof ApiError ? error.message : explain(0, 'error', String(error));
+    return false;
+  }
+};
+
+const showApp = (signedIn: boolean): void => {
+  byId('sign-in').hidden = signedIn;
+  byId('app').hidden = !signedIn;
+  byId('sign-out').hidden = !signedIn;
+  byId('who').textContent = signedIn ? 'Signed in (read-only review: nothing here changes the ledger)' : '';
+};
+
+byId<HTMLFormElement>('sign-in-form').addEventListener('submit', async (event) => {
+  event.preventDefault();
+  const input = byId<HTMLInputElement>('api-key');
+  byId('sign-in-error').textContent = '';
+  if (await signIn(input.value.trim())) {
+    input.value = '';
+    showApp(true);
+    if (view.subject) void openStory(view.subject);
+  }
+});
+
+byId('sign-out').addEventListener('click', () => {
+  forgetKey();
+  live?.stop();
+  showApp(false);
+});
+
+// ---- finding --------------------------------------------------------------------------
+
+const findKind = byId<HTMLSelectElement>('find-kind');
+findKind.addEventListener('change', () => (byId('find-until').hidden = findKind.value !== 'time'));
+
+byId<HTMLFormElement>('find-form').addEventListener('submit', async (event) => {
+  event.preventDefault();
+  const results = byId('find-results');
+  fill(results, h('p', {}, 'Searching…'));
+  try {
+    const hits = await find(findKind.value as FindKind, byId<HTMLInputElement>('find-text').value, byId<HTMLInputElement>('find-until').value || undefined);
+    if (hits.length === 0) return fill(results, h('p', { class: 'empty' }, 'Nothing in the ledger matches.'));
+    fill(
+      results,
+      h(
+        'ul',
+        { 'data-testid': 'hits' },
+        hits.map((hit) =>
+          h(
+            'li',
+            {},
+            h(
+              'button',
+              {
+                type: 'button',
+                class: 'link',
+                onclick: () => {
+                  view.at = hit.at ?? view.at;
+                  view.from = view.to = null;
+                  void openStory(hit.subject);
+                },
+              },
+              hit.label,
+            ),
+          ),
+        ),
+      ),
+    );
+  } catch (error) {
+    fill(results, h('p', { class: 'error', role: 'alert' }, error instanceof ApiError ? error.message : (error as Error).message));
+  }
+});
+
+// ---- the story ------------------------------------------------------------------------
+
+const status = (text: string) => (byId('story-status').textContent = text);
+
+const openStory = async (subject: Subject): Promise<void> => {
+  timings.requested = performance.now();
+  loading?.abort();
+  live?.stop();
+  live = null;
+  loading = new AbortController();
+  if (JSON.stringify(subject) !== JSON.stringify(view.subject)) view.compare = null;
+  view.subject = subject;
+  byId('story').hidden = false;
+  byId('story').setAttribute('data-ready', 'false');
+  byId('story-title').textContent = subjectTitle(subject);
+  fill(byId('events'));
+  fill(byId('state'), h('p', { class: 'empty' }, 'Loading…'));
+  status('Loading its history…');
+  try {
+    const story = await loadStory(subject, (count) => status(`Loading its history… ${count.toLocaleString()} events so far`), loading.signal);
+    events = story.events;
+    loadPosition = story.position;
+    timings.loaded = performance.now();
+    const nodes = new Set(events.map((event) => event.data?.nodeId).filter(Boolean));
+    timeline.setLanes(buildLanes(events, nodes.size > 1));
+    const count = `${events.length.toLocaleString()} events`;
+    if (events.length === 0) status('This history is empty: the ledger has no events about it.');
+    else if (story.truncated)
+      status(`This history is huge: showing its first ${MAX_STORY_EVENTS.toLocaleString()} events only; pick a narrower subject or time.`);
+    else status(`${count}${events.length > 5_000 ? ' (a long history: zoom in to read single events)' : ''}`);
+    const first = events[0]?.at ?? Date.now() - 3_600_000;
+    const last = Math.max(events[events.length - 1]?.at ?? Date.now(), first + 1_000);
+    const pad = Math.max(1_000, (last - first) * 0.05);
+    timeline.setWindow(view.from !== null && view.to !== null ? { from: view.from, to: view.to } : { from: first - pad, to: last + pad });
+    // The zoom is part of what a link reproduces, from the first drawing on.
+    view.from = timeline.currentWindow.from;
+    view.to = timeline.currentWindow.to;
+    applyCursor();
+    renderEventList();
+    await new Promise((drawn) => requestAnimationFrame(drawn));
+    timings.drawn = performance.now();
+    byId('story').setAttribute('data-ready', 'true');
+    byId('story').setAttribute('data-events', String(events.length));
+  } catch (error) {
+    if ((error as Error).name === 'AbortError') return;
+    status(error instanceof ApiError ? error.message : String(error));
+    fill(byId('state'), h('p', { class: 'error', role: 'alert' }, error instanceof ApiError ? error.message : String(error)));
+  }
+};
+
+const windowChanged = (window: TimeWindow): void => {
+  view.from = window.from;
+  view.to = window.to;
+  writeUrl(view);
+  renderEventList();
+};
+
+// ---- the cursor -----------------------------------------------------------------------
+
+/** The last event at or before a time: the cursor stands just after it. */
+const cursorForTime = (time: number): string => {
+  let chosen: StoryEvent | undefined;
+  for (const event of events) {
+    if (event.at > time) break;
+    chosen = event;
+  }
+  return chosen ? String(chosen.position) : new Date(time).toISOString();
+};
+
+const cursorTime = (): number | null => {
+  if (view.at === null) return null;
+  if (/^\d+$/.test(view.at)) {
+    const position = Number(view.at);
+    let time: number | null = null;
+    for (const event of events) {
+      if (event.position > position) break;
+      time = event.at;
+    }
+    return time ?? events[0]?.at ?? null;
+  }
+  const time = Date.parse(view.at);
+  return Number.isNaN(time) ? null : time;
+};
+
+const setCursor = (at: string | null): void => {
+  view.at = at;
+  applyCursor();
+};
+
+const stepCursor = (direction: -1 | 1 | 'first' | 'last'): void => {
+  if (events.length === 0) return;
+  if (direction === 'first') return setCursor(String(events[0].position));
+  if (direction === 'last') return setCursor(String(events[events.length - 1].position));
+  const current = view.at !== null && /^\d+$/.test(view.at) ? Number(view.at) : view.at === null ? Infinity : cursorPositionOfTime();
+  const index = direction === 1 ? events.findIndex((event) => event.position > current) : findLastIndex(events, (event) => event.position < current);
+  if (index >= 0) setCursor(String(events[index].position));
+};
+
+const cursorPositionOfTime = (): number => Number(cursorForTime(cursorTime() ?? 0)) || 0;
+const findLastIndex = <T>(list: T[], test: (item: T) => boolean): number => {
+  for (let index = list.length - 1; index >= 0; index--) if (test(list[index])) return index;
+  return -1;
+};
+
+/** Puts the cursor where the view says, shows the state then, and follows live when it is "now". */
+const applyCursor = (): void => {
+  writeUrl(view);
+  const time = cursorTime();
+  timeline.setCursor(time ?? (view.at === null ? Date.now() : null));
+  byId<HTMLInputElement>('cursor-input').value = view.at ?? '';
+  byId('now').setAttribute('aria-pressed', String(view.at === null));
+  markCursorInList();
+  void refreshState();
+  if (view.at === null) startLive();
+  else {
+    live?.stop();
+    live = null;
+  }
+};
+
+byId<HTMLFormElement>('cursor-form').addEventListener('submit', (event) => {
+  event.preventDefault();
+  const raw = byId<HTMLInputElement>('cursor-input').value.trim();
+  if (raw === '' || raw === 'now') return setCursor(null);
+  if (/^\d+$/.test(raw) || !Number.isNaN(Date.parse(raw))) return setCursor(/^\d+$/.test(raw) ? raw : new Date(raw).toISOString());
+  status(`"${raw}" is neither a time (2026-11-29T13:05:00Z) nor a position (digits)`);
+});
+byId('now').addEventListener('click', () => setCursor(null));
+byId('zoom-in').addEventListener('click', () => timeline.zoom(0.5, cursorTime() ?? undefined));
+byId('zoom-out').addEventListener('click', () => timeline.zoom(2, cursorTime() ?? undefined));
+byId('pan-left').addEventListener('click', () => timeline.pan(-0.25));
+byId('pan-right').addEventListener('click', () => timeline.pan(0.25));
+byId('fit').addEventListener('click', () => {
+  view.from = view.to = null;
+  if (view.subject) void openStory(view.subject);
+});
+byId('pin').addEventListener('click', () => {
+  view.compare = view.at ?? String(loadPosition);
+  void refreshState();
+});
+
+// ---- state and diff at the cursor ---------------------------------------------------------
+
+const stateUrl = (subject: Subject, at: string | null): string => {
+  const path =
+    subject.kind === 'node'
+      ? `/v1/state/nodes/${encodeURIComponent(subject.nodeId)}`
+      : subject.kind === 'model'
+        ? `/v1/state/models/${encodeURIComponent(subject.controller)}/${encodeURIComponent(subject.model)}`
+        : `/v1/state/addresses/${encodeURIComponent(subject.ip)}`;
+  return `${path}${query({ at })}`;
+};
+
+const refreshState = async (): Promise<void> => {
+  const subject = view.subject;
+  if (!subject) return;
+  stateRequest?.abort();
+  const request = (stateRequest = new AbortController());
+  const host = byId('state');
+  host.setAttribute('aria-busy', 'true');
+  try {
+    const [doc, compare] = await Promise.all([
+      get<StateDoc>(stateUrl(subject, view.at), request.signal),
+      view.compare !== null ? get<StateDoc>(stateUrl(subject, view.compare), request.signal) : Promise.resolve(null),
+    ]);
+    renderState(host, doc, openEvent);
+    host.setAttribute('data-position', String(doc.position));
+    renderDiff(compare, doc);
+  } catch (error) {
+    if ((error as Error).name === 'AbortError') return;
+    fill(host, h('p', { class: 'error', role: 'alert' }, error instanceof ApiError ? error.message : String(error)));
+  } finally {
+    if (stateRequest === request) host.setAttribute('aria-busy', 'false');
+  }
+};
+
+const renderDiff = (from: StateDoc | null, to: StateDoc): void => {
+  const section = byId('diff');
+  section.hidden = from === null;
+  if (!from) return;
+  const changes = diffStates(from, to);
+  fill(
+    byId('diff-body'),
+    h(
+      'p',
+      {},
+      `From position ${from.position} (${from.at}) to the cursor, position ${to.position} (${to.at}): `,
+      h(
+        'button',
+        {
+          type: 'button',
+          class: 'link',
+          onclick: () => {
+            view.compare = null;
+            void refreshState();
+            writeUrl(view);
+          },
+        },
+        'stop comparing',
+      ),
+    ),
+    changes.length === 0
+      ? h('p', { class: 'empty' }, 'Nothing changed between these two moments.')
+      : h(
+          'ul',
+          { 'data-testid': 'diff-list' },
+          changes.map((change) =>
+            h(
+              'li',
+              { 'data-kind': change.kind },
+              h('strong', {}, `${change.kind}: `),
+              `${change.what}: ${change.detail} `,
+              change.position ? h('button', { type: 'button', class: 'link', onclick: () => openEvent(change.position!) }, `event #${change.position}`) : '',
+            ),
+          ),
+        ),
+  );
+  writeUrl(view);
+};
+
+// ---- the event list (details open in place) ----------------------------------------------
+
+const renderEventList = (): void => {
+  const window = timeline.currentWindow;
+  const inView = events.filter((event) => event.at >= window.from && event.at <= window.to);
+  const shown = inView.slice(0, LIST_LIMIT);
+  fill(
+    byId('events'),
+    shown.map((event) =>
+      h(
+        'li',
+        { 'data-position': event.position, class: event.type === 'CommandRefused' ? 'refused' : '' },
+        h(
+          'details',
+          {},
+          h('summary', {}, `#${event.position} ${formatTime(event.at)} `, h('span', { class: 'type' }, event.type), ` · ${event.actor}: ${event.summary}`),
+          h('button', { type: 'button', onclick: () => setCursor(String(event.position)) }, 'Put the cursor here'),
+          h('pre', {}, JSON.stringify({ stream: event.stream, recordedAt: event.recordedAt, actor: event.actor, data: event.data }, null, 2)),
+        ),
+      ),
+    ),
+    inView.length > shown.length
+      ? h('li', { class: 'empty' }, `${(inView.length - shown.length).toLocaleString()} more events in this window: zoom in to list them`)
+      : '',
+    inView.length === 0 ? h('li', { class: 'empty' }, events.length === 0 ? 'No events.' : 'No events in this window: zoom out or pan.') : '',
+  );
+  markCursorInList();
+};
+
+const markCursorInList = (): void => {
+  for (const item of byId('events').querySelectorAll('li.at-cursor')) item.classList.remove('at-cursor');
+  if (view.at !== null && /^\d+$/.test(view.at))
+    byId('events')
+      .querySelector(`li[data-position="${Number(view.at)}"]`)
+      ?.classList.add('at-cursor');
+};
+
+/** Shows one event in the list with its details open, panning the timeline to it if needed. */
+const openEvent = (position: number): void => {
+  const event = events.find((candidate) => candidate.position === position);
+  if (!event) return;
+  const window = timeline.currentWindow;
+  if (event.at < window.from || event.at > window.to) {
+    const span = window.to - window.from;
+    timeline.setWindow({ from: event.at - span / 2, to: event.at + span / 2 });
+    windowChanged(timeline.currentWindow);
+  }
+  let item = byId('events').querySelector<HTMLLIElement>(`li[data-position="${position}"]`);
+  if (!item) {
+    // Not among the first listed: narrow the window around it.
+    timeline.setWindow({ from: event.at - 60_000, to: event.at + 60_000 });
+    windowChanged(timeline.currentWindow);
+    item = byId('events').querySelector<HTMLLIElement>(`li[data-position="${position}"]`);
+  }
+  const details = item?.querySelector('details');
+  if (details) {
+    details.open = true;
+    details.scrollIntoView({ block: 'nearest' });
+    details.querySelector('summary')?.focus();
+  }
+};
+
+// ---- live ---------------------------------------------------------------------------------
+
+const startLive = (): void => {
+  if (live || !view.subject) return;
+  const subject = view.subject;
+  live = new LiveStream(
+    subjectFilter(subject),
+    Math.max(loadPosition, events[events.length - 1]?.position ?? 0),
+    ({ data }) => {
+      if (events.length > 0 && data.position <= events[events.length - 1].position) return;
+      events.push(toStoryEvent(data));
+      scheduleRefresh();
+    },
+    (text) => byId('story').setAttribute('data-live', text),
+  );
+};
+
+/** New events arrive in bursts (a model release ends dozens of leases): redraw once per burst. */
+const scheduleRefresh = (): void => {
+  if (refreshTimer !== undefined) return;
+  refreshTimer = window.setTimeout(() => {
+    refreshTimer = undefined;
+    const nodes = new Set(events.map((event) => event.data?.nodeId).filter(Boolean));
+    timeline.setLanes(buildLanes(events, nodes.size > 1));
+    timeline.render();
+    const window = timeline.currentWindow;
+    const last = events[events.length - 1]?.at ?? Date.now();
+    if (last > window.to) timeline.setWindow({ from: window.from, to: last + (window.to - window.from) * 0.05 });
+    status(`${events.length.toLocaleString()} events (live)`);
+    renderEventList();
+    if (view.at === null) {
+      timeline.setCursor(Date.now());
+      void refreshState();
+    }
+  }, 250);
+};
+
+// ---- start --------------------------------------------------------------------------------
+
+const start = async (): Promise<void> => {
+  const key = storedKey();
+  if (key && (await signIn(key))) {
+    showApp(true);
+    if (view.subject) void openStory(view.subject);
+  } else showApp(false);
+};
+
+void start();
