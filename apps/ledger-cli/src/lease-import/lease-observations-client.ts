@@ -111,9 +111,10 @@ export class LeaseObservationsClient {
         await sleep(retryAfterMs(response.headers.get('retry-after')));
         continue;
       }
-      if (!response.ok) throw new LedgerHttpError(response.status, answer.error);
       // Text, not the client's JSON parse: a proxy's HTML page must be reported, not thrown as a SyntaxError.
-      const text = typeof answer.data === 'string' ? answer.data : '';
+      // An error answer falls through to the storage-fault retries and the error below.
+      const raw: unknown = response.ok ? answer.data : answer.error;
+      const text = typeof raw === 'string' ? raw : raw === undefined || raw === null ? '' : JSON.stringify(raw);
       let body: unknown = null;
       try {
         body = text ? JSON.parse(text) : null;
