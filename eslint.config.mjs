@@ -6,7 +6,7 @@ import boundaries from 'eslint-plugin-boundaries';
 
 const LIBS = ['domain', 'event-store', 'projections', 'access-lib'];
 // The ledger's shared layers; everything else directly under apps/ledger/src is a feature module.
-const LEDGER_LAYERS = ['ledger-config', 'ledger-infrastructure', 'ledger-application', 'ledger-read-models', 'ledger-http'];
+const LEDGER_LAYERS = ['ledger-config', 'ledger-infrastructure', 'ledger-application', 'ledger-read-models', 'ledger-http', 'ledger-openapi'];
 
 const allow = (from, to) => ({ from: { element: { types: from } }, allow: { to: { element: { types: to } } } });
 const allowPackages = (from) => ({ from: { element: { types: from } }, allow: { to: { module: { origin: ['external', 'core'] } } } });
@@ -45,11 +45,16 @@ export default tseslint.config(
         { type: 'projections', pattern: 'libs/projections' },
         { type: 'access-lib', pattern: 'libs/access' },
         { type: 'testing-lib', pattern: 'libs/testing' },
+        { type: 'client-lib', pattern: 'libs/ledger-client' },
         { type: 'ledger-config', pattern: 'apps/ledger/src/config' },
         { type: 'ledger-infrastructure', pattern: 'apps/ledger/src/infrastructure' },
         { type: 'ledger-application', pattern: 'apps/ledger/src/application' },
         { type: 'ledger-read-models', pattern: 'apps/ledger/src/read-models' },
         { type: 'ledger-http', pattern: 'apps/ledger/src/http' },
+        // The OpenAPI document is built from the whole app (every feature's routes), so it sits beside the root;
+        // the rest of openapi/ is the shared vocabulary (error shape, refusals, params) features describe their routes in.
+        { type: 'ledger-openapi-document', pattern: 'apps/ledger/src/openapi/document' },
+        { type: 'ledger-openapi', pattern: 'apps/ledger/src/openapi' },
         { type: 'ledger-feature', pattern: 'apps/ledger/src/*', capture: ['feature'] },
         { type: 'ledger-root', pattern: 'apps/ledger/src/*.ts', mode: 'file' },
         { type: 'cli', pattern: 'apps/ledger-cli' },
@@ -83,28 +88,31 @@ export default tseslint.config(
             allow(['event-store'], ['event-store']),
             allow(['projections'], ['domain', 'event-store', 'projections']),
             allow(['access-lib'], ['domain', 'access-lib']),
-            allow(['testing-lib'], [...LIBS, 'testing-lib']),
-            allowPackages(['event-store', 'projections', 'access-lib', 'testing-lib']),
+            allow(['client-lib'], ['client-lib']),
+            allow(['testing-lib'], [...LIBS, 'client-lib', 'testing-lib']),
+            allowPackages(['event-store', 'projections', 'access-lib', 'testing-lib', 'client-lib']),
             // Inside the ledger: config <- infrastructure <- application / read models <- features <- root.
             allow(['ledger-config'], ['ledger-config']),
             allow(['ledger-infrastructure'], [...LIBS, 'ledger-config', 'ledger-infrastructure']),
             allow(['ledger-application'], [...LIBS, 'ledger-config', 'ledger-infrastructure', 'ledger-application']),
             allow(['ledger-read-models'], [...LIBS, 'ledger-config', 'ledger-infrastructure', 'ledger-application', 'ledger-read-models']),
             allow(['ledger-http'], [...LIBS, 'ledger-config', 'ledger-infrastructure', 'ledger-application', 'ledger-http']),
+            allow(['ledger-openapi'], [...LIBS, 'ledger-http', 'ledger-openapi']),
             allow(['ledger-feature'], [...LIBS, ...LEDGER_LAYERS]),
             // A feature imports itself, and no other feature (admin reads the audit index through AuditModule).
             { from: { element: { type: 'ledger-feature' } }, allow: { to: { element: { type: 'ledger-feature', captured: { feature: '{{from.captured.feature}}' } } } } },
             { from: { element: { type: 'ledger-feature', captured: { feature: 'admin' } } }, allow: { to: { element: { type: 'ledger-feature', captured: { feature: 'audit' } } } } },
-            allow(['ledger-root'], [...LIBS, ...LEDGER_LAYERS, 'ledger-feature', 'ledger-root']),
-            allowPackages([...LEDGER_LAYERS, 'ledger-feature', 'ledger-root']),
-            // The CLI stands beside the server: libraries only.
-            allow(['cli'], [...LIBS, 'cli']),
+            allow(['ledger-root'], [...LIBS, ...LEDGER_LAYERS, 'ledger-feature', 'ledger-openapi-document', 'ledger-root']),
+            allow(['ledger-openapi-document'], [...LIBS, ...LEDGER_LAYERS, 'ledger-feature', 'ledger-openapi-document', 'ledger-root']),
+            allowPackages([...LEDGER_LAYERS, 'ledger-feature', 'ledger-openapi-document', 'ledger-root']),
+            // The CLI stands beside the server: libraries only (the typed client among them).
+            allow(['cli'], [...LIBS, 'client-lib', 'cli']),
             allowPackages(['cli']),
             // The review page runs in a browser: it imports only itself (no other app, no lib
             // that could pull node-only code into the bundle, no package).
             allow(['review-page'], ['review-page']),
             // End-to-end tests drive the real apps; the bench uses the libraries, the harness and the CLI's log generator, never test/.
-            allow(['e2e'], [...LIBS, 'testing-lib', 'cli', 'e2e']),
+            allow(['e2e'], [...LIBS, 'testing-lib', 'client-lib', 'cli', 'e2e']),
             allowPackages(['e2e']),
             allow(['bench'], [...LIBS, 'testing-lib', 'cli', 'bench']),
             allowPackages(['bench']),

@@ -46,7 +46,7 @@ describe('audit events, node timelines and state at a point of the log, over HTT
       ['/v1/state', /at is required/],
       ['/v1/state?at=last%20tuesday', /at must be an ISO-8601 time .* or a global position/],
       [`/v1/state?at=${head + 1000}`, /beyond the log's head/],
-      ['/v1/state?at=1&nodeId=no%20spaces', /not a valid node id/],
+      ['/v1/state?at=1&nodeId=no%20spaces', /nodeId must be a node id/],
       ['/v1/state?at=1&extra=2', /unknown query parameter extra/],
     ];
     for (const [path, message] of cases) {

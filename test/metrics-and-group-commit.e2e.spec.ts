@@ -21,6 +21,31 @@ const scrape = async (ledger: LedgerProcess): Promise<Map<string, number>> => {
   return samples;
 };
 
+interface Sample {
+  name: string;
+  labels: Record<string, string>;
+  value: number;
+}
+
+/** Every sample of the exposition, labels parsed (label order is the library's business). */
+const samplesOf = async (ledger: LedgerProcess): Promise<Sample[]> => {
+  const response = await ledger.get<string>('/metrics');
+  assert.equal(response.status, 200);
+  return response.body
+    .split('\n')
+    .filter((line) => line !== '' && !line.startsWith('#'))
+    .map((line) => {
+      const match = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
+      assert.ok(match, `a sample line: ${line}`);
+      const labels = Object.fromEntries([...(match[2] ?? '').matchAll(/([a-zA-Z_]\w*)="((?:[^"\\]|\\.)*)"/g)].map((m) => [m[1], m[2]]));
+      return { name: match[1], labels, value: Number(match[3]) };
+    });
+};
+
+/** The sum of the samples named so whose labels include `labels`. */
+const total = (samples: Sample[], name: string, labels: Record<string, string> = {}): number =>
+  samples.filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v)).reduce((sum, s) => sum + s.value, 0);
+
 describe('metrics', () => {
   let ledger: LedgerProcess;
   before(async () => {
@@ -61,6 +86,59 @@ describe('metrics', () => {
     assert.equal(samples.get('ledger_commands_total{command="allocations.acquire",outcome="invalid",code="invalid_request"}'), 1);
     assert.equal(samples.get('ledger_commands_total{command="allocations.release",outcome="accepted",code=""}'), 1);
     assert.equal(samples.get('ledger_commands_total{command="allocations.release",outcome="refused",code="stale_token"}'), 1);
+  });
+
+  it('after a load, the latency histograms count exactly the requests and commands sent', async () => {
+    const before = await samplesOf(ledger);
+    const enlisted = 24;
+    const read = 17;
+    const missing = 5;
+    await Promise.all(Array.from({ length: enlisted }, async (_, i) => assert.equal((await enlist(ledger, `loaded-${i}`)).status, 201)));
+    await Promise.all(Array.from({ length: read }, async (_, i) => assert.equal((await ledger.get(`/v1/nodes/loaded-${i}`)).status, 200)));
+    await Promise.all(Array.from({ length: missing }, async (_, i) => assert.equal((await ledger.get(`/v1/nodes/absent-${i}`)).status, 404)));
+    const after = await samplesOf(ledger);
+    const delta = (name: string, labels: Record<string, string> = {}) => total(after, name, labels) - total(before, name, labels);
+
+    const created = { method: 'POST', route: '/v1/nodes', status: '201' };
+    const found = { method: 'GET', route: '/v1/nodes/:nodeId', status: '200' };
+    const notFound = { method: 'GET', route: '/v1/nodes/:nodeId', status: '404' };
+    for (const [labels, sent] of [
+      [created, enlisted],
+      [found, read],
+      [notFound, missing],
+    ] as const) {
+      assert.equal(delta('ledger_http_request_duration_seconds_count', labels), sent, JSON.stringify(labels));
+      assert.equal(delta('ledger_http_request_duration_seconds_bucket', { ...labels, le: '+Inf' }), sent, 'the +Inf bucket holds every observation');
+      assert.equal(delta('ledger_http_requests_total', labels), sent, 'the counter and the histogram agree');
+      assert.ok(delta('ledger_http_request_duration_seconds_sum', labels) > 0);
+    }
+    assert.equal(delta('ledger_command_duration_seconds_count', { command: 'nodes.enlist', outcome: 'accepted' }), enlisted);
+
+    // Group commit: each enlist is one append; the per-commit histogram's sum is the appends it carried.
+    const appends = delta('ledger_store_appends_total');
+    const transactions = delta('ledger_store_transactions_total');
+    assert.equal(appends, enlisted);
+    assert.equal(delta('ledger_store_append_duration_seconds_count'), appends);
+    assert.equal(delta('ledger_store_commit_appends_sum'), appends);
+    assert.equal(delta('ledger_store_commit_appends_count'), transactions);
+
+    // prom-client's default process metrics.
+    for (const name of ['nodejs_eventloop_lag_seconds', 'nodejs_heap_size_used_bytes', 'process_cpu_user_seconds_total', 'process_resident_memory_bytes']) {
+      assert.ok(
+        after.some((s) => s.name === name),
+        `${name} is exposed`,
+      );
+    }
+    assert.ok(
+      after.some((s) => s.name.startsWith('nodejs_gc_duration_seconds')),
+      'GC durations are exposed',
+    );
+    for (const follower of ['ledger-view', 'audit-index', 'lease-cascade']) {
+      assert.ok(
+        after.some((s) => s.name === 'ledger_log_follower_lag_events' && s.labels.follower === follower),
+        `${follower} lag is exposed`,
+      );
+    }
   });
 
   it("reports the store head, the read models' position and their lag", async () => {

@@ -1,10 +1,14 @@
-import type { LedgerProcess } from '@ledger/testing';
+import type { LedgerClient } from '@ledger/testing';
 
 let counter = 0;
 /** A requestId unique within this test process. */
 export const newRequestId = (label = 'req'): string => `${label}-${process.pid}-${Date.now()}-${++counter}`;
 
-export const enlist = (ledger: LedgerProcess, nodeId: string, extra: Record<string, unknown> = {}) =>
-  ledger.post('/v1/nodes', { nodeId, hostname: `${nodeId}.maas`, arch: 'amd64', cpuCount: 8, memoryMb: 16384, tags: [], zone: 'default', ...extra });
+/** Enlists a node through the typed client; `extra` may add or override fields (tests of bad input send bad ones). */
+export const enlist = async (ledger: LedgerClient, nodeId: string, extra: Record<string, unknown> = {}) => {
+  const body = { nodeId, hostname: `${nodeId}.maas`, arch: 'amd64', cpuCount: 8, memoryMb: 16384, tags: [], zone: 'default', ...extra };
+  const { data, error, response } = await ledger.api.POST('/v1/nodes', { body: body as { nodeId: string; hostname: string } });
+  return { status: response.status, body: (data ?? error) as any, headers: response.headers };
+};
 
 export const consumer = (controller: string, model: string, machine?: string) => ({ controller, model, ...(machine ? { machine } : {}) });

@@ -1,3 +1,5 @@
+import type { ParseArgsConfig } from 'node:util';
+
 /** One CLI sub-command. Each lives in its own file under commands/ and is listed in main.ts. */
 export interface CliCommand {
   name: string;
@@ -5,6 +7,8 @@ export interface CliCommand {
   summary: string;
   /** Full usage text for `ledger-cli help <name>`. */
   usage: string;
+  /** Every option it takes: string options need a value, boolean ones take none (node:util parseArgs, strict). */
+  options: NonNullable<ParseArgsConfig['options']>;
   /** Returns the process exit code. */
   run(args: ParsedArgs, io: CliIo): Promise<number>;
 }

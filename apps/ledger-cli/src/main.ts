@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 import 'reflect-metadata';
-import { parseArgs } from './parse-args';
 import { UsageError, type CliCommand, type CliIo } from './cli-command';
+import { asksForHelp, parseCommandArgs, stringFlag } from './parse-args';
+import { cliVersion } from './cli-version';
 import { exitAfterFlush, exitQuietlyOnClosedPipe } from './process-exit';
 import { keysCommand } from './commands/keys.command';
 import { importCommand } from './commands/import.command';
@@ -13,13 +14,12 @@ import { generateCommand } from './commands/generate.command';
 import { dirname, resolve } from 'node:path';
 import { diagnoseStorageFault } from '@ledger/event-store';
 import { ledgerFiles } from './data-dir';
-import { stringFlag } from './parse-args';
 import { STORAGE_FAULT_EXIT } from './exit-codes';
 
 /** The directories a command writes into: its data and read-model directories, and --out's. */
-const storageDirs = (argv: string[], io: CliIo): string[] => {
+const storageDirs = (command: CliCommand, argv: string[], io: CliIo): string[] => {
   try {
-    const args = parseArgs(argv);
+    const args = parseCommandArgs(command, argv);
     const files = ledgerFiles(args, io);
     const out = stringFlag(args, 'out');
     return [files.dataDir, dirname(files.readModelFile), ...(out ? [dirname(resolve(out))] : [])];
@@ -29,23 +29,34 @@ const storageDirs = (argv: string[], io: CliIo): string[] => {
 };
 
 /** Every sub-command, one line each. */
-const COMMANDS: CliCommand[] = [keysCommand, importCommand, replayCommand, rebuildCommand, verifyCommand, exportCommand, generateCommand];
+export const COMMANDS: CliCommand[] = [keysCommand, importCommand, replayCommand, rebuildCommand, verifyCommand, exportCommand, generateCommand];
 
 const helpText = (): string =>
   [
     'usage: ledger-cli <command> [options]',
+    '       ledger-cli --version',
     '',
     'commands:',
     ...COMMANDS.map((c) => `  ${c.name.padEnd(10)} ${c.summary}`),
     '',
-    'ledger-cli help <command> for its options',
+    'ledger-cli <command> --help (or ledger-cli help <command>) for its options',
   ].join('\n');
 
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
   const [name, ...rest] = argv;
-  if (!name || name === 'help' || name === '--help') {
-    const command = COMMANDS.find((c) => c.name === rest[0]);
-    io.out(command ? command.usage : helpText());
+  if (name === '--version' || name === '-v') {
+    io.out(cliVersion());
+    return 0;
+  }
+  if (!name || name === 'help' || name === '--help' || name === '-h') {
+    const topic = rest[0];
+    const command = COMMANDS.find((c) => c.name === topic);
+    if (topic !== undefined && !command) {
+      io.err(`unknown command "${topic}"\n\n${helpText()}`);
+      return 2;
+    }
+    if (!name) io.err(helpText());
+    else io.out(command ? command.usage : helpText());
     return name ? 0 : 2;
   }
   const command = COMMANDS.find((c) => c.name === name);
@@ -53,14 +64,19 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     io.err(`unknown command "${name}"\n\n${helpText()}`);
     return 2;
   }
+  // Help is read before anything else, so `rebuild --help` never starts a rebuild.
+  if (asksForHelp(rest)) {
+    io.out(command.usage);
+    return 0;
+  }
   try {
-    return await command.run(parseArgs(rest), io);
+    return await command.run(parseCommandArgs(command, rest), io);
   } catch (error) {
     if (error instanceof UsageError) {
       io.err(`${error.message}\n\n${command.usage}`);
       return 2;
     }
-    const fault = diagnoseStorageFault(error, storageDirs(rest, io));
+    const fault = diagnoseStorageFault(error, storageDirs(command, rest, io));
     if (fault) {
       // A full or read-only disk is the machine's condition, not a bug: say so, no stack.
       io.err(

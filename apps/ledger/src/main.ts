@@ -9,6 +9,8 @@ import { assignCorrelationId } from './http/correlation-id';
 import { jsonBody } from './http/json-body';
 import { LedgerMetrics } from './metrics/ledger-metrics';
 import { countHttpRequests } from './metrics/count-http-requests.middleware';
+import { createOpenApiDocument } from './openapi/document/openapi-document';
+import { serveOpenApi } from './openapi/document/serve-openapi';
 import { keepIdleConnectionsLongerThanClients } from './http/keep-alive';
 
 async function bootstrap(): Promise<void> {
@@ -32,6 +34,7 @@ async function bootstrap(): Promise<void> {
   app.disable('x-powered-by');
   // No ETag: hashing every JSON answer cost CPU on each request and no client revalidates.
   app.set('etag', false);
+  serveOpenApi(app, createOpenApiDocument(app));
   keepIdleConnectionsLongerThanClients(app.getHttpServer(), config.keepAliveTimeoutMs);
   // SIGTERM/SIGINT run the modules' shutdown hooks: read models stop and flush, then the
   // infrastructure module closes the read-model database and the store.

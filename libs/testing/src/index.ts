@@ -1,4 +1,5 @@
 export * from './ledger-process';
+export * from './api-contract';
 export * from './cli';
 export * from './until';
 export * from './browser';

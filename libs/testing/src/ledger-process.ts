@@ -2,6 +2,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import type { Middleware } from 'openapi-fetch';
+import { createLedgerClient, type LedgerApi } from '@ledger/client';
+import { apiContract } from './api-contract';
 
 const MAIN = resolve(__dirname, '../../../apps/ledger/src/main.js');
 
@@ -18,28 +21,66 @@ export interface StartOptions {
   nodeArgs?: string[];
 }
 
-/** Speaks HTTP to a ledger with one API key (or none), as one client would. */
+/** Every answer the typed client gets is held to the OpenAPI document (status and body schema). */
+const contractCheck: Middleware = {
+  async onResponse({ request, response }) {
+    const body = await response.clone().text();
+    apiContract().check(request.method, request.url, response.status, response.headers.get('content-type'), body);
+    return undefined;
+  },
+};
+
+/**
+ * The typed client hands fetch a Request, whose body is a stream; sent as a string instead
+ * (as a hand-written call would), so the connection handling is the one the suite always
+ * had, and a failure says its cause.
+ */
+const fetchWithTextBody = async (request: Request): Promise<Response> => {
+  const body = request.body ? await request.text() : undefined;
+  try {
+    return await fetch(request.url, { method: request.method, headers: request.headers, body });
+  } catch (error) {
+    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+    throw new Error(`${request.method} ${request.url} failed: ${cause?.code ?? cause?.message ?? String(error)}`, { cause: error });
+  }
+};
+
+/** Strings go as they are (tests send malformed bodies on purpose); anything else as JSON. */
+const asGiven = (body: unknown): string => (typeof body === 'string' ? body : JSON.stringify(body));
+
+/**
+ * Speaks HTTP to a ledger with one API key (or none), as one client would: through the
+ * typed client derived from the OpenAPI document (libs/ledger-client), whose every
+ * answer is checked against that document.
+ */
 export class LedgerClient {
+  /** Typed calls: `api.GET('/v1/nodes/{nodeId}', { params: { path: { nodeId } } })`. */
+  readonly api: LedgerApi;
+
   constructor(
     readonly url: string,
     readonly apiKey: string | null,
-  ) {}
+  ) {
+    this.api = createLedgerClient({ baseUrl: url, apiKey, fetch: fetchWithTextBody as typeof fetch, middleware: [contractCheck] });
+  }
 
+  /** A request by method and literal path (query string included), for tests that send what no typed call would. */
   async request<T = any>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<HttpResult<T>> {
-    const init: RequestInit = { method, headers: { ...(this.apiKey ? { authorization: `Bearer ${this.apiKey}` } : {}), ...headers } };
-    if (body !== undefined) {
-      init.body = typeof body === 'string' ? body : JSON.stringify(body);
-      (init.headers as Record<string, string>)['content-type'] ??= 'application/json';
+    const untyped = this.api.request as unknown as (
+      method: string,
+      url: string,
+      init: Record<string, unknown>,
+    ) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
+    const { data, error, response } = await untyped(method.toLowerCase(), path, { body, headers, parseAs: 'text', bodySerializer: asGiven });
+    let parsed: unknown = response.ok ? data : error;
+    if (response.ok && typeof data === 'string') {
+      try {
+        parsed = data ? JSON.parse(data) : null;
+      } catch {
+        // not JSON: keep the text
+      }
     }
-    const response = await fetch(`${this.url}${path}`, init);
-    const text = await response.text();
-    let parsed: unknown = text;
-    try {
-      parsed = text ? JSON.parse(text) : null;
-    } catch {
-      // not JSON: keep the text
-    }
-    return { status: response.status, body: parsed as T, headers: response.headers };
+    return { status: response.status, body: (parsed ?? null) as T, headers: response.headers };
   }
 
   post<T = any>(path: string, body?: unknown, headers?: Record<string, string>) {

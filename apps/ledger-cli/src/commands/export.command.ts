@@ -46,6 +46,7 @@ const sinkFor = (out: string | undefined, io: CliIo) => {
 export const exportCommand: CliCommand = {
   name: 'export',
   summary: 'write events as NDJSON (a time or position range)',
+  options: { from: { type: 'string' }, to: { type: 'string' }, out: { type: 'string' }, 'data-dir': { type: 'string' } },
   usage: USAGE,
   async run(args, io) {
     const files = ledgerFiles(args, io);

@@ -25,6 +25,7 @@ const positive = (name: string, raw: string | undefined): number | undefined => 
 export const generateCommand: CliCommand = {
   name: 'generate',
   summary: 'write a large realistic event log (benchmarks, trials)',
+  options: { events: { type: 'string' }, nodes: { type: 'string' }, seed: { type: 'string' }, 'data-dir': { type: 'string' } },
   usage: USAGE,
   async run(args, io) {
     const events = positive('events', stringFlag(args, 'events'));

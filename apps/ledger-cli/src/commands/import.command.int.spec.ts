@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { UsageError, type CliIo } from '../cli-command';
 import { runCli } from '../main';
-import { parseArgs } from '../parse-args';
+import { parseCommandArgs } from '../parse-args';
 import { LEASE_STATES, type LeaseState } from '../lease-files/lease-record';
 import { generateIscLeaseFile, generateKeaLeaseFiles, type GeneratedLeaseFiles } from '../lease-files/testing/lease-file-generator';
 import type { ImportReport } from '../lease-import/import-report';
@@ -34,7 +34,7 @@ const noNetwork = (async () => {
 
 const runImport = async (argv: string[], options: { env?: NodeJS.ProcessEnv; interactive?: boolean; deps?: ImportDependencies } = {}) => {
   const capture = captureIo(options.env, options.interactive);
-  const code = await createImportCommand({ retryDelaysMs: [], ...options.deps }).run(parseArgs(argv), capture.io);
+  const code = await createImportCommand({ retryDelaysMs: [], ...options.deps }).run(parseCommandArgs(createImportCommand(), argv), capture.io);
   return { code, ...capture };
 };
 

@@ -51,8 +51,6 @@ export interface ImportOptions {
   report: 'table' | 'json';
 }
 
-const FLAGS = new Set(['format', 'source', 'url', 'batch', 'dry-run', 'report']);
-
 const oneOf = <T extends string>(args: ParsedArgs, name: string, allowed: readonly T[], fallback: T): T => {
   const value = args.flags[name];
   if (value === undefined) return fallback;
@@ -61,15 +59,8 @@ const oneOf = <T extends string>(args: ParsedArgs, name: string, allowed: readon
 };
 
 export const parseImportOptions = (args: ParsedArgs, env: NodeJS.ProcessEnv): ImportOptions => {
-  const unknown = Object.keys(args.flags).filter((flag) => !FLAGS.has(flag));
-  if (unknown.length > 0) throw new UsageError(`unknown option${unknown.length > 1 ? 's' : ''} ${unknown.map((f) => `--${f}`).join(', ')}`);
-  const positional = [...args.positional];
-  // `--dry-run file` reads as a flag with a value: a bare flag takes no value, so the word is the file.
-  let dryRun = args.flags['dry-run'];
-  if (typeof dryRun === 'string' && dryRun !== 'true' && dryRun !== 'false') {
-    positional.unshift(dryRun);
-    dryRun = true;
-  }
+  // Unknown options and values given to --dry-run were refused by the strict parser already.
+  const positional = args.positional;
   if (positional.length !== 1) throw new UsageError(positional.length === 0 ? 'which lease file?' : `one lease file at a time, got ${positional.length}`);
   const batchText = args.flags.batch ?? '1000';
   const batch = Number(batchText);
@@ -86,7 +77,7 @@ export const parseImportOptions = (args: ParsedArgs, env: NodeJS.ProcessEnv): Im
     source,
     url,
     batch,
-    dryRun: dryRun === true || dryRun === 'true',
+    dryRun: args.flags['dry-run'] === true,
     report: oneOf(args, 'report', ['table', 'json'] as const, 'table'),
   };
 };
@@ -189,6 +180,14 @@ const run = async (args: ParsedArgs, io: CliIo, deps: ImportDependencies): Promi
 export const createImportCommand = (deps: ImportDependencies = {}): CliCommand => ({
   name: 'import',
   summary: 'import a dhcpd.leases or Kea lease file; report the orphaned leases',
+  options: {
+    format: { type: 'string' },
+    source: { type: 'string' },
+    url: { type: 'string' },
+    batch: { type: 'string' },
+    'dry-run': { type: 'boolean' },
+    report: { type: 'string' },
+  },
   usage: USAGE,
   run: (args, io) => run(args, io, deps),
 });

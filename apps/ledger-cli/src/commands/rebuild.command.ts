@@ -18,6 +18,7 @@ options:
 export const rebuildCommand: CliCommand = {
   name: 'rebuild',
   summary: 'rebuild every read model from the log (progress bar on a terminal)',
+  options: { 'data-dir': { type: 'string' }, 'read-model-dir': { type: 'string' }, 'snapshot-every': { type: 'string' } },
   usage: USAGE,
   async run(args, io) {
     const files = ledgerFiles(args, io);

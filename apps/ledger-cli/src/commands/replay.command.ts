@@ -70,6 +70,14 @@ const timelineUpTo = async (
 export const replayCommand: CliCommand = {
   name: 'replay',
   summary: 'the read models as they stood at a time or position, and the timeline up to it',
+  options: {
+    until: { type: 'string' },
+    node: { type: 'string' },
+    format: { type: 'string' },
+    limit: { type: 'string' },
+    'data-dir': { type: 'string' },
+    'read-model-dir': { type: 'string' },
+  },
   usage: USAGE,
   async run(args, io) {
     const until = pointFlag(args, 'until');

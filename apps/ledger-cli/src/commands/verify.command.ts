@@ -24,6 +24,7 @@ options:
 export const verifyCommand: CliCommand = {
   name: 'verify',
   summary: 'rebuild into a scratch store and compare with the live read models',
+  options: { snapshots: { type: 'string' }, 'keep-scratch': { type: 'boolean' }, 'data-dir': { type: 'string' }, 'read-model-dir': { type: 'string' } },
   usage: USAGE,
   async run(args, io) {
     const files = ledgerFiles(args, io);

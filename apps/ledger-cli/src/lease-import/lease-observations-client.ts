@@ -1,3 +1,4 @@
+import { createLedgerClient, type LedgerApi } from '@ledger/client';
 import type { LeaseObservation } from '../lease-files/lease-record';
 
 /** The ledger's answer to `POST /v1/observations/leases`. */
@@ -72,15 +73,15 @@ export const retryAfterMs = (header: string | null): number => {
   return Number.isFinite(seconds) ? Math.min(30_000, Math.max(100, seconds * 1000)) : 1000;
 };
 
-/** Posts batches of lease records to the ledger, one request at a time. */
+/** Posts batches of lease records to the ledger, one request at a time, through the typed client. */
 export class LeaseObservationsClient {
   private readonly endpoint: string;
-  private readonly fetch: typeof fetch;
+  private readonly api: LedgerApi;
 
   constructor(private readonly options: LeaseObservationsClientOptions) {
-    // Relative to the URL's path, so a ledger behind a path prefix (http://proxy/ledger) works too.
-    this.endpoint = new URL('v1/observations/leases', options.url.endsWith('/') ? options.url : `${options.url}/`).toString();
-    this.fetch = options.fetch ?? fetch;
+    // The path is appended to the URL's, so a ledger behind a path prefix (http://proxy/ledger) works too.
+    this.endpoint = `${options.url.replace(/\/+$/, '')}/v1/observations/leases`;
+    this.api = createLedgerClient({ baseUrl: options.url, apiKey: options.apiKey, fetch: options.fetch });
   }
 
   async post(leases: LeaseObservation[]): Promise<LeaseObservationsResponse> {
@@ -89,16 +90,12 @@ export class LeaseObservationsClient {
     let rateLimited = 0;
     let storageFaults = 0;
     for (let attempt = 0; ; attempt++) {
-      let response: Response;
+      let answer: Awaited<ReturnType<LedgerApi['POST']>>;
       try {
-        response = await this.fetch(this.endpoint, {
-          method: 'POST',
-          headers: {
-            'content-type': 'application/json',
-            accept: 'application/json',
-            ...(this.options.apiKey ? { authorization: `Bearer ${this.options.apiKey}` } : {}),
-          },
-          body: JSON.stringify({ source: this.options.source, leases }),
+        answer = await this.api.POST('/v1/observations/leases', {
+          body: { source: this.options.source, leases },
+          headers: { accept: 'application/json' },
+          parseAs: 'text',
           signal: AbortSignal.timeout(this.options.timeoutMs ?? 120_000),
         });
       } catch (error) {
@@ -108,18 +105,21 @@ export class LeaseObservationsClient {
         }
         throw new LedgerUnreachable(`cannot reach the ledger at ${this.endpoint}: ${describeCause(error)}`);
       }
+      const { response } = answer;
       if (response.status === 429 && rateLimited++ < (this.options.rateLimitRetries ?? 5)) {
-        await response.body?.cancel();
         attempt--;
         await sleep(retryAfterMs(response.headers.get('retry-after')));
         continue;
       }
-      const text = await response.text();
-      let body: unknown = text;
+      // Text, not the client's JSON parse: a proxy's HTML page must be reported, not thrown as a SyntaxError.
+      // An error answer falls through to the storage-fault retries and the error below.
+      const raw: unknown = response.ok ? answer.data : answer.error;
+      const text = typeof raw === 'string' ? raw : raw === undefined || raw === null ? '' : JSON.stringify(raw);
+      let body: unknown = null;
       try {
         body = text ? JSON.parse(text) : null;
       } catch {
-        // not JSON: keep the text for the message
+        // not JSON: reported below
       }
       if (!response.ok) {
         const error = new LedgerHttpError(response.status, body);

@@ -15,8 +15,10 @@ const lease = { ip: '10.0.0.1', mac: '52:54:00:00:00:01', state: 'active' as con
 
 const recordingFetch = (...answers: (Response | Error)[]) => {
   const calls: { url: string; init: RequestInit }[] = [];
-  const fetch = (async (url: string, init: RequestInit) => {
-    calls.push({ url: String(url), init });
+  // The typed client hands fetch a Request; recorded here as url and init, as a caller would write them.
+  const fetch = (async (request: Request) => {
+    const init: RequestInit = { method: request.method, headers: Object.fromEntries(request.headers), body: await request.text() };
+    calls.push({ url: request.url, init });
     const next = answers.shift();
     if (!next) throw new Error('no more answers');
     if (next instanceof Error) throw next;

@@ -27,6 +27,8 @@ const ANYONE: readonly Role[] = ['consumer', 'provider', 'operator', 'auditor'];
  */
 export const ACCESS_POLICY: readonly AccessRule[] = [
   { method: 'GET', path: '/healthz', roles: [] },
+  { method: 'GET', path: '/healthz/live', roles: [] },
+  { method: 'GET', path: '/healthz/ready', roles: [] },
   { method: 'GET', path: '/metrics', roles: ['operator', 'auditor'] },
 
   { method: 'POST', path: '/v1/nodes', roles: ['provider', 'operator'] },

@@ -2,9 +2,12 @@ import { ConflictException, Controller, Get, NotFoundException, Param, Post, Que
 import type { Response } from 'express';
 import { PinoLogger } from 'nestjs-pino';
 import { AUDIT_INDEX, ledgerProjection, RebuildInProgressError, type RebuildProgress, type RebuildResult } from '@ledger/projections';
-import { queryParams } from '../http/query-params';
 import { LedgerViewService } from '../read-models/ledger-view.service';
 import { AuditIndexService } from '../audit/audit-index.service';
+import { ApiAcceptedResponse, ApiConflictResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiErrorDto } from '../openapi/api-error.dto';
+import { RebuildQueryDto } from './rebuild.query.dto';
+import { ProjectionListResponseDto, RebuildResponseDto } from './projections.response.dto';
 
 interface Rebuildable {
   projection: string;
@@ -17,6 +20,7 @@ interface Rebuildable {
  * Operators rebuild a read model from position 0 while the API keeps serving it: the
  * old one answers until the new one has caught up with the log, then they swap.
  */
+@ApiTags('admin')
 @Controller('v1/admin/projections')
 export class ProjectionsAdminController {
   constructor(
@@ -55,6 +59,8 @@ export class ProjectionsAdminController {
   }
 
   @Get()
+  @ApiOperation({ summary: 'The read models: position, and any rebuild under way' })
+  @ApiOkResponse({ type: ProjectionListResponseDto })
   list() {
     return {
       projections: Object.entries(this.projections).map(([name, p]) => ({ name, projection: p.projection, position: p.position, rebuilding: p.rebuilding })),
@@ -63,8 +69,13 @@ export class ProjectionsAdminController {
 
   /** 202 at once (poll GET /v1/admin/projections), or with `?wait=true` 200 once the new model answers. */
   @Post(':name/rebuild')
-  async rebuild(@Param('name') name: string, @Query() query: Record<string, unknown>, @Res({ passthrough: true }) response: Response) {
-    const { wait } = queryParams(query, ['wait']);
+  @ApiOperation({ summary: 'Rebuild a read model from position 0 while the old one keeps answering' })
+  @ApiParam({ name: 'name', enum: ['ledger-view', 'audit-index'] })
+  @ApiOkResponse({ type: RebuildResponseDto, description: 'wait=true: rebuilt; the new model answers.' })
+  @ApiAcceptedResponse({ type: RebuildResponseDto, description: 'Started; poll GET /v1/admin/projections.' })
+  @ApiConflictResponse({ type: ApiErrorDto, description: 'rebuild_in_progress: that read model is being rebuilt already.' })
+  async rebuild(@Param('name') name: string, @Query() query: RebuildQueryDto, @Res({ passthrough: true }) response: Response) {
+    const { wait } = query;
     const target = this.projections[name];
     if (!target) throw new NotFoundException({ code: 'not_found', message: `no projection ${name}; there are ${Object.keys(this.projections).join(', ')}` });
     let done: Promise<RebuildResult>;

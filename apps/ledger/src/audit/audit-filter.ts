@@ -1,35 +1,29 @@
 import { BadRequestException } from '@nestjs/common';
 import type { AuditFilter } from '@ledger/projections';
-import { LEDGER_ID } from '@ledger/domain';
-import { integerParam, matching, queryParams, timeParam } from '../http/query-params';
+import { minPositionOf } from '../http/min-position.query.dto';
+import { type AuditEventsQueryDto, DEFAULT_AUDIT_LIMIT } from './audit-events.query.dto';
 
-const FILTERS = ['nodeId', 'token', 'ip', 'controller', 'model', 'type', 'from', 'to', 'after', 'limit', 'format', 'minPosition'] as const;
-const TEXT = /^[^\u0000-\u001f]{1,128}$/;
-const TYPES = /^[A-Za-z][A-Za-z0-9_.:-]{0,127}(,[A-Za-z][A-Za-z0-9_.:-]{0,127}){0,19}$/;
+const integer = (value: string | undefined): number | undefined => (value === undefined ? undefined : Number(value));
+const time = (value: string | undefined): Date | undefined => (value === undefined ? undefined : new Date(value));
 
-export const DEFAULT_AUDIT_LIMIT = 100;
-export const MAX_AUDIT_LIMIT = 1_000;
-
-/** `GET /v1/audit/events` query parameters, checked one by one: a bad one is a 400 that names it. */
+/** `GET /v1/audit/events` query parameters (each checked by the DTO) as the index's filter. */
 export const parseAuditFilter = (
-  query: Record<string, unknown>,
+  query: AuditEventsQueryDto,
 ): { filter: AuditFilter; format: 'json' | 'ndjson' | undefined; minPosition: number | undefined } => {
-  const params = queryParams(query, FILTERS);
   const filter: AuditFilter = {
-    nodeId: matching('nodeId', params.nodeId, LEDGER_ID, 'a node id'),
-    token: matching('token', params.token, /^[A-Za-z0-9._-]{1,512}$/, 'a provisioning token'),
-    ip: matching('ip', params.ip, /^[0-9A-Fa-f.:]{2,64}$/, 'an IPv4 or IPv6 address'),
-    controller: matching('controller', params.controller, TEXT, '1-128 printable characters'),
-    model: matching('model', params.model, TEXT, '1-128 printable characters'),
-    types: matching('type', params.type, TYPES, 'an event type, or several separated by commas')?.split(','),
-    from: timeParam('from', params.from),
-    to: timeParam('to', params.to),
-    after: integerParam('after', params.after, 0, Number.MAX_SAFE_INTEGER),
-    limit: integerParam('limit', params.limit, 1, MAX_AUDIT_LIMIT) ?? DEFAULT_AUDIT_LIMIT,
+    nodeId: query.nodeId,
+    token: query.token,
+    ip: query.ip,
+    controller: query.controller,
+    model: query.model,
+    types: query.type?.split(','),
+    from: time(query.from),
+    to: time(query.to),
+    after: integer(query.after),
+    limit: integer(query.limit) ?? DEFAULT_AUDIT_LIMIT,
   };
   if (filter.from && filter.to && filter.from.getTime() > filter.to.getTime()) {
     throw new BadRequestException({ code: 'invalid_request', message: 'from must not be after to' });
   }
-  const format = matching('format', params.format, /^(json|ndjson)$/, 'json or ndjson') as 'json' | 'ndjson' | undefined;
-  return { filter, format, minPosition: integerParam('minPosition', params.minPosition, 0, Number.MAX_SAFE_INTEGER) };
+  return { filter, format: query.format, minPosition: minPositionOf(query) };
 };

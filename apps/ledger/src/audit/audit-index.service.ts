@@ -8,6 +8,7 @@ import { ReadModelDatabase } from '../infrastructure/read-model-database';
 import { NotCaughtUp } from '../application/not-caught-up';
 import { StorageHealth } from '../infrastructure/storage-health.service';
 import { SubscriptionRestarts } from '../infrastructure/subscription-restarts';
+import { LogFollowers } from '../infrastructure/log-followers';
 
 /**
  * The audit index (one row per event, in the read-model file), followed from the log.
@@ -26,6 +27,7 @@ export class AuditIndexService implements OnModuleInit, BeforeApplicationShutdow
     private readonly storage: StorageHealth,
     private readonly readModels: ReadModelDatabase,
     restarts: SubscriptionRestarts,
+    followers: LogFollowers,
   ) {
     this.logger.setContext(AuditIndexService.name);
     this.runner = new ProjectorRunner(store, AuditIndexProjector.live(readModels.db), {
@@ -33,6 +35,7 @@ export class AuditIndexService implements OnModuleInit, BeforeApplicationShutdow
       onRestart: restarts.record,
     });
     this.reader = new AuditIndexReader(readModels.db);
+    followers.register('audit-index', () => this.runner.position);
   }
 
   onModuleInit(): void {

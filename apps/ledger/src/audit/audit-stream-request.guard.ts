@@ -2,7 +2,11 @@ import { BadRequestException, type CanActivate, type ExecutionContext, Injectabl
 import type { Request } from 'express';
 import type { LiveAuditFilter } from '@ledger/projections';
 import { integerParam } from '../http/query-params';
+import { LedgerValidationPipe } from '../http/ledger-validation.pipe';
 import { parseAuditFilter } from './audit-filter';
+import { AuditStreamQueryDto } from './audit-stream.query.dto';
+
+const validation = new LedgerValidationPipe();
 
 export interface AuditStreamRequest {
   filter: LiveAuditFilter;
@@ -19,14 +23,16 @@ export type RequestWithAuditStream = Request & { auditStream?: AuditStreamReques
  */
 @Injectable()
 export class AuditStreamRequestGuard implements CanActivate {
-  canActivate(context: ExecutionContext): boolean {
+  async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<RequestWithAuditStream>();
     const query = request.query as Record<string, unknown>;
     for (const paging of ['limit', 'format', 'minPosition']) {
       if (query[paging] !== undefined)
         throw new BadRequestException({ code: 'invalid_request', message: `${paging} has no meaning on a stream (resume with after or Last-Event-ID)` });
     }
-    const { filter } = parseAuditFilter(query);
+    // The same checks (and messages) as the query DTO of /v1/audit/events, run here so a bad filter is a 400.
+    const checked = (await validation.transform(query, { type: 'query', metatype: AuditStreamQueryDto })) as AuditStreamQueryDto;
+    const { filter } = parseAuditFilter(checked);
     const header = request.headers['last-event-id'];
     const lastEventId = integerParam('Last-Event-ID', typeof header === 'string' ? header : undefined, 0, Number.MAX_SAFE_INTEGER);
     const { after, until: _until, limit: _limit, ...live } = filter;

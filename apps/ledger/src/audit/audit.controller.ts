@@ -1,16 +1,22 @@
-import { BadRequestException, Controller, Get, Headers, Inject, NotFoundException, Param, Query, Res } from '@nestjs/common';
+import { Controller, Get, Headers, Inject, NotFoundException, Param, Query, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { parsePointInLog, positionAtTime } from '@ledger/projections';
 import type { EventStore } from '@ledger/event-store';
 import { EVENT_STORE } from '../infrastructure/injection-tokens';
 import { NodeIdParam } from '../http/params';
-import { integerParam, queryParams } from '../http/query-params';
 import { AuditIndexService } from './audit-index.service';
 import { parseAuditFilter } from './audit-filter';
+import { ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { minPositionOf } from '../http/min-position.query.dto';
+import { ApiNodeIdParam } from '../openapi/api-params';
+import { AuditEventsQueryDto } from './audit-events.query.dto';
+import { TimelineQueryDto } from './timeline.query.dto';
+import { AuditEventsResponseDto, TimelineResponseDto } from './audit.response.dto';
 
 const NDJSON = 'application/x-ndjson';
 
 /** The log, filtered and paged, and a node's story, from the audit index. */
+@ApiTags('audit and time travel')
 @Controller('v1/audit')
 export class AuditController {
   constructor(
@@ -20,7 +26,13 @@ export class AuditController {
 
   /** `{events, nextAfter, position}`, or one envelope per line (NDJSON) with X-Next-After and X-Position headers. */
   @Get('events')
-  async events(@Query() query: Record<string, unknown>, @Headers('accept') accept: string | undefined, @Res() response: Response): Promise<void> {
+  @ApiOperation({
+    summary: 'The log, filtered and paged',
+    description: 'JSON by default; one envelope per line (NDJSON) with X-Next-After and X-Position headers for format=ndjson or Accept: application/x-ndjson.',
+  })
+  @ApiProduces('application/json', 'application/x-ndjson')
+  @ApiOkResponse({ type: AuditEventsResponseDto })
+  async events(@Query() query: AuditEventsQueryDto, @Headers('accept') accept: string | undefined, @Res() response: Response): Promise<void> {
     const { filter, format, minPosition } = parseAuditFilter(query);
     await this.audit.atLeast(minPosition);
     const page = await this.audit.reader.events(filter);
@@ -42,13 +54,15 @@ export class AuditController {
 
   /** Every event about the node in order, refusals included, each with who, which token, and what changed in words. */
   @Get('nodes/:nodeId/timeline')
-  async timeline(@Param('nodeId', NodeIdParam) nodeId: string, @Query() query: Record<string, unknown>) {
-    const params = queryParams(query, ['after', 'until', 'limit', 'minPosition']);
-    const after = integerParam('after', params.after, 0, Number.MAX_SAFE_INTEGER);
-    const limit = integerParam('limit', params.limit, 1, 10_000) ?? 1_000;
-    const untilPoint = params.until === undefined ? undefined : parsePointInLog(params.until);
-    if (untilPoint === null) throw new BadRequestException({ code: 'invalid_request', message: 'until must be an ISO-8601 time or a global position' });
-    await this.audit.atLeast(integerParam('minPosition', params.minPosition, 0, Number.MAX_SAFE_INTEGER));
+  @ApiOperation({ summary: "A node's story: every event about it in order, refusals included, each in words" })
+  @ApiNodeIdParam()
+  @ApiOkResponse({ type: TimelineResponseDto })
+  async timeline(@Param('nodeId', NodeIdParam) nodeId: string, @Query() query: TimelineQueryDto) {
+    const after = query.after === undefined ? undefined : Number(query.after);
+    const limit = query.limit === undefined ? 1_000 : Number(query.limit);
+    // The DTO has checked it is a point of the log.
+    const untilPoint = query.until === undefined ? undefined : parsePointInLog(query.until)!;
+    await this.audit.atLeast(minPositionOf(query));
     const until = untilPoint === undefined ? undefined : 'position' in untilPoint ? untilPoint.position : await positionAtTime(this.store, untilPoint.time);
     const timeline = this.audit.reader.timeline(nodeId, { after, until, limit });
     if (!timeline) throw new NotFoundException({ code: 'not_found', message: `the audit index has no events about node ${nodeId}` });

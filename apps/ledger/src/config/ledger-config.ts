@@ -36,6 +36,10 @@ export interface LedgerConfig {
   leaseCascade: boolean;
   /** Time travel: the ledger view is snapshotted each time its position crosses a multiple of this (0: never). */
   snapshotEvery: number;
+  /** Embedded store: how often subscriptions look for events appended by other processes. */
+  sqlitePollMs: number;
+  /** Readiness: the most events a read model or the lease cascade may trail the log by and still be ready. */
+  readyMaxLagEvents: number;
   /** A full or read-only disk: the Retry-After of the 503s, and how often the disk is tried again. */
   storageRetryAfterSeconds: number;
   storageProbeIntervalMs: number;
@@ -91,6 +95,8 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): LedgerConfig =
     healthCheckIntervalMs: integer(env, 'LEDGER_HEALTH_CHECK_INTERVAL_MS', 10_000, 10, 3_600_000),
     leaseCascade: oneOf(env, 'LEDGER_LEASE_CASCADE', 'on', ['on', 'off']) === 'on',
     snapshotEvery: integer(env, 'LEDGER_SNAPSHOT_EVERY', 10_000, 0, 100_000_000),
+    sqlitePollMs: integer(env, 'LEDGER_SQLITE_POLL_MS', 100, 10, 3_600_000),
+    readyMaxLagEvents: integer(env, 'LEDGER_READY_MAX_LAG_EVENTS', 1_000, 0, 1_000_000_000),
     storageRetryAfterSeconds: integer(env, 'LEDGER_STORAGE_RETRY_AFTER_SECONDS', 5, 1, 3_600),
     storageProbeIntervalMs: integer(env, 'LEDGER_STORAGE_PROBE_INTERVAL_MS', 1_000, 10, 600_000),
   };

@@ -32,6 +32,7 @@ export class LedgerValidationPipe extends ValidationPipe {
   }
 
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    if (metadata.type === 'query' && metadata.metatype && metadata.metatype !== Object) return this.transformQuery(value, metadata);
     if (metadata.type !== 'body' || !metadata.metatype || metadata.metatype === Object) return super.transform(value, metadata);
     // A POST without a body is an empty object; its required fields are then reported by name.
     const body = value === undefined ? {} : value;
@@ -39,5 +40,17 @@ export class LedgerValidationPipe extends ValidationPipe {
       throw new BadRequestException({ code: 'invalid_request', message: 'the request body must be a JSON object' });
     }
     return super.transform(body, metadata);
+  }
+
+  /** Query DTOs are validated like bodies; an unknown parameter is called what it is. */
+  private async transformQuery(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    try {
+      return await super.transform(value, metadata);
+    } catch (error) {
+      if (!(error instanceof BadRequestException)) throw error;
+      const payload = error.getResponse() as { code: string; message: string; details?: unknown };
+      const unknown = (text: string) => text.replace(/property (\S+) should not exist/g, 'unknown query parameter $1');
+      throw new BadRequestException({ ...payload, message: unknown(payload.message), details: JSON.parse(unknown(JSON.stringify(payload.details ?? []))) });
+    }
   }
 }

@@ -19,10 +19,3 @@ export class TokenParam implements PipeTransform<string, { token: string; nodeId
     return { token: value, nodeId: parsed.nodeId };
   }
 }
-
-/** `minPosition` query parameter: wait for the read models to reach a position a command returned. */
-export const parseMinPosition = (raw: string | undefined): number | undefined => {
-  if (raw === undefined) return undefined;
-  if (!/^[0-9]{1,15}$/.test(raw)) throw new BadRequestException({ code: 'invalid_request', message: 'minPosition must be a non-negative integer' });
-  return Number(raw);
-};

@@ -22,7 +22,13 @@ export const openEventStore = async (config: LedgerConfig, clock: Clock): Promis
   const store =
     config.store === 'eventstoredb'
       ? await EventStoreDbEventStore.connect(config.esdbUrl!, { onForeignEvent: foreignEventWarning(config) })
-      : await SqliteEventStore.open({ file: eventStoreFile(config), synchronous: config.sqliteSynchronous, clock, testPauseInCommit: testPauseInCommit() });
+      : await SqliteEventStore.open({
+          file: eventStoreFile(config),
+          synchronous: config.sqliteSynchronous,
+          clock,
+          testPauseInCommit: testPauseInCommit(),
+          pollIntervalMs: config.sqlitePollMs,
+        });
   await refuseForeignReadModels(config, store);
   return store;
 };

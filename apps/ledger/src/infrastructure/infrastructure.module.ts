@@ -10,6 +10,7 @@ import { openEventStore } from './event-store.factory';
 import { ReadModelDatabase } from './read-model-database';
 import { StorageHealth } from './storage-health.service';
 import { SubscriptionRestarts } from './subscription-restarts';
+import { LogFollowers } from './log-followers';
 
 export interface InfrastructureOptions {
   config: LedgerConfig;
@@ -58,8 +59,9 @@ export class InfrastructureModule {
         ReadModelDatabase,
         StorageHealth,
         SubscriptionRestarts,
+        LogFollowers,
       ],
-      exports: [LEDGER_CONFIG, CLOCK, RANDOMNESS, EVENT_STORE, ReadModelDatabase, StorageHealth, SubscriptionRestarts],
+      exports: [LEDGER_CONFIG, CLOCK, RANDOMNESS, EVENT_STORE, ReadModelDatabase, StorageHealth, SubscriptionRestarts, LogFollowers],
     };
   }
 }

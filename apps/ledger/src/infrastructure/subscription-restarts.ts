@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { PinoLogger } from 'nestjs-pino';
 import type { SubscriptionRestart } from '@ledger/event-store';
-import { Counter } from './metrics-registry';
+import { Counter } from 'prom-client';
 import { StorageHealth } from './storage-health.service';
 
 /**
@@ -13,7 +13,13 @@ import { StorageHealth } from './storage-health.service';
  */
 @Injectable()
 export class SubscriptionRestarts {
-  readonly counter = new Counter(['subscriber', 'reason']);
+  /** Registered on /metrics by LedgerMetrics. */
+  readonly counter = new Counter({
+    name: 'ledger_subscription_restarts_total',
+    help: 'Resubscriptions to the log after a subscription failed (reason=error) or was ended by the store (reason=ended), by subscriber.',
+    labelNames: ['subscriber', 'reason'],
+    registers: [],
+  });
 
   constructor(
     private readonly logger: PinoLogger,

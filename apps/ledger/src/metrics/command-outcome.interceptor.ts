@@ -33,7 +33,7 @@ const outcomeOf = (error: unknown): { outcome: string; code: string } => {
   return { outcome: 'error', code: error instanceof HttpException ? String(error.getStatus()) : 'internal_error' };
 };
 
-/** Counts what became of each command: accepted, refused with its code, invalid, or error. */
+/** Counts what became of each command (accepted, refused with its code, invalid, or error) and times it. */
 @Injectable()
 export class CommandOutcomeInterceptor implements NestInterceptor {
   constructor(private readonly metrics: LedgerMetrics) {}
@@ -43,10 +43,18 @@ export class CommandOutcomeInterceptor implements NestInterceptor {
     const { method } = context.switchToHttp().getRequest<Request>();
     if (method === 'GET' || method === 'HEAD') return next.handle();
     const command = commandName(context.getClass(), context.getHandler());
+    const stopTimer = this.metrics.commandDuration.startTimer({ command });
     return next.handle().pipe(
       tap({
-        next: () => this.metrics.commands.inc({ command, outcome: 'accepted', code: '' }),
-        error: (error: unknown) => this.metrics.commands.inc({ command, ...outcomeOf(error) }),
+        next: () => {
+          this.metrics.commands.inc({ command, outcome: 'accepted', code: '' });
+          stopTimer({ outcome: 'accepted' });
+        },
+        error: (error: unknown) => {
+          const outcome = outcomeOf(error);
+          this.metrics.commands.inc({ command, ...outcome });
+          stopTimer({ outcome: outcome.outcome });
+        },
       }),
     );
   }

@@ -1,25 +1,49 @@
-import { Controller, Get, Inject, Res } from '@nestjs/common';
+import { Controller, Get, Inject, Res, ServiceUnavailableException } from '@nestjs/common';
 import type { Response } from 'express';
+import { HealthCheckService, type HealthCheckResult } from '@nestjs/terminus';
+import { ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import type { EventStore } from '@ledger/event-store';
 import { EVENT_STORE } from '../infrastructure/injection-tokens';
 import { LedgerViewService } from '../read-models/ledger-view.service';
+import { ApiErrorDto } from '../openapi/api-error.dto';
 import { StorageHealth } from '../infrastructure/storage-health.service';
+import { ReadinessIndicators } from './readiness-indicators';
+import { HealthCheckDto, HealthSummaryDto } from './health.response.dto';
 
+/** A down check is answered in the API's one error shape, the check results in `details`. */
+const answerOrUnavailable = async (check: Promise<HealthCheckResult>, message: string): Promise<HealthCheckResult> => {
+  try {
+    return await check;
+  } catch (error) {
+    if (!(error instanceof ServiceUnavailableException)) throw error;
+    throw new ServiceUnavailableException({ code: 'not_ready', message, details: error.getResponse() });
+  }
+};
+
+@ApiTags('operations')
 @Controller()
 export class HealthController {
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
     private readonly views: LedgerViewService,
     private readonly storage: StorageHealth,
+    private readonly health: HealthCheckService,
+    private readonly readiness: ReadinessIndicators,
   ) {}
 
   /**
-   * Live when it answers; ready when the store answers and can write. `lag` is how far
-   * the read models trail the log. While the disk refuses writes: 503, `storage_fault`,
-   * and what the condition is (queries keep answering meanwhile).
+   * The summary kept from before liveness and readiness were split: the store's head, the
+   * read models' lag, and whether the ledger can write. While the disk refuses writes: 503,
+   * `storage_fault`, and what the condition is (queries keep answering meanwhile).
    */
   @Get('healthz')
-  async health(@Res({ passthrough: true }) response: Response) {
+  @ApiOperation({ summary: 'Summary: the store head, whether it can write, and how far the read models trail it' })
+  @ApiOkResponse({ type: HealthSummaryDto })
+  @ApiServiceUnavailableResponse({
+    type: HealthSummaryDto,
+    description: 'storage_fault: the disk refuses writes (full, read-only, failing, or the store file replaced).',
+  })
+  async summary(@Res({ passthrough: true }) response: Response) {
     const head = await this.store.headPosition();
     const readModels = { position: this.views.view.position, lag: head - this.views.view.position };
     const fault = this.storage.current;
@@ -31,5 +55,25 @@ export class HealthController {
       store: { head, writable: false, fault: { code, component, message, since: since.toISOString(), refusedWrites } },
       readModels,
     };
+  }
+
+  /** Liveness: the process answers HTTP. Restart it only when this fails. */
+  @Get('healthz/live')
+  @ApiOperation({ summary: 'Liveness: the process answers' })
+  @ApiOkResponse({ type: HealthCheckDto })
+  live(): Promise<HealthCheckResult> {
+    return this.health.check([]);
+  }
+
+  /** Readiness: send it traffic only when the store answers and nothing following the log trails it too far. */
+  @Get('healthz/ready')
+  @ApiOperation({ summary: 'Readiness: the store answers and can write, and nothing following the log trails it by more than LEDGER_READY_MAX_LAG_EVENTS' })
+  @ApiOkResponse({ type: HealthCheckDto })
+  @ApiServiceUnavailableResponse({ type: ApiErrorDto, description: 'not_ready: details holds every check, up or down.' })
+  ready(): Promise<HealthCheckResult> {
+    return answerOrUnavailable(
+      this.health.check([() => this.readiness.storeAnswers(), () => this.readiness.storageWritable(), () => this.readiness.logFollowersCurrent()]),
+      'not ready: see details.error',
+    );
   }
 }

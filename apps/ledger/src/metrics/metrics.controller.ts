@@ -1,14 +1,19 @@
 import { Controller, Get, Header } from '@nestjs/common';
 import { LedgerMetrics } from './ledger-metrics';
+import { ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 
+@ApiTags('operations')
 @Controller()
 export class MetricsController {
   constructor(private readonly metrics: LedgerMetrics) {}
 
   /** Prometheus text exposition format 0.0.4. */
   @Get('metrics')
+  @ApiOperation({ summary: 'Prometheus metrics (text exposition format)' })
+  @ApiProduces('text/plain')
+  @ApiOkResponse({ schema: { type: 'string' }, description: 'Counters, gauges and histograms: see the README.' })
   @Header('content-type', 'text/plain; version=0.0.4; charset=utf-8')
   scrape(): Promise<string> {
-    return this.metrics.registry.render();
+    return this.metrics.render();
   }
 }

@@ -1,16 +1,23 @@
-import { BadRequestException, Body, Controller, Get, HttpCode, Inject, NotFoundException, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Inject, NotFoundException, Param, Post, Query } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { hasCondition, listNodes, NODE_CONDITIONS, NODE_STATUSES, type NodeCondition, type NodeStatus } from '@ledger/projections';
+import { hasCondition, listNodes } from '@ledger/projections';
 import { Ctx } from '../http/request-context.decorator';
 import type { RequestContext } from '../application/request-context';
-import { NodeIdParam, parseMinPosition } from '../http/params';
+import { NodeIdParam } from '../http/params';
 import { LedgerViewService } from '../read-models/ledger-view.service';
 import { CLOCK } from '../infrastructure/injection-tokens';
 import type { Clock } from '../infrastructure/clock';
 import { EnlistNodeRequestDto } from './enlist-node/enlist-node.request.dto';
 import { EnlistNode } from './enlist-node/enlist-node.handler';
 import { presentNode } from '@ledger/projections';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { MinPositionQueryDto, minPositionOf } from '../http/min-position.query.dto';
+import { ApiRefusals } from '../openapi/api-refusals.decorator';
+import { ApiNodeIdParam } from '../openapi/api-params';
+import { NodeListQueryDto } from './node-list.query.dto';
+import { EnlistNodeResponseDto, NodeListResponseDto, NodeResponseDto } from './node.response.dto';
 
+@ApiTags('nodes')
 @Controller('v1/nodes')
 export class NodesController {
   constructor(
@@ -21,31 +28,32 @@ export class NodesController {
 
   @Post()
   @HttpCode(201)
+  @ApiOperation({ summary: 'Enlist a node', description: 'A provider (MAAS, Ironic) tells the ledger a machine exists.' })
+  @ApiCreatedResponse({ type: EnlistNodeResponseDto })
+  @ApiRefusals('already_exists')
   enlist(@Body() body: EnlistNodeRequestDto, @Ctx() context: RequestContext) {
     return this.commands.execute(new EnlistNode(body, context));
   }
 
   @Get(':nodeId')
-  async get(@Param('nodeId', NodeIdParam) nodeId: string, @Query('minPosition') minPosition?: string) {
-    const view = await this.views.atLeast(parseMinPosition(minPosition));
+  @ApiOperation({ summary: 'A node: status, epoch, live allocation, reservation, faults, maintenance' })
+  @ApiNodeIdParam()
+  @ApiOkResponse({ type: NodeResponseDto })
+  async get(@Param('nodeId', NodeIdParam) nodeId: string, @Query() query: MinPositionQueryDto) {
+    const view = await this.views.atLeast(minPositionOf(query));
     const node = view.nodes[nodeId];
     if (!node) throw new NotFoundException({ code: 'not_found', message: `node ${nodeId} is not enlisted` });
     return { ...presentNode(view, node, this.clock()), position: view.position };
   }
 
   @Get()
-  async list(@Query('status') status?: string, @Query('minPosition') minPosition?: string, @Query('condition') condition?: string) {
-    if (status !== undefined && !NODE_STATUSES.includes(status as NodeStatus)) {
-      throw new BadRequestException({ code: 'invalid_request', message: `status must be one of ${NODE_STATUSES.join(', ')}` });
-    }
-    if (condition !== undefined && !NODE_CONDITIONS.includes(condition as NodeCondition)) {
-      throw new BadRequestException({ code: 'invalid_request', message: `condition must be one of ${NODE_CONDITIONS.join(', ')}` });
-    }
-    const view = await this.views.atLeast(parseMinPosition(minPosition));
+  @ApiOperation({ summary: 'Nodes, by status and health condition' })
+  @ApiOkResponse({ type: NodeListResponseDto })
+  async list(@Query() query: NodeListQueryDto) {
+    const { status, condition } = query;
+    const view = await this.views.atLeast(minPositionOf(query));
     const now = this.clock();
-    const nodes = listNodes(view, status as NodeStatus | undefined, now).filter(
-      (node) => condition === undefined || hasCondition(node, condition as NodeCondition),
-    );
+    const nodes = listNodes(view, status, now).filter((node) => condition === undefined || hasCondition(node, condition));
     return { nodes: nodes.map((node) => presentNode(view, node, now)), position: view.position };
   }
 }

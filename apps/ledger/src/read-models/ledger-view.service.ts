@@ -18,6 +18,7 @@ import { InvalidInput } from '../application/invalid-input';
 import { NotCaughtUp } from '../application/not-caught-up';
 import { StorageHealth } from '../infrastructure/storage-health.service';
 import { SubscriptionRestarts } from '../infrastructure/subscription-restarts';
+import { LogFollowers } from '../infrastructure/log-followers';
 
 /** The live read models, followed from the log, and read-your-writes waiting. */
 @Injectable()
@@ -33,6 +34,7 @@ export class LedgerViewService implements OnModuleInit, BeforeApplicationShutdow
     private readonly storage: StorageHealth,
     readModels: ReadModelDatabase,
     restarts: SubscriptionRestarts,
+    followers: LogFollowers,
   ) {
     this.logger.setContext(LedgerViewService.name);
     this.runner = new ProjectionRunner(store, CheckpointStore.on(readModels.db), ledgerProjection, {
@@ -43,6 +45,7 @@ export class LedgerViewService implements OnModuleInit, BeforeApplicationShutdow
       onRestart: restarts.record,
     });
     this.snapshots = new SnapshotReader(readModels.db, ledgerProjection.name);
+    followers.register('ledger-view', () => this.runner.position);
   }
 
   async onModuleInit(): Promise<void> {

@@ -16,8 +16,19 @@ export interface GroupCommitStats {
   appends: number;
 }
 
+/** One committed transaction, as the metrics see it. */
+export interface CommitObservation {
+  /** Requests the transaction carried (group commit's batch size). */
+  appends: number;
+  /** For each request, seconds from submit to its transaction's end: the latency its caller saw. */
+  appendSeconds: number[];
+}
+
+export type CommitObserver = (commit: CommitObservation) => void;
+
 interface Waiting<Request, Result> {
   request: Request;
+  submittedAt: number;
   resolve(result: Result): void;
   reject(error: unknown): void;
 }
@@ -35,6 +46,7 @@ export class GroupCommit<Request, Result> {
   private drainWaiters: (() => void)[] = [];
   private transactions = 0;
   private appends = 0;
+  private readonly observers = new Set<CommitObserver>();
 
   constructor(
     private readonly commitBatch: CommitBatch<Request, Result>,
@@ -43,7 +55,7 @@ export class GroupCommit<Request, Result> {
 
   submit(request: Request): Promise<Result> {
     return new Promise<Result>((resolve, reject) => {
-      this.queue.push({ request, resolve, reject });
+      this.queue.push({ request, submittedAt: performance.now(), resolve, reject });
       this.scheduleFlush();
     });
   }
@@ -56,6 +68,12 @@ export class GroupCommit<Request, Result> {
 
   stats(): GroupCommitStats {
     return { transactions: this.transactions, appends: this.appends };
+  }
+
+  /** Calls `observer` after each transaction; returns the unsubscribe. An observer that throws is ignored. */
+  observeCommits(observer: CommitObserver): () => void {
+    this.observers.add(observer);
+    return () => this.observers.delete(observer);
   }
 
   private scheduleFlush(): void {
@@ -77,6 +95,7 @@ export class GroupCommit<Request, Result> {
     this.committing = false;
     this.transactions += 1;
     this.appends += batch.length;
+    if (this.observers.size > 0) this.notifyObservers(batch);
     batch.forEach((waiting, index) => {
       const outcome = outcomes[index];
       if (outcome.ok) waiting.resolve(outcome.value);
@@ -88,6 +107,18 @@ export class GroupCommit<Request, Result> {
       const waiters = this.drainWaiters;
       this.drainWaiters = [];
       waiters.forEach((resolve) => resolve());
+    }
+  }
+
+  private notifyObservers(batch: Waiting<Request, Result>[]): void {
+    const committedAt = performance.now();
+    const commit: CommitObservation = { appends: batch.length, appendSeconds: batch.map((waiting) => (committedAt - waiting.submittedAt) / 1000) };
+    for (const observer of this.observers) {
+      try {
+        observer(commit);
+      } catch {
+        // Metrics must never fail a commit that already happened.
+      }
     }
   }
 }

@@ -1,7 +1,7 @@
 export * from './sqlite-store-options';
 export * from './sqlite-event-store';
 export * from './event-id-conflict-error';
-export type { GroupCommitStats } from './group-commit';
+export type { CommitObservation, CommitObserver, GroupCommitStats } from './group-commit';
 export * from './sqlite-read-only-store';
 export * from './data-files';
 export { storedEnvelopeJson } from './event-row';

@@ -4,7 +4,7 @@ import type { ExpectedRevision } from '../expected-revision';
 import type { AllSubscription, AppendResult, EventStore, ReadAllOptions } from '../event-store.port';
 import { type AppendRequest, prepareAppend } from './append-request';
 import { AppendNotifier } from './append-notifier';
-import { GroupCommit, type GroupCommitStats } from './group-commit';
+import { type CommitObserver, GroupCommit, type GroupCommitStats } from './group-commit';
 import { recordedAtFrom } from './sqlite-batch-writer';
 import { openSqliteConnection } from './sqlite-connection';
 import { SqliteEventReader } from './sqlite-event-reader';
@@ -136,6 +136,11 @@ export class SqliteEventStore implements EventStore {
   /** Group-commit counters: how many transactions carried how many appends. */
   stats(): GroupCommitStats {
     return this.groupCommit.stats();
+  }
+
+  /** Called after each write transaction with its size and each append's latency (metrics). */
+  observeCommits(observer: CommitObserver): () => void {
+    return this.groupCommit.observeCommits(observer);
   }
 
   /**

@@ -34,6 +34,26 @@ describe('embedded store group commit', () => {
     for (const stream of streams) assert.equal((await store.readStream(stream)).length, 2);
   });
 
+  it("reports each transaction to commit observers: its size and every append's latency", async () => {
+    const commits: { appends: number; appendSeconds: number[] }[] = [];
+    const stop = store.observeCommits((commit) => commits.push(commit));
+    const stopBroken = store.observeCommits(() => {
+      throw new Error('a broken observer fails no append');
+    });
+    await Promise.all(Array.from({ length: 10 }, (_, index) => store.appendToStream(`node-gc-observed-${index}`, [testEvent()], 'no_stream')));
+    stop();
+    stopBroken();
+    await store.appendToStream('node-gc-unobserved', [testEvent()], 'no_stream');
+    assert.equal(
+      commits.reduce((sum, commit) => sum + commit.appends, 0),
+      10,
+    );
+    for (const commit of commits) {
+      assert.equal(commit.appendSeconds.length, commit.appends);
+      assert.ok(commit.appendSeconds.every((seconds) => seconds >= 0 && Number.isFinite(seconds)));
+    }
+  });
+
   it('rolls back only the refused append of a batch; the others commit', async () => {
     await store.appendToStream('node-gc-conflicted', [testEvent()], 'no_stream');
     const transactions = await transactionsDuring(store, async () => {

@@ -1,7 +1,7 @@
 import type { AllSubscription, EventStore, ReadAllOptions } from '../event-store.port';
 import type { ExpectedRevision } from '../expected-revision';
 import type { NewEvent, RecordedEvent } from '../envelope';
-import type { GroupCommitStats } from '../embedded';
+import type { CommitObserver, GroupCommitStats } from '../embedded';
 import type { UpcasterRegistry } from './upcaster-registry';
 
 /**
@@ -42,6 +42,12 @@ export class UpcastingEventStore implements EventStore {
   get stats(): (() => GroupCommitStats) | undefined {
     const inner = this.inner as { stats?: () => GroupCommitStats };
     return inner.stats?.bind(inner);
+  }
+
+  /** The embedded store's per-transaction observations (append latency histograms on /metrics), passed through. */
+  get observeCommits(): ((observer: CommitObserver) => () => void) | undefined {
+    const inner = this.inner as { observeCommits?: (observer: CommitObserver) => () => void };
+    return inner.observeCommits?.bind(inner);
   }
 
   async eventAtOrAfter(position: number): Promise<RecordedEvent | null> {

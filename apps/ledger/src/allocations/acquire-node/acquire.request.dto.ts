@@ -1,21 +1,69 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsInt, IsObject, IsOptional, Max, Min, ValidateNested } from 'class-validator';
 import { IsBoundedText, IsLedgerId } from '../../http/validators';
+import { LEDGER_ID } from '@ledger/domain';
 import type { AcquireNodeInput } from './acquire-node.command';
 import { ConsumerDto } from '../../http/consumer.dto';
 
 export class ConstraintsDto {
-  @IsOptional() @IsBoundedText(32) arch?: string;
-  @IsOptional() @IsInt() @Min(0) @Max(65_536) minCpu?: number;
-  @IsOptional() @IsInt() @Min(0) @Max(1 << 30) minMemoryMb?: number;
-  @IsOptional() @IsArray() @ArrayMaxSize(64) @IsBoundedText(64, { each: true }) tags?: string[];
-  @IsOptional() @IsBoundedText(64) zone?: string;
+  @ApiPropertyOptional({ maxLength: 32, example: 'amd64' })
+  @IsOptional()
+  @IsBoundedText(32)
+  arch?: string;
+  @ApiPropertyOptional({ minimum: 0, maximum: 65536, example: 4 })
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(65_536)
+  minCpu?: number;
+  @ApiPropertyOptional({ minimum: 0, example: 8192 })
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(1 << 30)
+  minMemoryMb?: number;
+  @ApiPropertyOptional({ type: [String], maxItems: 64, description: 'Every tag must be on the node.', example: ['gpu'] })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(64)
+  @IsBoundedText(64, { each: true })
+  tags?: string[];
+  @ApiPropertyOptional({ maxLength: 64, example: 'default' })
+  @IsOptional()
+  @IsBoundedText(64)
+  zone?: string;
 }
 
 export class AcquireRequestDto implements AcquireNodeInput {
-  @IsLedgerId() requestId!: string;
-  @IsObject() @ValidateNested() @Type(() => ConsumerDto) consumer!: ConsumerDto;
-  @IsOptional() @IsLedgerId() nodeId?: string;
-  @IsOptional() @IsObject() @ValidateNested() @Type(() => ConstraintsDto) constraints?: ConstraintsDto;
-  @IsOptional() @IsBoundedText(256) reservationKey?: string;
+  @ApiProperty({
+    description: 'Retrying with the same requestId gets the same answer and appends nothing (invariant 9).',
+    pattern: LEDGER_ID.source,
+    example: 'acq-2025-01-01-0001',
+  })
+  @IsLedgerId()
+  requestId!: string;
+  @ApiProperty({ type: ConsumerDto })
+  @IsObject()
+  @ValidateNested()
+  @Type(() => ConsumerDto)
+  consumer!: ConsumerDto;
+  @ApiPropertyOptional({
+    description: 'Acquire this node by name; else the first ready node matching constraints.',
+    pattern: LEDGER_ID.source,
+    example: 'node-7',
+  })
+  @IsOptional()
+  @IsLedgerId()
+  nodeId?: string;
+  @ApiPropertyOptional({ type: ConstraintsDto })
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => ConstraintsDto)
+  constraints?: ConstraintsDto;
+  @ApiPropertyOptional({ description: 'The key of a reservation on the node, consumed by this acquire (seed 3).', maxLength: 256, example: 'rk_5Jq0cV2x9L' })
+  @IsOptional()
+  @IsBoundedText(256)
+  reservationKey?: string;
 }

@@ -1,22 +1,49 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsOptional } from 'class-validator';
 import { IsBoundedText, IsLedgerId } from '../../http/validators';
+import { LEDGER_ID } from '@ledger/domain';
 import type { ModelReleaseInput } from '../release-model/release-model.handler';
 
 /** Body of deploying / deployed / failed reports. */
 export class DeploymentReportRequestDto {
-  @IsOptional() @IsLedgerId() requestId?: string;
-  @IsOptional() @IsBoundedText(1024) reason?: string;
-  @IsOptional() @IsBoundedText(128) source?: string;
+  @ApiPropertyOptional({ pattern: LEDGER_ID.source, example: 'dep-0001' })
+  @IsOptional()
+  @IsLedgerId()
+  requestId?: string;
+  @ApiPropertyOptional({ description: 'For failed: what went wrong.', maxLength: 1024, example: 'curtin failed' })
+  @IsOptional()
+  @IsBoundedText(1024)
+  reason?: string;
+  @ApiPropertyOptional({ description: 'For failed: who says so (default consumer).', maxLength: 128, example: 'maas' })
+  @IsOptional()
+  @IsBoundedText(128)
+  source?: string;
 }
 
 export class ReleaseRequestDto {
-  @IsOptional() @IsLedgerId() requestId?: string;
-  @IsOptional() @IsBoolean() force?: boolean;
+  @ApiPropertyOptional({ pattern: LEDGER_ID.source, example: 'rel-0001' })
+  @IsOptional()
+  @IsLedgerId()
+  requestId?: string;
+  @ApiPropertyOptional({ description: 'Forced release: operators only.', example: false })
+  @IsOptional()
+  @IsBoolean()
+  force?: boolean;
 }
 
 export class ModelReleaseRequestDto implements ModelReleaseInput {
-  @IsBoundedText(128) controller!: string;
-  @IsBoundedText(128) model!: string;
-  @IsOptional() @IsBoolean() force?: boolean;
-  @IsOptional() @IsLedgerId() requestId?: string;
+  @ApiProperty({ maxLength: 128, example: 'juju-1' })
+  @IsBoundedText(128)
+  controller!: string;
+  @ApiProperty({ maxLength: 128, example: 'prod' })
+  @IsBoundedText(128)
+  model!: string;
+  @ApiPropertyOptional({ example: false })
+  @IsOptional()
+  @IsBoolean()
+  force?: boolean;
+  @ApiPropertyOptional({ pattern: LEDGER_ID.source, example: 'destroy-prod-1' })
+  @IsOptional()
+  @IsLedgerId()
+  requestId?: string;
 }

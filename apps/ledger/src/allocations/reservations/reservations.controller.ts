@@ -6,13 +6,26 @@ import { NodeIdParam } from '../../http/params';
 import { LEDGER_ID } from '@ledger/domain';
 import { ReserveNodeRequestDto } from './reserve-node.request.dto';
 import { CancelReservation, ReserveNode } from './reservations.handlers';
+import { ApiBody, ApiCreatedResponse, ApiHeader, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiRefusals } from '../../openapi/api-refusals.decorator';
+import { ApiNodeIdParam } from '../../openapi/api-params';
+import { CancelReservationRequestDto } from './reserve-node.request.dto';
+import { CancelReservationResponseDto, ReserveNodeResponseDto } from './reservation.response.dto';
 
+@ApiTags('reservations')
+@ApiNodeIdParam()
 @Controller('v1/nodes/:nodeId/reservations')
 export class ReservationsController {
   constructor(private readonly commands: CommandBus) {}
 
   @Post()
   @HttpCode(201)
+  @ApiOperation({
+    summary: 'Reserve a node for an agent (seed 3)',
+    description: 'Only an acquire presenting the reservationKey gets the node while the reservation holds.',
+  })
+  @ApiCreatedResponse({ type: ReserveNodeResponseDto })
+  @ApiRefusals('node_unavailable', 'node_reserved', 'node_faulted', 'node_in_maintenance')
   reserve(@Param('nodeId', NodeIdParam) nodeId: string, @Body() body: ReserveNodeRequestDto, @Ctx() context: RequestContext) {
     return this.commands.execute(new ReserveNode(nodeId, body, context));
   }
@@ -20,6 +33,12 @@ export class ReservationsController {
   /** The key travels in the `X-Reservation-Key` header (a DELETE has no body by convention) or a JSON body. */
   @Delete(':reservationId')
   @HttpCode(200)
+  @ApiOperation({ summary: 'Cancel a reservation (its key required)' })
+  @ApiParam({ name: 'reservationId', example: 'rsv-0194a7c2' })
+  @ApiHeader({ name: 'X-Reservation-Key', required: false, description: 'The reservation key (or reservationKey in the body).' })
+  @ApiBody({ type: CancelReservationRequestDto, required: false })
+  @ApiOkResponse({ type: CancelReservationResponseDto })
+  @ApiRefusals('reservation_mismatch')
   cancel(
     @Param('nodeId', NodeIdParam) nodeId: string,
     @Param('reservationId') reservationId: string,

@@ -1,5 +1,6 @@
 import { Controller, Get, NotFoundException, Param, Res } from '@nestjs/common';
 import type { Response } from 'express';
+import { ApiExcludeController } from '@nestjs/swagger';
 import { ReviewAssets } from './review-assets';
 
 /**
@@ -27,6 +28,8 @@ const securityHeaders = (response: Response): void => {
 };
 
 /** `GET /review`: the incident review page (no key needed to load it; every answer it shows needs one). */
+// A page and its static files, not part of the JSON API: left out of the OpenAPI document.
+@ApiExcludeController()
 @Controller('review')
 export class ReviewController {
   constructor(private readonly assets: ReviewAssets) {}

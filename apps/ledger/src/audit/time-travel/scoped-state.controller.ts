@@ -1,10 +1,14 @@
-import { BadRequestException, Controller, Get, Inject, Param, Query } from '@nestjs/common';
+import { Controller, Get, Inject, Param, Query } from '@nestjs/common';
 import { parsePointInLog, type PointInLog } from '@ledger/projections';
 import type { EventStore } from '@ledger/event-store';
 import { EVENT_STORE } from '../../infrastructure/injection-tokens';
 import { IpParam } from '../../http/ip-param';
 import { NodeIdParam } from '../../http/params';
-import { matching, queryParams } from '../../http/query-params';
+import { matching } from '../../http/query-params';
+import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiIpParam, ApiNodeIdParam } from '../../openapi/api-params';
+import { ScopedStateQueryDto } from './scoped-state.query.dto';
+import { ScopedStateResponseDto } from './scoped-state.response.dto';
 import { ScopedTimeTravelService, type HistoryKey } from './scoped-time-travel.service';
 import { presentScopedState } from './scoped-state.presenter';
 
@@ -14,6 +18,10 @@ const CONSUMER_PART = /^[^\u0000-\u001f/]{1,128}$/;
  * One node's, address's or model's state at a time or position, folded from its own
  * streams only (the review page asks this at every cursor move). `at` defaults to now.
  */
+const consumerPart = (name: 'controller' | 'model', example: string) =>
+  ApiParam({ name, description: '1-128 printable characters, no slash.', schema: { type: 'string', pattern: CONSUMER_PART.source }, example });
+
+@ApiTags('audit and time travel')
 @Controller('v1/state')
 export class ScopedStateController {
   constructor(
@@ -22,34 +30,41 @@ export class ScopedStateController {
   ) {}
 
   @Get('nodes/:nodeId')
-  node(@Param('nodeId', NodeIdParam) nodeId: string, @Query() query: Record<string, unknown>) {
+  @ApiOperation({ summary: "One node's state at a time or position, folded from its own streams only" })
+  @ApiNodeIdParam()
+  @ApiOkResponse({ type: ScopedStateResponseDto })
+  node(@Param('nodeId', NodeIdParam) nodeId: string, @Query() query: ScopedStateQueryDto) {
     return this.answer({ nodeId }, query);
   }
 
   @Get('addresses/:ip')
-  address(@Param('ip', IpParam) ip: string, @Query() query: Record<string, unknown>) {
+  @ApiOperation({ summary: "One address's leases (and their owners) at a time or position" })
+  @ApiIpParam()
+  @ApiOkResponse({ type: ScopedStateResponseDto })
+  address(@Param('ip', IpParam) ip: string, @Query() query: ScopedStateQueryDto) {
     return this.answer({ ip }, query);
   }
 
   @Get('models/:controller/:model')
-  model(@Param('controller') controller: string, @Param('model') model: string, @Query() query: Record<string, unknown>) {
+  @ApiOperation({ summary: "One model's allocations, devices and leases at a time or position" })
+  @consumerPart('controller', 'juju-1')
+  @consumerPart('model', 'prod')
+  @ApiOkResponse({ type: ScopedStateResponseDto })
+  model(@Param('controller') controller: string, @Param('model') model: string, @Query() query: ScopedStateQueryDto) {
     matching('controller', controller, CONSUMER_PART, '1-128 printable characters');
     matching('model', model, CONSUMER_PART, '1-128 printable characters');
     return this.answer({ controller, model }, query);
   }
 
-  private async answer(key: HistoryKey, query: Record<string, unknown>) {
-    const params = queryParams(query, ['at']);
-    const point = await this.pointOf(params.at);
+  private async answer(key: HistoryKey, query: ScopedStateQueryDto) {
+    const point = await this.pointOf(query.at);
     const { view, position, now, folded, streams } = await this.travel.viewAt(key, point);
     return { at: now.toISOString(), position, scope: key, folded, streams, ...presentScopedState(view, now, key) };
   }
 
   private async pointOf(raw: string | undefined): Promise<PointInLog> {
     if (raw === undefined) return { position: await this.store.headPosition() };
-    const point = parsePointInLog(raw);
-    if (!point)
-      throw new BadRequestException({ code: 'invalid_request', message: 'at must be an ISO-8601 time (2025-01-01T12:00:00Z) or a global position (digits)' });
-    return point;
+    // The DTO has checked `at` is a point of the log.
+    return parsePointInLog(raw)!;
   }
 }

@@ -10,6 +10,7 @@ import { LedgerRefusal } from '../../application/ledger-refusal';
 import { systemContext } from '../../application/request-context';
 import { StorageHealth } from '../../infrastructure/storage-health.service';
 import { SubscriptionRestarts } from '../../infrastructure/subscription-restarts';
+import { LogFollowers } from '../../infrastructure/log-followers';
 
 /**
  * The lease cascade process manager in the app (seed 2, invariant 5): when an allocation
@@ -30,6 +31,7 @@ export class LeaseCascadeService implements LeaseReleaser, OnModuleInit, BeforeA
     private readonly logger: PinoLogger,
     private readonly storage: StorageHealth,
     restarts: SubscriptionRestarts,
+    followers: LogFollowers,
   ) {
     this.logger.setContext(LeaseCascadeService.name);
     this.checkpoints = CheckpointStore.open(readModelFile(config));
@@ -39,6 +41,8 @@ export class LeaseCascadeService implements LeaseReleaser, OnModuleInit, BeforeA
         this.storage.report(error, 'read-models') ?? this.logger.error({ err: error, ...at }, 'lease cascade: a release failed; retrying'),
       onRestart: restarts.record,
     });
+    // Readiness waits on the cascade only in a process that runs it (LEDGER_LEASE_CASCADE).
+    if (config.leaseCascade) followers.register('lease-cascade', () => this.runner.position);
   }
 
   onModuleInit(): void {

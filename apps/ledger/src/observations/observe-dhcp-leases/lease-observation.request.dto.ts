@@ -1,3 +1,4 @@
+import { ApiProperty } from '@nestjs/swagger';
 import { ArrayMaxSize, IsArray, MinLength } from 'class-validator';
 import { IsBoundedText } from '../../http/validators';
 import type { LeaseObservationsInput } from './observe-dhcp-leases.handler';
@@ -6,6 +7,29 @@ export const MAX_LEASE_RECORDS_PER_REQUEST = 5_000;
 
 /** A batch of DHCP server lease records; each record is checked by dhcp-lease-records.ts, naming `leases[i].field`. */
 export class LeaseObservationsRequestDto implements LeaseObservationsInput {
-  @IsBoundedText(128) @MinLength(1) source!: string;
-  @IsArray() @ArrayMaxSize(MAX_LEASE_RECORDS_PER_REQUEST) leases!: unknown[];
+  @ApiProperty({ description: 'The DHCP server the records come from.', minLength: 1, maxLength: 128, example: 'isc:dhcpd.leases' })
+  @IsBoundedText(128)
+  @MinLength(1)
+  source!: string;
+  @ApiProperty({
+    type: 'array',
+    maxItems: MAX_LEASE_RECORDS_PER_REQUEST,
+    description: 'DHCP lease records: {ip, mac, state (active, free, expired, released, abandoned, backup), starts?, ends?, hostname?}.',
+    items: {
+      type: 'object',
+      required: ['ip', 'mac', 'state'],
+      properties: {
+        ip: { type: 'string' },
+        mac: { type: 'string' },
+        state: { type: 'string' },
+        starts: { type: 'string', nullable: true },
+        ends: { type: 'string', nullable: true },
+        hostname: { type: 'string', nullable: true },
+      },
+    },
+    example: [{ ip: '10.0.0.17', mac: '52:54:00:12:34:56', state: 'active', ends: '2025-01-01T13:00:00Z' }],
+  })
+  @IsArray()
+  @ArrayMaxSize(MAX_LEASE_RECORDS_PER_REQUEST)
+  leases!: unknown[];
 }

@@ -1,10 +1,20 @@
+import { ApiProperty } from '@nestjs/swagger';
 import { IsISO8601 } from 'class-validator';
 import { IsBoundedText, IsLedgerId } from '../../http/validators';
+import { LEDGER_ID } from '@ledger/domain';
 import type { NodeObservationInput } from './observe-node.handler';
 
 export class NodeObservationRequestDto implements NodeObservationInput {
-  @IsLedgerId() nodeId!: string;
-  @IsBoundedText(64) providerStatus!: string;
-  @IsISO8601({ strict: true }) observedAt!: string;
-  @IsBoundedText(128) source!: string;
+  @ApiProperty({ pattern: LEDGER_ID.source, example: 'node-7' })
+  @IsLedgerId()
+  nodeId!: string;
+  @ApiProperty({ description: "The provider's word for the node's state (MAAS: Ready, Deployed, Released...).", maxLength: 64, example: 'Ready' })
+  @IsBoundedText(64)
+  providerStatus!: string;
+  @ApiProperty({ format: 'date-time', example: '2025-01-01T12:00:00Z' })
+  @IsISO8601({ strict: true })
+  observedAt!: string;
+  @ApiProperty({ maxLength: 128, example: 'maas' })
+  @IsBoundedText(128)
+  source!: string;
 }

@@ -1,11 +1,22 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsISO8601, IsOptional } from 'class-validator';
 import { IsBoundedText, IsLedgerId } from '../../http/validators';
+import { LEDGER_ID } from '@ledger/domain';
 import type { PowerObservationInput } from './observe-power.handler';
 
 /** One power-sync result: `ok: false` with what went wrong, or `ok: true`. */
 export class PowerObservationRequestDto implements PowerObservationInput {
-  @IsLedgerId() nodeId!: string;
-  @IsBoolean() ok!: boolean;
-  @IsOptional() @IsBoundedText(1024) error?: string;
-  @IsISO8601({ strict: true }) observedAt!: string;
+  @ApiProperty({ pattern: LEDGER_ID.source, example: 'node-7' })
+  @IsLedgerId()
+  nodeId!: string;
+  @ApiProperty({ example: false })
+  @IsBoolean()
+  ok!: boolean;
+  @ApiPropertyOptional({ maxLength: 1024, example: 'BMC timeout' })
+  @IsOptional()
+  @IsBoundedText(1024)
+  error?: string;
+  @ApiProperty({ format: 'date-time', example: '2025-01-01T12:00:00Z' })
+  @IsISO8601({ strict: true })
+  observedAt!: string;
 }

@@ -1,0 +1,51 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ConsumerDto } from '../http/consumer.dto';
+import { ApiPosition, EXAMPLE_TIME, EXAMPLE_TOKEN } from '../openapi/api-shapes';
+
+export class DeploymentFailureDto {
+  @ApiProperty({ example: 'curtin failed' }) reason!: string;
+  @ApiProperty({ example: 'maas' }) source!: string;
+  @ApiProperty({ example: EXAMPLE_TIME }) at!: string;
+}
+
+export class AllocationEndingDto {
+  @ApiProperty({ enum: ['released', 'force_released', 'model_released', 'revoked'], example: 'released' }) kind!: string;
+  @ApiProperty({ example: EXAMPLE_TIME }) at!: string;
+  @ApiPropertyOptional({ example: 'Ready' }) providerStatus?: string;
+  @ApiPropertyOptional({ example: 'maas' }) source?: string;
+}
+
+export class AllocationResponseDto {
+  @ApiProperty({ example: EXAMPLE_TOKEN }) token!: string;
+  @ApiProperty({ example: 'node-7' }) nodeId!: string;
+  @ApiProperty({ example: 3 }) epoch!: number;
+  @ApiProperty({ type: ConsumerDto }) consumer!: ConsumerDto;
+  @ApiProperty({ description: 'Deployment status while live; how it ended afterwards.', example: 'deployed' }) status!: string;
+  @ApiProperty({ example: true }) live!: boolean;
+  @ApiProperty({ description: "Whether this is the node's current allocation (fencing).", example: true }) current!: boolean;
+  @ApiProperty({ example: EXAMPLE_TIME }) acquiredAt!: string;
+  @ApiProperty({ type: String, nullable: true, example: null }) reservationId!: string | null;
+  @ApiProperty({ type: [DeploymentFailureDto] }) deploymentFailures!: DeploymentFailureDto[];
+  @ApiProperty({ type: AllocationEndingDto, nullable: true }) ending!: AllocationEndingDto | null;
+  @ApiPosition() position!: number;
+}
+
+export class ReleasedAllocationDto {
+  @ApiProperty({ example: EXAMPLE_TOKEN }) token!: string;
+  @ApiProperty({ example: 'node-7' }) nodeId!: string;
+  @ApiPropertyOptional({ type: [String] }) pendingCleanup?: string[];
+}
+
+export class AlreadyEndedAllocationDto {
+  @ApiProperty({ example: EXAMPLE_TOKEN }) token!: string;
+  @ApiProperty({ example: 'node-7' }) nodeId!: string;
+  @ApiProperty({ description: 'Why it was not released here (it ended concurrently).', example: 'stale_token' }) code!: string;
+}
+
+export class ModelReleaseResponseDto {
+  @ApiProperty({ example: 'juju-1' }) controller!: string;
+  @ApiProperty({ example: 'prod' }) model!: string;
+  @ApiProperty({ type: [ReleasedAllocationDto] }) released!: ReleasedAllocationDto[];
+  @ApiProperty({ type: [AlreadyEndedAllocationDto] }) alreadyEnded!: AlreadyEndedAllocationDto[];
+  @ApiProperty({ type: Number, nullable: true, description: 'Position of the last release (null: nothing was live).', example: 42 }) position!: number | null;
+}

@@ -1,0 +1,54 @@
+import { applyDecorators } from '@nestjs/common';
+import { IsString, Matches, ValidateBy } from 'class-validator';
+import { parsePointInLog } from '@ledger/projections';
+
+/**
+ * Query parameters are checked by class-validator on query DTOs, like bodies: these are
+ * the checks they need. Every query value is text; one given twice arrives as a list,
+ * which "given once" refuses. Messages name the parameter.
+ */
+const once = () => IsString({ message: '$property must be given once' });
+
+/** Text matching `pattern`; `expected` says what it must be. */
+export const IsQueryText = (pattern: RegExp, expected: string) => applyDecorators(once(), Matches(pattern, { message: `$property must be ${expected}` }));
+
+/** A whole number from `min` to `max`, written in digits. */
+export const IsQueryInteger = (min: number, max: number) =>
+  applyDecorators(
+    once(),
+    ValidateBy({
+      name: 'isQueryInteger',
+      validator: {
+        validate: (value: unknown) => typeof value === 'string' && /^[0-9]{1,15}$/.test(value) && Number(value) >= min && Number(value) <= max,
+        defaultMessage: () => `$property must be an integer from ${min} to ${max}`,
+      },
+    }),
+  );
+
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/;
+
+/** An ISO-8601 time with its zone (2025-01-01T12:00:00Z). */
+export const IsQueryTime = () =>
+  applyDecorators(
+    once(),
+    ValidateBy({
+      name: 'isQueryTime',
+      validator: {
+        validate: (value: unknown) => typeof value === 'string' && ISO_TIME.test(value) && !Number.isNaN(new Date(value).getTime()),
+        defaultMessage: () => '$property must be an ISO-8601 time with a zone, e.g. 2025-01-01T12:00:00Z',
+      },
+    }),
+  );
+
+/** A point of the log: a global position (digits) or an ISO-8601 time. */
+export const IsPointInLog = (expected = 'an ISO-8601 time (2025-01-01T12:00:00Z) or a global position (digits)') =>
+  applyDecorators(
+    once(),
+    ValidateBy({
+      name: 'isPointInLog',
+      validator: {
+        validate: (value: unknown) => typeof value === 'string' && parsePointInLog(value) !== null,
+        defaultMessage: () => `$property must be ${expected}`,
+      },
+    }),
+  );
