@@ -3,6 +3,9 @@
  * ledger process: the seed 1 and seed 2 stories as a reviewer lives them, the key
  * handling, the CSP, accessibility (axe-core), and how long a 10,000-event node takes
  * to show (reported, not asserted). Screenshots go to SCREENSHOT_DIR, printed below.
+ *
+ * Why this file is over 300 lines: one browser and one ledger serve every story, and the
+ * stories share their set-up (keys, seeded histories); split, each file would start its own.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';

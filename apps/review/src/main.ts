@@ -1,3 +1,11 @@
+/**
+ * The review page's controller: it wires the find box, the timeline, the cursor, the diff,
+ * the state panel and the live stream to one view state that the URL mirrors.
+ *
+ * Why this file is over 300 lines: that view state and its transitions are one state
+ * machine (every panel reads it, every control changes it); the panels themselves live in
+ * their own files (timeline-view, state-panel, diff, find, live).
+ */
 import { ApiError, explain, forgetKey, get, query, storedKey, storeKey } from './api';
 import { byId, fill, formatTime, h } from './dom';
 import { diffStates } from './diff';
