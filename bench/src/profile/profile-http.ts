@@ -4,6 +4,9 @@
  * it gracefully (so V8 writes the profile) and prints the summary by layer.
  *
  *   node dist/bench/src/profile/profile-http.js [clients=64] [seconds=10] [out.md]
+ *
+ * KEEP_PROFILE=1 keeps the .cpuprofile files (their folder is printed) for a closer look,
+ * e.g. inclusive times in Chrome DevTools.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -57,7 +60,7 @@ const main = async (): Promise<void> => {
       `## ${index === 0 ? 'main thread' : 'other thread (the store writer)'}\n\n${summarize(profile as never, index === 0 ? 40 : 10, window)}`,
   );
   const summary = `${requests} requests in ${seconds} s at ${clients} clients (${(requests / seconds).toFixed(0)}/s); samples taken under load only\n\n${sections.join('\n\n')}\n`;
-  rmSync(profileDir, { recursive: true, force: true });
+  if (!process.env.KEEP_PROFILE) rmSync(profileDir, { recursive: true, force: true }); else console.log(profileDir);
   if (out) writeFileSync(out, summary);
   process.stdout.write(summary);
 };
