@@ -11,7 +11,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page, Request } from 'playwright-core';
+import type { Browser, Locator, Page, Request } from 'playwright-core';
 import {
   LedgerProcess,
   type LedgerClient,
@@ -45,6 +45,23 @@ const recordRequests = (page: Page): Request[] => {
 
 const storyReady = (page: Page) => page.locator('#story[data-ready="true"]').waitFor({ timeout: PATIENCE_MS });
 
+const box = async (locator: Locator): Promise<{ x: number; y: number; width: number; height: number }> => {
+  const found = await locator.boundingBox({ timeout: PATIENCE_MS });
+  assert.ok(found, 'the element is drawn');
+  return found;
+};
+const centreX = (found: { x: number; width: number }) => found.x + found.width / 2;
+
+/** Drags the timeline's cursor by its handle, as a reviewer does with the mouse: press, move in steps, release. */
+const dragCursor = async (page: Page, toX: number): Promise<void> => {
+  const handle = await box(page.locator('#timeline .cursor-handle'));
+  const y = handle.y + handle.height / 2;
+  await page.mouse.move(centreX(handle), y);
+  await page.mouse.down();
+  await page.mouse.move(toX, y, { steps: 10 });
+  await page.mouse.up();
+};
+
 const axeViolations = async (page: Page): Promise<{ id: string; impact: string; help: string; nodes: number }[]> => {
   // Evaluated through the DevTools protocol: the page's CSP (no inline script) stays on.
   await page.evaluate(AXE);
@@ -71,6 +88,9 @@ describe(
       let ledger: LedgerProcess;
       let auditorKey: string;
       let aliceToken: string;
+      let aliceAcquiredAt: number;
+      let bobToken: string;
+      let bobAcquiredAt: number;
       let revokedAt: number;
       before(async () => {
         ledger = await LedgerProcess.start();
@@ -91,6 +111,7 @@ describe(
         });
         assert.equal(acquired.status, 201, JSON.stringify(acquired.body));
         aliceToken = acquired.body.token;
+        aliceAcquiredAt = acquired.body.position;
         await alice.post(`/v1/allocations/${aliceToken}/deploying`, {});
         assert.equal(
           (
@@ -116,6 +137,10 @@ describe(
           consumer: consumer('fair-clouds', 'show-me-the-money', '5'),
           nodeId: 'node-7',
         });
+        assert.equal(bobs.status, 201, JSON.stringify(bobs.body));
+        bobToken = bobs.body.token;
+        bobAcquiredAt = bobs.body.position;
+        assert.ok(aliceAcquiredAt < revokedAt && revokedAt < bobAcquiredAt, `positions ${aliceAcquiredAt}, ${revokedAt}, ${bobAcquiredAt}`);
         await bob.post(`/v1/allocations/${bobs.body.token}/deploying`, {});
         await maas.post(`/v1/allocations/${bobs.body.token}/deployed`, {});
         assert.equal((await alice.post(`/v1/allocations/${aliceToken}/release`, { requestId: newRequestId('alice-release') })).body.code, 'stale_token');
@@ -214,6 +239,64 @@ describe(
         // Read-only: the page never sent anything but GETs, and never broke its CSP.
         assert.deepEqual([...new Set(requests.map((request) => request.method()))], ['GET']);
         assert.deepEqual(cspErrors, []);
+        await context.close();
+      });
+
+      it('the time cursor dragged with the mouse: every panel shows the state at the moment it is dropped on, and the link follows', async () => {
+        const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
+        const page = await context.newPage();
+        const beforeRelease = String(revokedAt - 1);
+        await page.goto(`${ledger.url}/review?node=node-7&at=${beforeRelease}`);
+        await signIn(page, auditorKey);
+        await storyReady(page);
+        const aliceRow = page.locator(`tr[data-token="${aliceToken}"]`);
+        const bobRow = page.locator(`tr[data-token="${bobToken}"]`);
+        await textMatching(page.getByTestId('state-at'), new RegExp(`position ${beforeRelease} `));
+        await textMatching(aliceRow.getByTestId('allocation-live'), /^live$/);
+        assert.equal(await bobRow.count(), 0, "Bob's allocation has not begun just before Charlie's release");
+        const zoom = () => {
+          const url = new URL(page.url());
+          return [url.searchParams.get('from'), url.searchParams.get('to')];
+        };
+        const zoomBefore = zoom();
+
+        // Right, into Bob's allocation: its bar runs from his acquire to the end of the view,
+        // so the middle of what is drawn of it lies after his acquire.
+        await dragCursor(page, centreX(await box(page.locator(`.bar.tone-allocation[data-start="${bobAcquiredAt}"] rect`))));
+        const later = await until(
+          async () => {
+            const at = new URL(page.url()).searchParams.get('at') ?? '';
+            assert.match(at, /^\d+$/, 'the link holds the position the cursor was dropped on');
+            assert.ok(Number(at) >= bobAcquiredAt, `cursor at ${at}, Bob acquired at ${bobAcquiredAt}`);
+            return at;
+          },
+          PATIENCE_MS,
+          'the cursor in the URL after Bob acquired',
+        );
+        await textMatching(page.getByTestId('state-at'), new RegExp(`position ${later} `));
+        await textMatching(bobRow.getByTestId('allocation-live'), /^live$/);
+        await textMatching(aliceRow.getByTestId('allocation-status'), /^revoked$/);
+        await textMatching(page.getByTestId('node-holder'), /fair-clouds\/show-me-the-money #5/);
+        assert.equal(await page.getByLabel('Cursor (time or position)').inputValue(), later);
+        assert.deepEqual(zoom(), zoomBefore, 'dragging the cursor does not pan the view');
+
+        // Left, before Alice acquired: no allocation had begun.
+        await dragCursor(page, (await box(page.locator(`.bar.tone-allocation[data-start="${aliceAcquiredAt}"] rect`))).x - 26);
+        await until(
+          async () => {
+            const at = new URL(page.url()).searchParams.get('at');
+            assert.ok(at !== null && at !== later, `the link's cursor moved (${at})`);
+            const shown = /position (\d+) /.exec((await page.getByTestId('state-at').textContent()) ?? '');
+            assert.ok(shown && Number(shown[1]) < aliceAcquiredAt, `state shown at ${shown?.[1]}, Alice acquired at ${aliceAcquiredAt}`);
+            if (/^\d+$/.test(at)) assert.equal(shown[1], at, 'the state is the one the link names');
+            assert.equal(await page.getByLabel('Cursor (time or position)').inputValue(), at);
+          },
+          PATIENCE_MS,
+          'the state before Alice acquired',
+        );
+        await page.getByTestId('state-allocations-empty').waitFor({ timeout: PATIENCE_MS });
+        assert.equal(await aliceRow.count(), 0);
+        assert.deepEqual(zoom(), zoomBefore);
         await context.close();
       });
 
