@@ -377,6 +377,34 @@ describe(
           '12 valid leases',
         );
         await until(async () => assert.match((await page.locator('#story').getAttribute('data-live')) ?? '', /^live:/), PATIENCE_MS, 'the live stream');
+
+        // The model's lanes, grouped by machine: under each node's heading, its own lanes,
+        // its host's lease, then each of its containers followed by that container's lease.
+        const groupOf = (nodeId: string) => page.locator(`#timeline .lane-group[data-node="${nodeId}"]`);
+        const lanesOf = (nodeId: string) =>
+          groupOf(nodeId)
+            .locator('.lane')
+            .evaluateAll((lanes) => lanes.map((lane) => lane.getAttribute('data-lane')));
+        const nodeIds = region.nodes.map((node) => node.nodeId).sort();
+        assert.deepEqual(await page.locator('#timeline .lane-group').evaluateAll((groups) => groups.map((group) => group.getAttribute('data-node'))), nodeIds);
+        for (const node of region.nodes) {
+          await textMatching(groupOf(node.nodeId).locator('.group-label'), new RegExp(`^node ${node.nodeId}`));
+          const lanes = await lanesOf(node.nodeId);
+          const containers = region.containers.filter((container) => container.nodeId === node.nodeId);
+          assert.ok(containers.length > 0);
+          assert.deepEqual(
+            lanes.filter((lane) => lane?.startsWith('ip:')).sort(),
+            [node.hostIp, ...containers.map((container) => container.ip)].map((ip) => `ip:${ip}`).sort(),
+            `${node.nodeId}'s group holds its own leases and no other node's`,
+          );
+          assert.ok(lanes.includes(`alloc:${node.nodeId}`), `${node.nodeId}'s allocation lane: ${lanes.join(', ')}`);
+          for (const container of containers)
+            assert.equal(
+              lanes.indexOf(`ip:${container.ip}`),
+              lanes.indexOf(`dev:${container.deviceId}`) + 1,
+              `${container.ip} right under its container: ${lanes.join(', ')}`,
+            );
+        }
         t.diagnostic(`screenshot: ${await screenshot(page, 'seed-2-before-destroy')}`);
         const loadedNavigations = navigations;
 
@@ -395,6 +423,17 @@ describe(
           'every lease released on the page',
         );
         assert.equal(navigations, loadedNavigations, 'the page was not reloaded');
+        // On the timeline too, every machine's leases have ended, each in its node's group.
+        for (const node of region.nodes)
+          await until(
+            async () => {
+              const titles = await groupOf(node.nodeId).locator('.lane[data-lane^="ip:"] .bar title').allTextContents();
+              assert.equal(titles.length, 1 + region.containers.filter((container) => container.nodeId === node.nodeId).length);
+              for (const title of titles) assert.match(title, /, until .* \(event \d+\): /);
+            },
+            PATIENCE_MS,
+            `${node.nodeId}'s leases ended on the timeline`,
+          );
 
         // The address view: one container address, its owner and its end.
         await page.getByLabel('Find by').selectOption('ip');

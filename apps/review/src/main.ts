@@ -10,7 +10,7 @@ import { ApiError, explain, forgetKey, get, query, storedKey, storeKey } from '.
 import { byId, fill, formatTime, h } from './dom';
 import { diffStates } from './diff';
 import { find, type FindKind } from './find';
-import { buildLanes } from './lanes';
+import { buildLanes, type LaneLayout } from './lanes';
 import { LiveStream } from './live';
 import { renderState } from './state-panel';
 import type { StateDoc } from './state-doc';
@@ -143,8 +143,7 @@ const openStory = async (subject: Subject): Promise<void> => {
     events = story.events;
     loadPosition = story.position;
     timings.loaded = performance.now();
-    const nodes = new Set(events.map((event) => event.data?.nodeId).filter(Boolean));
-    timeline.setLanes(buildLanes(events, nodes.size > 1));
+    timeline.setLanes(buildLanes(events, laneLayout(subject)));
     const count = `${events.length.toLocaleString()} events`;
     if (events.length === 0) status('This history is empty: the ledger has no events about it.');
     else if (story.truncated)
@@ -169,6 +168,9 @@ const openStory = async (subject: Subject): Promise<void> => {
     fill(byId('state'), h('p', { class: 'error', role: 'alert' }, error instanceof ApiError ? error.message : String(error)));
   }
 };
+
+/** A model's lanes are grouped by machine: each node's containers and leases under its name. */
+const laneLayout = (subject: Subject): LaneLayout => (subject.kind === 'model' ? 'by-node' : 'flat');
 
 const windowChanged = (window: TimeWindow): void => {
   view.from = window.from;
@@ -424,8 +426,7 @@ const scheduleRefresh = (): void => {
   if (refreshTimer !== undefined) return;
   refreshTimer = window.setTimeout(() => {
     refreshTimer = undefined;
-    const nodes = new Set(events.map((event) => event.data?.nodeId).filter(Boolean));
-    timeline.setLanes(buildLanes(events, nodes.size > 1));
+    if (view.subject) timeline.setLanes(buildLanes(events, laneLayout(view.subject)));
     timeline.render();
     const window = timeline.currentWindow;
     const last = events[events.length - 1]?.at ?? Date.now();

@@ -1,9 +1,15 @@
 import { s } from './dom';
-import type { Lane } from './lanes';
+import type { Lane, LaneGroup } from './lanes';
 
-const LABEL_WIDTH = 190;
+const LABEL_WIDTH = 200;
+/** About how many characters of a 12px label fit in a pixel width (the rest is clipped, whole in its tooltip). */
+const charsIn = (pixels: number): number => Math.floor(pixels / 6.5);
 const LANE_HEIGHT = 26;
 const AXIS_HEIGHT = 26;
+/** A group's heading row (the model view's node name). */
+const HEADING_HEIGHT = 22;
+/** Lanes under a heading are indented, so the heading reads as theirs. */
+const INDENT = 12;
 /** Zoom limits: one second to about two years across the plot. */
 export const MIN_SPAN = 1_000;
 export const MAX_SPAN = 2 * 365 * 86_400_000;
@@ -27,11 +33,12 @@ export interface TimelineCallbacks {
 
 /**
  * The timeline: lanes on a zoomable time axis, drawn in SVG with no library (a few
- * thousand rectangles is what SVG is good at). Drag to pan, wheel or +/- to zoom, click
- * to put the cursor, arrows to step it from event to event.
+ * thousand rectangles is what SVG is good at), under a heading per group when grouped
+ * (the model view's machines). Drag to pan, wheel or +/- to zoom, click or drag the
+ * cursor to put it, arrows to step it from event to event.
  */
 export class TimelineView {
-  private lanes: Lane[] = [];
+  private groups: LaneGroup[] = [];
   private window: TimeWindow = { from: 0, to: 1 };
   private cursor: number | null = null;
   private readonly svg: SVGSVGElement;
@@ -57,8 +64,10 @@ export class TimelineView {
   }
 
   /** New lanes; drawn with the next window or cursor change (or `render`). */
-  setLanes(lanes: Lane[]): void {
-    this.lanes = lanes;
+  setLanes(groups: LaneGroup[]): void {
+    this.groups = groups;
+    const headings = groups.map((group) => group.label).filter((label) => label !== null);
+    this.svg.setAttribute('aria-label', headings.length ? `timeline, lanes grouped by node: ${headings.join(', ')}` : 'timeline');
   }
 
   setWindow(window: TimeWindow): void {
@@ -107,12 +116,28 @@ export class TimelineView {
   private draw(): void {
     this.frame = 0;
     const width = LABEL_WIDTH + this.plotWidth + 8;
-    const height = AXIS_HEIGHT + Math.max(1, this.lanes.length) * LANE_HEIGHT + 4;
+    const rows = this.groups.reduce((sum, group) => sum + (group.label === null ? 0 : HEADING_HEIGHT) + group.lanes.length * LANE_HEIGHT, 0);
+    const height = AXIS_HEIGHT + Math.max(LANE_HEIGHT, rows) + 4;
     this.svg.setAttribute('width', String(width));
     this.svg.setAttribute('height', String(height));
     this.svg.setAttribute('viewBox', `0 0 ${width} ${height}`);
     const parts: SVGElement[] = [this.axis(height)];
-    this.lanes.forEach((lane, index) => parts.push(this.lane(lane, AXIS_HEIGHT + index * LANE_HEIGHT)));
+    let y = AXIS_HEIGHT;
+    for (const group of this.groups) {
+      const item = s('g', { class: 'lane-group', 'data-node': group.nodeId ?? undefined });
+      if (group.label !== null) {
+        item.append(
+          s('rect', { x: 0, y, width, height: HEADING_HEIGHT, class: 'group-bg' }),
+          s('text', { x: 6, y: y + 15, class: 'group-label' }, s('title', {}, group.label), clip(group.label, charsIn(width - 12))),
+        );
+        y += HEADING_HEIGHT;
+      }
+      for (const lane of group.lanes) {
+        item.append(this.lane(lane, y, group.label === null ? 0 : INDENT));
+        y += LANE_HEIGHT;
+      }
+      parts.push(item);
+    }
     if (this.cursor !== null && this.cursor >= this.window.from && this.cursor <= this.window.to) {
       const x = this.x(this.cursor);
       parts.push(
@@ -138,10 +163,12 @@ export class TimelineView {
     return group;
   }
 
-  private lane(lane: Lane, y: number): SVGElement {
+  private lane(lane: Lane, y: number, indent: number): SVGElement {
     const group = s('g', { class: 'lane', 'data-lane': lane.key });
     group.append(s('rect', { x: 0, y, width: LABEL_WIDTH + this.plotWidth, height: LANE_HEIGHT, class: 'lane-bg' }));
-    group.append(s('text', { x: 6, y: y + 17, class: 'lane-label' }, clip(lane.label, 26)));
+    group.append(
+      s('text', { x: 6 + indent, y: y + 17, class: 'lane-label' }, s('title', {}, lane.label), clip(lane.label, charsIn(LABEL_WIDTH - 12 - indent))),
+    );
     const right = this.window.to;
     // Bars that would share a pixel with the one before are not drawn: zoomed out on a
     // long history, a lane costs at most one element per pixel column.
