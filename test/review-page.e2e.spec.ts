@@ -54,6 +54,8 @@ const centreX = (found: { x: number; width: number }) => found.x + found.width /
 
 /** Drags the timeline's cursor by its handle, as a reviewer does with the mouse: press, move in steps, release. */
 const dragCursor = async (page: Page, toX: number): Promise<void> => {
+  // The cursor where the page last put it: no redraw pending (after a drop it snaps to an event).
+  await page.locator('#timeline svg[aria-busy="false"]').waitFor({ timeout: PATIENCE_MS });
   const handle = await box(page.locator('#timeline .cursor-handle'));
   const y = handle.y + handle.height / 2;
   await page.mouse.move(centreX(handle), y);

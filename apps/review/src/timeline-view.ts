@@ -110,7 +110,10 @@ export class TimelineView {
 
   /** Draws at the next frame: several changes in one turn (lanes, window, cursor) draw once. */
   render(): void {
-    if (this.frame === 0) this.frame = requestAnimationFrame(() => this.draw());
+    if (this.frame !== 0) return;
+    // Busy until the frame draws: what is on screen (the cursor, the bars) is not yet what was asked.
+    this.svg.setAttribute('aria-busy', 'true');
+    this.frame = requestAnimationFrame(() => this.draw());
   }
 
   private draw(): void {
@@ -150,6 +153,7 @@ export class TimelineView {
       );
     }
     this.svg.replaceChildren(...parts);
+    this.svg.setAttribute('aria-busy', 'false');
   }
 
   private axis(height: number): SVGElement {
