@@ -22,6 +22,13 @@ export interface ReadAllOptions {
  */
 export interface AllSubscription extends AsyncIterable<RecordedEvent> {
   close(): Promise<void>;
+  /**
+   * The events this subscription already holds after the last one it handed out, handed
+   * out now without waiting (the iteration continues after them); empty when the next
+   * would have to be read. Lets a follower fold a burst in one transaction. Optional:
+   * an adapter without it hands out one event at a time.
+   */
+  takeReady?(): RecordedEvent[];
 }
 
 /**

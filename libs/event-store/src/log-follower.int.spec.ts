@@ -84,4 +84,37 @@ describe('LogFollower: resubscribes from the checkpoint whatever the store does'
     assert.deepEqual(delays.slice(0, 4), [1, 2, 4, 8]);
     await inner.close();
   });
+
+  it('hands a burst to handlePage in pages: every event once, in order, fewer calls than events', async () => {
+    const file = await tempStoreFile('follower-pages');
+    files.push(file);
+    const store = await SqliteEventStore.open({ file: file.file, synchronous: 'NORMAL', pollIntervalMs: 5 });
+    const seen: number[] = [];
+    const pages: number[] = [];
+    let checkpoint = 0;
+    let reachedAll!: () => void;
+    const allSeen = new Promise<void>((resolve) => (reachedAll = resolve));
+    const follower = new LogFollower(store, {
+      subscriber: 'pages',
+      checkpoint: () => checkpoint,
+      handlePage: (events) => {
+        pages.push(events.length);
+        for (const event of events) seen.push(event.position);
+        checkpoint = events[events.length - 1].position;
+        if (seen.length === 200) reachedAll();
+      },
+    });
+    // Appended before the follower starts: read back in pages of up to 256.
+    await Promise.all(Array.from({ length: 100 }, (_, i) => store.appendToStream(`s-${i}`, testEvents(1), 'no_stream')));
+    follower.start();
+    // And a live burst of concurrent appends (group commit puts many in one transaction).
+    await Promise.all(Array.from({ length: 100 }, (_, i) => store.appendToStream(`t-${i}`, testEvents(1), 'no_stream')));
+    await allSeen;
+    await follower.stop();
+    const expected = (await store.readAll({ maxCount: 1000 })).map((event) => event.position);
+    assert.deepEqual(seen, expected);
+    assert.ok(pages.length < 200, `200 events in ${pages.length} pages`);
+    assert.ok(pages.every((size) => size >= 1));
+    await store.close();
+  });
 });

@@ -15,15 +15,13 @@ export interface SubscriptionRestart {
   fromPosition: number;
 }
 
-export interface LogFollowerOptions {
+interface LogFollowerCommonOptions {
   /** Names the subscriber in restarts (log and metric label). */
   subscriber: string;
   /** Where to (re)subscribe from, asked at every subscribe: the subscriber's own checkpoint. */
   checkpoint: () => number;
   /** Runs before each subscribe, e.g. a paged catch-up; a failure counts as a restart. */
   catchUp?: () => Promise<void>;
-  /** One event, in log order. Throwing restarts from the checkpoint. */
-  handle: (event: RecordedEvent) => void | Promise<void>;
   /** Told of every restart before its wait: log it, count it. */
   onRestart?: (restart: SubscriptionRestart) => void;
   /** First wait before resubscribing (default 100 ms); doubles per restart without progress. */
@@ -31,6 +29,14 @@ export interface LogFollowerOptions {
   /** Longest wait (default 10 s). */
   maxDelayMs?: number;
 }
+
+/**
+ * One of: `handle`, one event at a time, in log order; or `handlePage`, the events the
+ * subscription holds ready, in log order, at least one (a burst of appends folds in one
+ * transaction instead of one per event). Throwing restarts from the checkpoint.
+ */
+export type LogFollowerOptions = LogFollowerCommonOptions &
+  ({ handle: (event: RecordedEvent) => void | Promise<void> } | { handlePage: (events: RecordedEvent[]) => void | Promise<void> });
 
 /**
  * Follows the store's log for the life of a subscriber, whatever the store does to the
@@ -84,7 +90,12 @@ export class LogFollower {
         try {
           for await (const event of subscription) {
             if (this.stopped) return;
-            await this.options.handle(event);
+            if ('handlePage' in this.options) {
+              const ready = subscription.takeReady?.() ?? [];
+              await this.options.handlePage(ready.length === 0 ? [event] : [event, ...ready]);
+            } else {
+              await this.options.handle(event);
+            }
             progressed = true;
           }
         } finally {

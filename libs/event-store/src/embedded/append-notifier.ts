@@ -5,6 +5,12 @@
  */
 export class AppendNotifier {
   private listeners = new Set<() => void>();
+  private notified = 0;
+
+  /** How many times notify() has run: a reader that saw the same number has seen every notified commit. */
+  get sequence(): number {
+    return this.notified;
+  }
 
   /** Calls `listener` once, at the next notify(). Returns a function that cancels it. */
   once(listener: () => void): () => void {
@@ -13,6 +19,7 @@ export class AppendNotifier {
   }
 
   notify(): void {
+    this.notified += 1;
     const listeners = this.listeners;
     this.listeners = new Set();
     listeners.forEach((listener) => listener());

@@ -10,6 +10,7 @@ import { openSqliteConnection } from './sqlite-connection';
 import { SqliteEventReader } from './sqlite-event-reader';
 import { type ResolvedSqliteStoreOptions, type SqliteStoreOptions, resolveSqliteStoreOptions } from './sqlite-store-options';
 import { SqliteAllSubscription } from './sqlite-subscription';
+import { SharedTailRead } from './shared-tail-read';
 import { InlineSqliteWriter } from './writer/inline-sqlite-writer';
 import type { SqliteWriter } from './writer/sqlite-writer';
 import { WorkerSqliteWriter } from './writer/worker-sqlite-writer';
@@ -38,6 +39,7 @@ export class SqliteEventStore implements EventStore {
   private readonly db: Database;
   private readonly reader: SqliteEventReader;
   private readonly notifier = new AppendNotifier();
+  private readonly tail: SharedTailRead;
   private readonly groupCommit: GroupCommit<AppendRequest, AppendResult>;
   private readonly subscriptions = new Set<SqliteAllSubscription>();
   private closing: Promise<void> | undefined;
@@ -69,6 +71,7 @@ export class SqliteEventStore implements EventStore {
   ) {
     this.db = db;
     this.reader = new SqliteEventReader(this.db);
+    this.tail = new SharedTailRead((after, max) => this.reader.readAfter(after, max));
     const identity = new StoreFileIdentity(options.file);
     this.groupCommit = new GroupCommit(async (requests) => {
       identity.assertUnchanged();
@@ -80,7 +83,9 @@ export class SqliteEventStore implements EventStore {
         // A full or read-only disk fails the whole batch: say so in the one storage vocabulary.
         throw asStorageFault(error) ?? error;
       }
-      if (outcomes.some((outcome) => outcome.ok)) this.notifier.notify();
+      // Subscribers wake on the next turn, after the appenders (resolved below) have had
+      // their microtasks: a request's answer goes out before the read models fold its events.
+      if (outcomes.some((outcome) => outcome.ok)) setImmediate(() => this.notifier.notify());
       return outcomes;
     }, options.maxBatch);
   }
@@ -108,7 +113,7 @@ export class SqliteEventStore implements EventStore {
     const source = {
       readAfter: (afterPosition: number, maxCount: number) => {
         this.assertOpen();
-        return this.reader.readAfter(afterPosition, maxCount);
+        return this.tail.read(afterPosition, maxCount, this.notifier.sequence);
       },
       notifier: this.notifier,
       pollIntervalMs: this.options.pollIntervalMs,

@@ -33,6 +33,8 @@ export class SqliteAllSubscription implements AllSubscription, AsyncIterator<Rec
   private closed = false;
   private wakeUp: (() => void) | undefined;
   private previousPull: Promise<unknown> = Promise.resolve();
+  /** The notifier's sequence when the current page was read. */
+  private readAtSequence = -1;
 
   constructor(
     private readonly source: SubscriptionSource,
@@ -54,6 +56,15 @@ export class SqliteAllSubscription implements AllSubscription, AsyncIterator<Rec
     );
     this.previousPull = pull;
     return pull;
+  }
+
+  /** The rest of the page already read, without waiting (see AllSubscription.takeReady). */
+  takeReady(): RecordedEvent[] {
+    if (this.closed || this.nextInPage >= this.page.length) return [];
+    const ready = this.page.slice(this.nextInPage);
+    this.nextInPage = this.page.length;
+    this.lastPosition = ready[ready.length - 1].position;
+    return ready;
   }
 
   /** Called by `break` / `return` inside `for await`. */
@@ -82,8 +93,18 @@ export class SqliteAllSubscription implements AllSubscription, AsyncIterator<Rec
       // Between pages, let the event loop run: events handed out from a page are only
       // microtasks, so a consumer catching up on a long log would otherwise starve every
       // request (a lease cascade with no checkpoint held a 1M-event server silent for 20 s).
-      if (this.page.length > 0) await yieldToEventLoop();
+      if (this.page.length > 0) {
+        await yieldToEventLoop();
+        if (this.closed) return DONE;
+        // A short page was the whole log as it stood; with no commit notified since, reading
+        // again would find nothing, so wait for one (or the poll, for other processes' appends).
+        if (this.page.length < PAGE_SIZE && this.source.notifier.sequence === this.readAtSequence) {
+          this.page = [];
+          await this.nextAppendOrPoll();
+        }
+      }
       if (this.closed) return DONE;
+      this.readAtSequence = this.source.notifier.sequence;
       this.page = this.source.readAfter(this.lastPosition, PAGE_SIZE);
       this.nextInPage = 0;
       if (this.page.length === 0) await this.nextAppendOrPoll();

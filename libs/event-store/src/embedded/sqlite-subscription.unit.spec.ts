@@ -99,4 +99,35 @@ describe('SqliteAllSubscription', () => {
     assert.deepEqual(await pending, { done: true, value: undefined });
     assert.deepEqual(await iterator.next(), { done: true, value: undefined });
   });
+
+  it('takeReady hands out the rest of the page at once, and the iteration goes on after it', async () => {
+    const log = fakeLog(10);
+    const subscription = new SqliteAllSubscription(log.source, 0);
+    const iterator = subscription[Symbol.asyncIterator]();
+    assert.equal((await iterator.next()).value?.position, 1);
+    assert.deepEqual(
+      subscription.takeReady().map((event) => event.position),
+      log.events.slice(1).map((event) => event.position),
+    );
+    assert.deepEqual(subscription.takeReady(), [], 'nothing more is ready without a read');
+    log.append();
+    log.notifier.notify();
+    assert.equal((await iterator.next()).value?.position, log.events[10].position, 'continues after what takeReady handed out');
+    await subscription.close();
+  });
+
+  it('after a short page, reads again only once a commit is notified (or the poll passes)', async () => {
+    const log = fakeLog(3);
+    const subscription = new SqliteAllSubscription(log.source, 0);
+    const iterator = subscription[Symbol.asyncIterator]();
+    for (let index = 0; index < 3; index++) await iterator.next();
+    const next = iterator.next();
+    for (let turn = 0; turn < 20; turn++) await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(log.reads.length, 1, 'the short page was the whole log: no read until something is committed');
+    log.append();
+    log.notifier.notify();
+    assert.equal((await next).value?.position, log.events[3].position);
+    assert.equal(log.reads.length, 2);
+    await subscription.close();
+  });
 });

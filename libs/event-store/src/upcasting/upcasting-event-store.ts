@@ -30,8 +30,10 @@ export class UpcastingEventStore implements EventStore {
   subscribeToAll(options?: { fromPosition?: number }): AllSubscription {
     const subscription = this.inner.subscribeToAll(options);
     const upcasters = this.upcasters;
+    const takeReady = subscription.takeReady?.bind(subscription);
     return {
       close: () => subscription.close(),
+      ...(takeReady ? { takeReady: () => takeReady().map((event) => upcasters.upcast(event)) } : {}),
       async *[Symbol.asyncIterator]() {
         for await (const event of subscription) yield upcasters.upcast(event);
       },

@@ -80,8 +80,8 @@ export class ProjectorRunner<P extends Projector> {
       subscriber: this.current.name,
       checkpoint: () => this.current.position,
       catchUp: () => this.catchUpInPages(),
-      handle: (event) => {
-        this.current.applyPage([event]);
+      handlePage: (events) => {
+        this.current.applyPage(events);
         this.waiters.reached(this.current.position);
       },
       onRestart: this.options.onRestart ?? ((restart) => restart.reason === 'error' && this.options.onError?.(restart.error)),
