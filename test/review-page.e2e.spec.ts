@@ -425,16 +425,22 @@ describe(
           'every lease released on the page',
         );
         assert.equal(navigations, loadedNavigations, 'the page was not reloaded');
-        // On the timeline too, every machine's leases have ended, each in its node's group.
+        // On the timeline too, in each node's group, every lease went valid -> orphaned (its
+        // owner ended) -> released: a valid bar ending where the owner ended, then an orphaned
+        // bar from there to the release.
         for (const node of region.nodes)
           await until(
             async () => {
-              const titles = await groupOf(node.nodeId).locator('.lane[data-lane^="ip:"] .bar title').allTextContents();
-              assert.equal(titles.length, 1 + region.containers.filter((container) => container.nodeId === node.nodeId).length);
-              for (const title of titles) assert.match(title, /, until .* \(event \d+\): /);
+              const leases = 1 + region.containers.filter((container) => container.nodeId === node.nodeId).length;
+              const valid = await groupOf(node.nodeId).locator('.lane[data-lane^="ip:"] .bar.tone-lease title').allTextContents();
+              const orphaned = await groupOf(node.nodeId).locator('.lane[data-lane^="ip:"] .bar.tone-lease-orphaned title').allTextContents();
+              assert.equal(valid.length, leases);
+              for (const title of valid) assert.match(title, /, until .* \(event \d+\): its owner ended: /);
+              assert.equal(orphaned.length, leases);
+              for (const title of orphaned) assert.match(title, /orphaned: owner ended: from .*, until .* \(event \d+\): /);
             },
             PATIENCE_MS,
-            `${node.nodeId}'s leases ended on the timeline`,
+            `${node.nodeId}'s leases went valid -> orphaned -> released on the timeline`,
           );
 
         // The address view: one container address, its owner and its end.

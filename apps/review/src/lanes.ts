@@ -8,7 +8,18 @@ import { shortToken } from './dom';
  * positions, so the page can open the event that began or ended it.
  */
 export type Tone =
-  'allocation' | 'allocated' | 'deploying' | 'deployed' | 'failed' | 'fault' | 'maintenance' | 'reservation' | 'device' | 'lease' | 'lease-ended';
+  | 'allocation'
+  | 'allocated'
+  | 'deploying'
+  | 'deployed'
+  | 'failed'
+  | 'fault'
+  | 'maintenance'
+  | 'reservation'
+  | 'device'
+  | 'lease'
+  | 'lease-orphaned'
+  | 'lease-ended';
 
 export interface Bar {
   start: number;
@@ -88,6 +99,16 @@ export const buildLanes = (events: StoryEvent[], layout: LaneLayout): LaneGroup[
     bar.title += `, until ${event.recordedAt} (event ${event.position}): ${how}`;
     open.delete(id);
   };
+  /** Open leases (by bar id) and what owns them, so an owner's end turns its leases' bars orphaned until they are released. */
+  const leaseOwners = new Map<string, { ip: string; token?: string; deviceId?: string }>();
+  const orphanLeasesOf = (owner: { token?: string; deviceId?: string }, event: StoryEvent) => {
+    for (const [barId, lease] of leaseOwners) {
+      if ((owner.token === undefined || lease.token !== owner.token) && (owner.deviceId === undefined || lease.deviceId !== owner.deviceId)) continue;
+      finish(barId, event, `its owner ended: ${event.summary}`);
+      begin(ipLane(lease.ip), barId, event, 'lease-orphaned', `${lease.ip} orphaned: owner ended`);
+      leaseOwners.delete(barId);
+    }
+  };
   // Grouped, the group's heading names the node; flat, a label names it when several share the story.
   const suffix = (nodeId: string | undefined) => (multiNode && nodeId ? ` · ${nodeId}` : '');
   const nodeLane = (kind: string, label: string, node: string | undefined) => lane(`${kind}:${node}`, `${label}${suffix(node)}`, node ?? null);
@@ -137,6 +158,7 @@ export const buildLanes = (events: StoryEvent[], layout: LaneLayout): LaneGroup[
       case 'AllocationRevoked':
         finish(`alloc:${d.token}`, event, event.summary);
         finish(`deploy:${node}`, event, 'allocation ended');
+        orphanLeasesOf({ token: d.token }, event);
         break;
       case 'NodeFaulted':
         begin(nodeLane('health', 'faults & maintenance', node), `fault:${node}:${d.fault}`, event, 'fault', `fault ${d.fault}`);
@@ -168,6 +190,7 @@ export const buildLanes = (events: StoryEvent[], layout: LaneLayout): LaneGroup[
         break;
       case 'DeviceRemoved':
         finish(`dev:${d.deviceId}`, event, event.summary);
+        orphanLeasesOf({ deviceId: d.deviceId }, event);
         break;
       case 'LeaseGranted':
         begin(
@@ -177,10 +200,12 @@ export const buildLanes = (events: StoryEvent[], layout: LaneLayout): LaneGroup[
           'lease',
           `${d.ip} → ${d.owner?.kind === 'device' ? d.owner.deviceId : shortToken(d.owner?.token)}`,
         );
+        leaseOwners.set(`lease:${d.leaseId}`, { ip: String(d.ip), token: d.owner?.token, deviceId: d.owner?.kind === 'device' ? d.owner.deviceId : undefined });
         break;
       case 'LeaseReleased':
       case 'LeaseExpired':
         finish(`lease:${d.leaseId}`, event, event.summary);
+        leaseOwners.delete(`lease:${d.leaseId}`);
         break;
       case 'CommandRefused': {
         // Refusals are recorded on the node's own refusal stream (`refusals-{nodeId}`).
