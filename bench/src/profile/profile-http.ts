@@ -57,10 +57,11 @@ const main = async (): Promise<void> => {
     .sort((a, b) => b.profile.nodes.length - a.profile.nodes.length);
   const sections = profiles.map(
     ({ profile }, index) =>
-      `## ${index === 0 ? 'main thread' : 'other thread (the store writer)'}\n\n${summarize(profile as never, index === 0 ? 40 : 10, window)}`,
+      `## ${index === 0 ? 'main thread' : 'other thread (the store writer)'}\n\n${summarize(profile as never, index === 0 ? 40 : 10, window, index === 0 ? requests : undefined)}`,
   );
   const summary = `${requests} requests in ${seconds} s at ${clients} clients (${(requests / seconds).toFixed(0)}/s); samples taken under load only\n\n${sections.join('\n\n')}\n`;
-  if (!process.env.KEEP_PROFILE) rmSync(profileDir, { recursive: true, force: true }); else console.log(profileDir);
+  if (!process.env.KEEP_PROFILE) rmSync(profileDir, { recursive: true, force: true });
+  else console.log(profileDir);
   if (out) writeFileSync(out, summary);
   process.stdout.write(summary);
 };

@@ -6,6 +6,8 @@
  *   node summarize-cpu-profile.js <file.cpuprofile> [topN]
  */
 import { readFileSync } from 'node:fs';
+import { layerOf } from './layer-of';
+import { stageOf, type StackFrame } from './request-stages';
 
 interface ProfileNode {
   id: number;
@@ -21,26 +23,11 @@ interface CpuProfile {
   endTime: number;
 }
 
-/** The layer a frame belongs to: the npm package, or the project folder, or a V8/node bucket. */
-export const layerOf = (url: string, functionName: string): string => {
-  if (functionName === '(garbage collector)') return '(garbage collector)';
-  if (functionName === '(idle)') return '(idle)';
-  if (functionName === '(program)') return '(program: native, not attributed)';
-  if (!url) return `(native: ${functionName || 'anonymous'})`;
-  const packageMatch = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
-  if (packageMatch) return packageMatch[1];
-  if (url.startsWith('node:internal/')) return `node:internal/${url.slice(14).split('/')[0].replace(/\.js$/, '')}`;
-  if (url.startsWith('node:')) return url;
-  const projectMatch = /dist\/((?:apps|libs)\/[^/]+\/src\/[^/]+|bench\/src|test)/.exec(url);
-  if (projectMatch) return projectMatch[1];
-  return url;
-};
-
 /**
  * `window` (microseconds on the monotonic clock V8 stamps samples with, the same as
  * process.hrtime here) keeps only the samples taken under load, not start-up or shutdown.
  */
-export const summarize = (profile: CpuProfile, top = 30, window?: { fromUs: number; toUs: number }): string => {
+export const summarize = (profile: CpuProfile, top = 30, window?: { fromUs: number; toUs: number }, requests?: number): string => {
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const selfMs = new Map<number, number>();
   let at = profile.startTime;
@@ -62,12 +49,14 @@ export const summarize = (profile: CpuProfile, top = 30, window?: { fromUs: numb
     functions.set(name, (functions.get(name) ?? 0) + ms);
   }
   const pct = (ms: number) => `${((100 * ms) / busy).toFixed(1)}%`;
+  const stages = requests ? stageTable(profile, byId, window, requests, busy) : [];
   const lines = [
     `Profile: ${(total / 1000).toFixed(1)} s sampled, ${(busy / 1000).toFixed(1)} s busy (${((100 * busy) / total).toFixed(0)}%); shares below are of busy time.`,
     '',
     '| layer | self ms | share of busy |',
     '|---|---:|---:|',
   ];
+  if (stages.length > 0) lines.splice(2, 0, ...stages, '');
   for (const [layer, ms] of [...layers].filter(([layer]) => layer !== '(idle)').sort((a, b) => b[1] - a[1]))
     lines.push(`| ${layer} | ${ms.toFixed(0)} | ${pct(ms)} |`);
   lines.push('', `| top ${top} functions by self time | self ms | share of busy |`, '|---|---:|---:|');
@@ -77,6 +66,34 @@ export const summarize = (profile: CpuProfile, top = 30, window?: { fromUs: numb
     .slice(0, top))
     lines.push(`| \`${name.trim()}\` | ${ms.toFixed(0)} | ${pct(ms)} |`);
   return lines.join('\n');
+};
+
+/** CPU per request by stage (request-stages.ts): each sample placed by its whole stack. */
+const stageTable = (
+  profile: CpuProfile,
+  byId: Map<number, ProfileNode>,
+  window: { fromUs: number; toUs: number } | undefined,
+  requests: number,
+  busy: number,
+): string[] => {
+  const parentOf = new Map<number, number>();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parentOf.set(child, node.id);
+  const stages = new Map<string, number>();
+  let at = profile.startTime;
+  profile.samples.forEach((id, index) => {
+    const ms = (profile.timeDeltas[index] ?? 0) / 1000;
+    at += profile.timeDeltas[index] ?? 0;
+    if ((window && (at < window.fromUs || at > window.toUs)) || byId.get(id)!.callFrame.functionName === '(idle)') return;
+    const stack: StackFrame[] = [];
+    for (let node: number | undefined = id; node !== undefined; node = parentOf.get(node)) stack.push(byId.get(node)!.callFrame);
+    const stage = stageOf(stack);
+    stages.set(stage, (stages.get(stage) ?? 0) + ms);
+  });
+  const lines = [`| stage (by whole stack, then leaf layer) | CPU per request | share of busy |`, '|---|---:|---:|'];
+  for (const [stage, ms] of [...stages].sort((a, b) => b[1] - a[1]))
+    lines.push(`| ${stage} | ${((1000 * ms) / requests).toFixed(0)} µs | ${((100 * ms) / busy).toFixed(1)}% |`);
+  lines.push(`| **all** | **${((1000 * busy) / requests).toFixed(0)} µs** | 100% |`);
+  return lines;
 };
 
 if (require.main === module) {
