@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
-import { ledgerProjection } from '@ledger/projections';
+import { AUDIT_INDEX, auditTableNames, ledgerProjection } from '@ledger/projections';
 import { LedgerProcess, runCli } from '@ledger/testing';
 import { enlist } from './support/fixtures';
 
@@ -87,9 +87,8 @@ describe(`ledger-cli on a ${EVENTS}-event log`, () => {
     const epoch = state.nodes['node-00001'].epoch;
     state.nodes['node-00001'].epoch = 999;
     db.prepare('UPDATE checkpoints SET state = ? WHERE name = ?').run(JSON.stringify(state), ledgerProjection.name);
-    const audit = (db.prepare("SELECT generation FROM read_model_tables WHERE name = 'audit-index.v1' AND current = 1").get() as { generation: number })
-      .generation;
-    db.prepare(`UPDATE "audit_index_v1_events_g${audit}" SET node_id = 'node-99999' WHERE position = 42`).run();
+    const audit = (db.prepare('SELECT generation FROM read_model_tables WHERE name = ? AND current = 1').get(AUDIT_INDEX) as { generation: number }).generation;
+    db.prepare(`UPDATE "${auditTableNames(audit).events}" SET node_id = 'node-99999' WHERE position = 42`).run();
     db.close();
     const caught = await runCli(['verify', '--data-dir', dataDir]);
     assert.equal(caught.status, 1);

@@ -1,7 +1,6 @@
 import { BeforeApplicationShutdown, Inject, Injectable } from '@nestjs/common';
 import { Observable, type Subscriber } from 'rxjs';
-import { deriveAuditFields, matchesAuditFilter, type AuditFields, type LiveAuditFilter } from '@ledger/projections';
-import { parseToken } from '@ledger/domain';
+import { auditFieldsInView, matchesAuditFilter, type AuditFields, type LiveAuditFilter } from '@ledger/projections';
 import { LogFollower, type EventStore, type RecordedEvent } from '@ledger/event-store';
 import { EVENT_STORE } from '../infrastructure/injection-tokens';
 import { SubscriptionRestarts } from '../infrastructure/subscription-restarts';
@@ -56,32 +55,16 @@ export class AuditStreamService implements BeforeApplicationShutdown {
 
   /**
    * An event's audit fields, completed from the read model where the event itself does not
-   * say: the consumer its token was issued to (as the audit index records it), and for a
-   * lease's renewal, release or expiry (which name only the lease) the owner that was
-   * granted it, so a node's or a model's stream shows its leases ending. Owners and tokens
-   * never change, so the read model's answer is final; it is awaited up to this event if
-   * it has not folded that far.
+   * say (auditFieldsInView): the consumer its token was issued to, and for a lease's
+   * renewal, release or expiry the owner that was granted it, so a node's or a model's
+   * stream shows its leases ending. If the read model has not folded that far, it is
+   * awaited up to this event.
    */
   private async fieldsOf(event: RecordedEvent): Promise<AuditFields> {
-    const fields = deriveAuditFields(event);
-    const leaseId = (event.data as { leaseId?: unknown } | null)?.leaseId;
-    const needsOwner = fields.token === null && fields.ip !== null && typeof leaseId === 'string';
-    const needsConsumer = fields.controller === null && (fields.token !== null || needsOwner);
-    if (!needsOwner && !needsConsumer) return fields;
-    let view = this.views.view;
-    const ownerToken = () => view.leases[fields.ip!]?.leases.find((lease) => lease.leaseId === leaseId)?.owner.token ?? null;
-    if (needsOwner && ownerToken() === null) view = await this.views.atLeast(event.position).catch(() => this.views.view);
-    const token = needsOwner ? ownerToken() : fields.token;
-    if (token === null) return fields;
-    if (!view.allocations[token]) view = await this.views.atLeast(event.position).catch(() => this.views.view);
-    const allocation = view.allocations[token];
-    return {
-      ...fields,
-      token,
-      nodeId: fields.nodeId ?? parseToken(token)?.nodeId ?? null,
-      controller: allocation?.consumer.controller ?? null,
-      model: allocation?.consumer.model ?? null,
-    };
+    const now = auditFieldsInView(this.views.view, event);
+    if (!now.missing) return now.fields;
+    const later = await this.views.atLeast(event.position).catch(() => this.views.view);
+    return auditFieldsInView(later, event).fields;
   }
 
   beforeApplicationShutdown(): void {

@@ -34,3 +34,26 @@ export const deriveAuditFields = (event: RecordedEvent): AuditFields => {
   const consumer = field(data, 'consumer');
   return { nodeId, token, ip, controller: text(field(consumer, 'controller')), model: text(field(consumer, 'model')) };
 };
+
+/** A lease as an address and the lease's id (unique on that address). */
+export interface LeaseRef {
+  ip: string;
+  leaseId: string;
+}
+
+/**
+ * The lease an event names without naming its owner: a renewal, release or expiry names
+ * only the address and the lease. Its token, node and consumer are the owner's, which the
+ * lease's grant named (leaseGrantOf); the live stream and the audit index both file it so.
+ */
+export const ownerlessLeaseOf = (event: RecordedEvent, fields: AuditFields): LeaseRef | null => {
+  const leaseId = text(field(event.data, 'leaseId'));
+  return fields.token === null && fields.ip !== null && leaseId !== null ? { ip: fields.ip, leaseId } : null;
+};
+
+/** The lease an event grants, with its owner's token: an event naming a lease and its owner. */
+export const leaseGrantOf = (event: RecordedEvent, fields: AuditFields): (LeaseRef & { token: string }) | null => {
+  const leaseId = text(field(event.data, 'leaseId'));
+  const token = text(field(field(event.data, 'owner'), 'token'));
+  return fields.ip !== null && leaseId !== null && token !== null ? { ip: fields.ip, leaseId, token } : null;
+};

@@ -1,9 +1,18 @@
 import type Database from 'better-sqlite3';
+import { parseToken } from '@ledger/domain';
 import { type RecordedEvent, storedEnvelopeJson } from '@ledger/event-store';
 import type { Projector } from '../runtime/projector';
 import { ReadModelTables } from '../runtime/read-model-tables';
-import { deriveAuditFields } from './audit-fields';
-import { AUDIT_INDEX, auditTableNames, auditTablesOf, createAuditIndexes, createAuditTables, type AuditTableNames } from './audit-index-tables';
+import { deriveAuditFields, leaseGrantOf, ownerlessLeaseOf, type LeaseRef } from './audit-fields';
+import {
+  AUDIT_INDEX,
+  auditTableNames,
+  auditTablesOf,
+  createAuditIndexes,
+  createAuditTables,
+  dropOtherAuditVersions,
+  type AuditTableNames,
+} from './audit-index-tables';
 
 type Consumer = { controller: string; model: string };
 
@@ -13,6 +22,8 @@ interface Statements {
   insertEvent: Database.Statement;
   insertToken: Database.Statement;
   findToken: Database.Statement;
+  insertLease: Database.Statement;
+  findLease: Database.Statement;
 }
 
 /** The current generation is behind the events offered: they must be read again from its position. */
@@ -22,6 +33,10 @@ export class GenerationBehindError extends Error {
 
 /** Tokens whose consumer is kept in memory; older ones are looked up in the tokens table. */
 const TOKEN_CACHE = 200_000;
+/** Leases whose owner is kept in memory; older ones are looked up in the leases table. */
+const LEASE_CACHE = 200_000;
+
+const leaseKey = (lease: LeaseRef): string => `${lease.leaseId} ${lease.ip}`;
 
 /** The event as the audit index stores and returns it: the one envelope, in a fixed field order. */
 export const envelopeJson = (event: RecordedEvent): string =>
@@ -39,7 +54,9 @@ export const envelopeJson = (event: RecordedEvent): string =>
 /**
  * Folds the log into the audit index: one row per event, written a page per
  * transaction together with the generation's position (its checkpoint), so rows and
- * checkpoint never disagree. The live projector follows whichever generation is
+ * checkpoint never disagree. An event is filed under what it names and, through the
+ * index's own tables (written in the same transactions), under what it implies: a token's
+ * consumer, a lease's owner. The live projector follows whichever generation is
  * current (a CLI rebuild may promote a new one under it); a rebuild writes a fresh
  * generation, optionally without indexes until it is complete (faster bulk load).
  */
@@ -49,6 +66,8 @@ export class AuditIndexProjector implements Projector {
   private statements: Statements;
   private folded: number;
   private readonly tokens = new Map<string, Consumer | null>();
+  /** Lease (leaseKey) -> the token it was granted to, as in the leases table. */
+  private readonly leases = new Map<string, string | null>();
 
   private constructor(
     private readonly db: Database.Database,
@@ -66,6 +85,8 @@ export class AuditIndexProjector implements Projector {
     const tables = new ReadModelTables(db);
     const generation = db
       .transaction(() => {
+        // A file indexed by older code: this version indexes the log again from position 0.
+        dropOtherAuditVersions(db);
         const current = tables.current(AUDIT_INDEX);
         if (current) return current.generation;
         const first = tables.allocate(AUDIT_INDEX);
@@ -99,8 +120,9 @@ export class AuditIndexProjector implements Projector {
       // (a full disk fails at COMMIT more often than at INSERT) leaves it where the disk is.
       this.folded = this.db.transaction(() => this.write(events, envelopes)).immediate();
     } catch (error) {
-      // Tokens remembered inside the rolled-back transaction were never stored.
+      // Tokens and leases remembered inside the rolled-back transaction were never stored.
       this.tokens.clear();
+      this.leases.clear();
       throw error;
     }
   }
@@ -119,7 +141,12 @@ export class AuditIndexProjector implements Projector {
   /** Makes this generation the one queries read, and follows whichever is current from now on. */
   promote(): void {
     this.buildIndexes();
-    this.tables.promote(AUDIT_INDEX, this.statements.generation, auditTablesOf);
+    this.db
+      .transaction(() => {
+        this.tables.promote(AUDIT_INDEX, this.statements.generation, auditTablesOf);
+        dropOtherAuditVersions(this.db);
+      })
+      .immediate();
     this.following = true;
   }
 
@@ -147,8 +174,19 @@ export class AuditIndexProjector implements Projector {
       const event = events[i];
       if (event.position <= position) continue;
       const fields = deriveAuditFields(event);
-      let { controller, model } = fields;
-      if (fields.token !== null) {
+      let { nodeId, token, controller, model } = fields;
+      const grant = leaseGrantOf(event, fields);
+      if (grant !== null) this.recordLeaseOwner(grant);
+      const lease = ownerlessLeaseOf(event, fields);
+      if (lease !== null) {
+        // A renewal, release or expiry: the lease's owner, as the live stream files it
+        // (auditFieldsInView), from what this generation has indexed, never the ledger view.
+        token = this.leaseOwner(lease);
+        if (token !== null) {
+          nodeId ??= parseToken(token)?.nodeId ?? null;
+          ({ controller, model } = this.tokenConsumer(token) ?? { controller: null, model: null });
+        }
+      } else if (fields.token !== null) {
         if (controller !== null && model !== null) {
           if (this.tokenConsumer(fields.token) === null) {
             insertToken.run(fields.token, controller, model);
@@ -165,8 +203,8 @@ export class AuditIndexProjector implements Projector {
         event.stream,
         event.type,
         event.recordedAt,
-        fields.nodeId,
-        fields.token,
+        nodeId,
+        token,
         fields.ip,
         controller,
         model,
@@ -194,11 +232,39 @@ export class AuditIndexProjector implements Projector {
     this.tokens.set(token, consumer);
   }
 
+  /** The token a lease was granted to, or null if this generation never saw its grant. */
+  private leaseOwner(lease: LeaseRef): string | null {
+    const key = leaseKey(lease);
+    const cached = this.leases.get(key);
+    if (cached !== undefined) return cached;
+    const row = this.statements.findLease.get(lease.ip, lease.leaseId) as { token: string } | undefined;
+    this.rememberLease(key, row?.token ?? null);
+    return row?.token ?? null;
+  }
+
+  /** The first grant of a lease names its owner for good (as the ledger view keeps the first). */
+  private recordLeaseOwner(grant: LeaseRef & { token: string }): void {
+    const key = leaseKey(grant);
+    if (typeof this.leases.get(key) === 'string') return;
+    // One statement per grant: the insert says whether the lease was already there.
+    if (this.statements.insertLease.run(grant.ip, grant.leaseId, grant.token).changes > 0) this.rememberLease(key, grant.token);
+    else {
+      this.leases.delete(key);
+      this.leaseOwner(grant);
+    }
+  }
+
+  private rememberLease(key: string, token: string | null): void {
+    if (this.following && this.leases.size >= LEASE_CACHE) this.leases.delete(this.leases.keys().next().value as string);
+    this.leases.set(key, token);
+  }
+
   private prepare(generation: number): Statements {
     const names = auditTableNames(generation);
     createAuditTables(this.db, names);
     if (!this.deferIndexes) createAuditIndexes(this.db, names);
     this.tokens.clear();
+    this.leases.clear();
     this.folded = this.tables?.position(AUDIT_INDEX, generation) ?? 0;
     return {
       generation,
@@ -206,6 +272,8 @@ export class AuditIndexProjector implements Projector {
       insertEvent: this.db.prepare(`INSERT INTO "${names.events}" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
       insertToken: this.db.prepare(`INSERT OR IGNORE INTO "${names.tokens}" (token, controller, model) VALUES (?, ?, ?)`),
       findToken: this.db.prepare(`SELECT controller, model FROM "${names.tokens}" WHERE token = ?`),
+      insertLease: this.db.prepare(`INSERT OR IGNORE INTO "${names.leases}" (ip, lease_id, token) VALUES (?, ?, ?)`),
+      findLease: this.db.prepare(`SELECT token FROM "${names.leases}" WHERE ip = ? AND lease_id = ?`),
     };
   }
 }

@@ -1,17 +1,23 @@
 import type Database from 'better-sqlite3';
 import { generationTable } from '../runtime/read-model-tables';
 
-/** The audit index's name in the read-model file; bump the version when its rows change shape. */
-export const AUDIT_INDEX = 'audit-index.v1';
+/**
+ * The audit index's name in the read-model file; bump the version when its rows change
+ * shape or meaning, so a file indexed by older code is indexed again instead of mixed.
+ * v2: a lease's renewal, release and expiry are filed under the lease's owner.
+ */
+export const AUDIT_INDEX = 'audit-index.v2';
 
 export interface AuditTableNames {
   events: string;
   tokens: string;
+  leases: string;
 }
 
 export const auditTableNames = (generation: number): AuditTableNames => ({
   events: generationTable(`${AUDIT_INDEX} events`, generation),
   tokens: generationTable(`${AUDIT_INDEX} tokens`, generation),
+  leases: generationTable(`${AUDIT_INDEX} leases`, generation),
 });
 
 export const auditTablesOf = (generation: number): string[] => Object.values(auditTableNames(generation));
@@ -20,7 +26,9 @@ export const auditTablesOf = (generation: number): string[] => Object.values(aud
  * One row per event, with the fields audit queries filter by and the event's JSON.
  * `tokens` remembers which consumer each token was issued to, so every later event
  * naming the token (deployment reports, releases, refusals) is indexed under that
- * consumer's controller and model too.
+ * consumer's controller and model too. `leases` remembers the token each lease was
+ * granted to, so its renewal, release and expiry (which name only the address and the
+ * lease) are filed under that owner: its token, its node, its consumer.
  */
 export const createAuditTables = (db: Database.Database, names: AuditTableNames): void => {
   db.exec(`
@@ -43,6 +51,12 @@ export const createAuditTables = (db: Database.Database, names: AuditTableNames)
       controller TEXT NOT NULL,
       model      TEXT NOT NULL
     ) WITHOUT ROWID;
+    CREATE TABLE IF NOT EXISTS "${names.leases}" (
+      ip       TEXT NOT NULL,
+      lease_id TEXT NOT NULL,
+      token    TEXT NOT NULL,
+      PRIMARY KEY (ip, lease_id)
+    ) WITHOUT ROWID;
   `);
 };
 
@@ -59,4 +73,26 @@ export const createAuditIndexes = (db: Database.Database, names: AuditTableNames
     CREATE INDEX IF NOT EXISTS "${t}_model" ON "${t}" (controller, model, position) WHERE controller IS NOT NULL;
     CREATE INDEX IF NOT EXISTS "${t}_type" ON "${t}" (type, position);
   `);
+};
+
+/** Versions of the audit index other than this one that the file still lists (indexed by older code). */
+export const otherAuditVersions = (db: Database.Database): string[] => {
+  const listed = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'read_model_tables'").get() !== undefined;
+  if (!listed) return [];
+  return db.prepare("SELECT DISTINCT name FROM read_model_tables WHERE name LIKE 'audit-index.v%' AND name <> ?").pluck().all(AUDIT_INDEX) as string[];
+};
+
+/**
+ * Drops the tables of other versions of the audit index: once this version is built they
+ * are never read again, and on a big ledger they are the size of the log. (A read-model
+ * file belongs to one ledger instance, so no older process still writes them.)
+ */
+export const dropOtherAuditVersions = (db: Database.Database): void => {
+  const versions = otherAuditVersions(db);
+  if (versions.length === 0) return;
+  const prefixes = versions.map((name) => generationTable(name, 0).slice(0, -'g0'.length));
+  const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all() as string[];
+  for (const table of tables) if (prefixes.some((prefix) => table.startsWith(prefix))) db.exec(`DROP TABLE IF EXISTS "${table}"`);
+  const forget = db.prepare('DELETE FROM read_model_tables WHERE name = ?');
+  for (const name of versions) forget.run(name);
 };

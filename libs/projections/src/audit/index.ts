@@ -1,4 +1,5 @@
 export * from './audit-fields';
+export * from './audit-fields-in-view';
 export * from './audit-index-tables';
 export * from './audit-index-projector';
 export * from './audit-index-reader';

@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3';
 import type { EventStore } from '@ledger/event-store';
 import { ledgerProjection } from '../ledger-view/ledger-projection';
 import type { LedgerViewState } from '../ledger-view/views';
-import { AUDIT_INDEX, auditTableNames } from '../audit/audit-index-tables';
+import { AUDIT_INDEX, auditTableNames, otherAuditVersions } from '../audit/audit-index-tables';
 import { CheckpointStore } from '../runtime/checkpoint-store';
 import { ReadModelTables } from '../runtime/read-model-tables';
 import { SnapshotReader } from '../runtime/snapshots/snapshot-reader';
@@ -69,7 +69,12 @@ export const verifyReadModels = async (options: VerifyReadModelsOptions): Promis
     const noCheckpointYet =
       'no checkpoint yet (a running ledger writes its first one a checkpoint interval after its first events, and one at every graceful stop)';
     if (!liveView) notYetCompared.push(`the ${ledgerProjection.name}: ${noCheckpointYet}`);
-    if (!liveAudit) notYetCompared.push(`the ${AUDIT_INDEX}: ${noCheckpointYet}`);
+    const older = otherAuditVersions(live);
+    if (!liveAudit && older.length > 0) {
+      notYetCompared.push(
+        `the ${AUDIT_INDEX}: the read models hold ${older.join(', ')}, indexed by an older version of the ledger; it indexes the log again when it next starts (or run ledger-cli rebuild)`,
+      );
+    } else if (!liveAudit) notYetCompared.push(`the ${AUDIT_INDEX}: ${noCheckpointYet}`);
     const viewAt = liveView?.position ?? 0;
     const auditTo = liveAudit?.position ?? 0;
     const liveSnapshots = new SnapshotReader(live, ledgerProjection.name);

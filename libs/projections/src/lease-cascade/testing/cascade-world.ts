@@ -81,6 +81,60 @@ export class CascadeWorld {
     return Object.fromEntries(all.map((owner) => [ownerKey(owner), ownerLivenessIn(this.node(owner.nodeId), owner)]));
   }
 
+  private acquired = 0;
+
+  /** Enlists the node if it is new, and asks for it for `consumer` (a fresh request and token each time). */
+  acquire(nodeId: string, consumer: { controller: string; model: string }, requestPrefix: string): void {
+    if (this.node(nodeId).profile === null)
+      this.runNode({ type: 'EnlistNode', nodeId, profile: { hostname: nodeId, arch: 'amd64', cpuCount: 1, memoryMb: 1, tags: [], zone: 'z' } });
+    const n = ++this.acquired;
+    this.runNode({
+      type: 'AcquireNode',
+      nodeId,
+      consumer,
+      request: { requestId: `${requestPrefix}${n}`, fingerprint: 'f' },
+      reservationKeyHash: null,
+      tokenEntropy: `entropy-${n}`.padEnd(16, 'x'),
+      now: this.now,
+    });
+  }
+
+  /** Every owner a lease could name, live or ended, in the order they appeared. */
+  owners(): LeaseOwner[] {
+    return this.log.flatMap((e): LeaseOwner[] => {
+      const d = e.data as { nodeId: string; token: string; deviceId: string };
+      if (e.type === 'NodeAcquired') return [{ kind: 'allocation', token: d.token, nodeId: d.nodeId }];
+      if (e.type === 'DeviceRegistered') return [{ kind: 'device', deviceId: d.deviceId, token: d.token, nodeId: d.nodeId }];
+      return [];
+    });
+  }
+
+  /** Ends the node's live allocation, if it has one, as its holder would. */
+  releaseAllocation(nodeId: string): void {
+    const token = this.node(nodeId).allocation?.token;
+    if (token) this.runNode({ type: 'ReleaseAllocation', nodeId, token, ending: 'released', now: this.now, request: null });
+  }
+
+  /** Registers a container under the node's live allocation, if it has one. */
+  registerDevice(nodeId: string, mac: string, hostname: string): void {
+    const token = this.node(nodeId).allocation?.token;
+    if (token) this.runNode({ type: 'RegisterDevice', nodeId, token, hostname, mac, now: this.now });
+  }
+
+  /** Removes one of the devices ever registered (`pick` modulo their count), if there is one. */
+  removeDevice(pick: number): void {
+    const devices = this.owners().filter((o) => o.kind === 'device');
+    const device = devices[pick % Math.max(1, devices.length)];
+    if (device?.kind === 'device') this.runNode({ type: 'RemoveDevice', nodeId: device.nodeId, deviceId: device.deviceId, now: this.now });
+  }
+
+  /** Asks for a DHCP lease for one of the owners ever seen (`pick` modulo their count, live or ended), if there is one. */
+  grantToOwner(ip: string, mac: string, pick: number, expiresAt: string | null): void {
+    const all = this.owners();
+    const owner = all[pick % Math.max(1, all.length)];
+    if (owner) this.runLease({ type: 'GrantLease', ip, mac, owner, leaseKind: 'dhcp', expiresAt, liveness: this.livenessFor(ip, [owner]), now: this.now });
+  }
+
   runLease(command: LeaseCommand, causationId: string | null = null) {
     const decision = leaseDecider.decide(command, this.ip(command.ip));
     if (decision.outcome === 'accepted') this.append(Streams.ip(command.ip), decision.events, causationId);

@@ -1,5 +1,4 @@
 import fc from 'fast-check';
-import type { LeaseOwner } from '@ledger/domain';
 import type { RecordedEvent } from '@ledger/event-store';
 import { CascadeWorld } from '../../lease-cascade/testing/cascade-world';
 
@@ -44,65 +43,27 @@ export const leaseActionsArb: fc.Arbitrary<LeaseAction[]> = fc.array(
 export const leaseWorldLog = (actions: LeaseAction[]): RecordedEvent[] => {
   const world = new CascadeWorld();
   const now = world.now;
-  let minted = 0;
-  const owners = (): LeaseOwner[] =>
-    world.log.flatMap((e): LeaseOwner[] => {
-      const d = e.data as { nodeId: string; token: string; deviceId: string };
-      if (e.type === 'NodeAcquired') return [{ kind: 'allocation', token: d.token, nodeId: d.nodeId }];
-      if (e.type === 'DeviceRegistered') return [{ kind: 'device', deviceId: d.deviceId, token: d.token, nodeId: d.nodeId }];
-      return [];
-    });
   for (const a of actions) {
     const nodeId = 'node' in a ? NODES[a.node] : '';
     switch (a.kind) {
       case 'acquire':
-        if (world.node(nodeId).profile === null)
-          world.runNode({ type: 'EnlistNode', nodeId, profile: { hostname: nodeId, arch: 'amd64', cpuCount: 1, memoryMb: 1, tags: [], zone: 'z' } });
-        world.runNode({
-          type: 'AcquireNode',
-          nodeId,
-          consumer: { controller: 'c', model: 'containers' },
-          request: { requestId: `lease-r${++minted}`, fingerprint: 'f' },
-          reservationKeyHash: null,
-          tokenEntropy: `entropy-${minted}`.padEnd(16, 'x'),
-          now,
-        });
+        world.acquire(nodeId, { controller: 'c', model: 'containers' }, 'lease-r');
         break;
-      case 'release': {
-        const token = world.node(nodeId).allocation?.token;
-        if (token) world.runNode({ type: 'ReleaseAllocation', nodeId, token, ending: 'released', now, request: null });
+      case 'release':
+        world.releaseAllocation(nodeId);
         break;
-      }
       case 'revoke':
         world.runNode({ type: 'ObserveProviderStatus', nodeId, providerStatus: 'Ready', source: 'maas', observedAt: now, now });
         break;
-      case 'register': {
-        const token = world.node(nodeId).allocation?.token;
-        if (token) world.runNode({ type: 'RegisterDevice', nodeId, token, hostname: `lxc-${a.mac}`, mac: MACS[a.mac], now });
+      case 'register':
+        world.registerDevice(nodeId, MACS[a.mac], `lxc-${a.mac}`);
         break;
-      }
-      case 'removeDevice': {
-        const devices = owners().filter((o) => o.kind === 'device');
-        const device = devices[a.pick % Math.max(1, devices.length)];
-        if (device?.kind === 'device') world.runNode({ type: 'RemoveDevice', nodeId: device.nodeId, deviceId: device.deviceId, now });
+      case 'removeDevice':
+        world.removeDevice(a.pick);
         break;
-      }
-      case 'grant': {
-        const all = owners();
-        const owner = all[a.owner % Math.max(1, all.length)];
-        if (owner)
-          world.runLease({
-            type: 'GrantLease',
-            ip: IPS[a.ip],
-            mac: MACS[a.mac],
-            owner,
-            leaseKind: 'dhcp',
-            expiresAt: null,
-            liveness: world.livenessFor(IPS[a.ip], [owner]),
-            now,
-          });
+      case 'grant':
+        world.grantToOwner(IPS[a.ip], MACS[a.mac], a.owner, null);
         break;
-      }
       case 'renew':
         world.runLease({ type: 'RenewLease', ip: IPS[a.ip], leaseId: null, expiresAt: null, liveness: world.livenessFor(IPS[a.ip], []), now });
         break;
