@@ -69,7 +69,7 @@ export const modelLeaseLog = (actions: ModelLeaseAction[]): RecordedEvent[] => {
         world.releaseAllocation(nodeId);
         break;
       case 'revoke':
-        world.runNode({ type: 'ObserveProviderStatus', nodeId, providerStatus: 'Ready', source: 'maas', observedAt: now, now });
+        world.revokeByProvider(nodeId);
         break;
       case 'destroyModel': {
         // As POST /v1/models/release does: every live allocation of the model, each on its own token.
@@ -90,23 +90,14 @@ export const modelLeaseLog = (actions: ModelLeaseAction[]): RecordedEvent[] => {
         world.grantToOwner(IPS[a.ip], MACS[a.mac], a.owner, a.expires ? hoursLater(1) : null);
         break;
       case 'renew':
-        world.runLease({
-          type: 'RenewLease',
-          ip: IPS[a.ip],
-          leaseId: null,
-          expiresAt: hoursLater(2 + ++renewals),
-          liveness: world.livenessFor(IPS[a.ip], []),
-          now,
-        });
+        world.renewLease(IPS[a.ip], hoursLater(2 + ++renewals));
         break;
       case 'releaseLease':
-        if (world.ip(IPS[a.ip]).granted > 0) world.runLease({ type: 'ReleaseLease', ip: IPS[a.ip], leaseId: null, reason: 'released', cause: null, now });
+        world.releaseLease(IPS[a.ip]);
         break;
-      case 'expireLease': {
-        const active = world.ip(IPS[a.ip]).active;
-        if (active) world.runLease({ type: 'ExpireLease', ip: IPS[a.ip], leaseId: active.leaseId, now: LATER });
+      case 'expireLease':
+        world.expireLease(IPS[a.ip], LATER);
         break;
-      }
       case 'cascade':
         cascade.run(a.events);
         break;

@@ -135,6 +135,27 @@ export class CascadeWorld {
     if (owner) this.runLease({ type: 'GrantLease', ip, mac, owner, leaseKind: 'dhcp', expiresAt, liveness: this.livenessFor(ip, [owner]), now: this.now });
   }
 
+  /** The provider reports the node Ready while allocated: the ledger revokes the allocation. */
+  revokeByProvider(nodeId: string): void {
+    this.runNode({ type: 'ObserveProviderStatus', nodeId, providerStatus: 'Ready', source: 'maas', observedAt: this.now, now: this.now });
+  }
+
+  /** Renews the address's lease, whoever holds it (refused unless valid). */
+  renewLease(ip: string, expiresAt: string | null): void {
+    this.runLease({ type: 'RenewLease', ip, leaseId: null, expiresAt, liveness: this.livenessFor(ip, []), now: this.now });
+  }
+
+  /** Releases the address's lease, if one was ever granted. */
+  releaseLease(ip: string): void {
+    if (this.ip(ip).granted > 0) this.runLease({ type: 'ReleaseLease', ip, leaseId: null, reason: 'released', cause: null, now: this.now });
+  }
+
+  /** Expires the address's active lease, if it has one, at `now`. */
+  expireLease(ip: string, now: string = this.now): void {
+    const active = this.ip(ip).active;
+    if (active) this.runLease({ type: 'ExpireLease', ip, leaseId: active.leaseId, now });
+  }
+
   runLease(command: LeaseCommand, causationId: string | null = null) {
     const decision = leaseDecider.decide(command, this.ip(command.ip));
     if (decision.outcome === 'accepted') this.append(Streams.ip(command.ip), decision.events, causationId);

@@ -42,7 +42,6 @@ export const leaseActionsArb: fc.Arbitrary<LeaseAction[]> = fc.array(
 /** The log the actions make, in order. */
 export const leaseWorldLog = (actions: LeaseAction[]): RecordedEvent[] => {
   const world = new CascadeWorld();
-  const now = world.now;
   for (const a of actions) {
     const nodeId = 'node' in a ? NODES[a.node] : '';
     switch (a.kind) {
@@ -53,7 +52,7 @@ export const leaseWorldLog = (actions: LeaseAction[]): RecordedEvent[] => {
         world.releaseAllocation(nodeId);
         break;
       case 'revoke':
-        world.runNode({ type: 'ObserveProviderStatus', nodeId, providerStatus: 'Ready', source: 'maas', observedAt: now, now });
+        world.revokeByProvider(nodeId);
         break;
       case 'register':
         world.registerDevice(nodeId, MACS[a.mac], `lxc-${a.mac}`);
@@ -65,16 +64,14 @@ export const leaseWorldLog = (actions: LeaseAction[]): RecordedEvent[] => {
         world.grantToOwner(IPS[a.ip], MACS[a.mac], a.owner, null);
         break;
       case 'renew':
-        world.runLease({ type: 'RenewLease', ip: IPS[a.ip], leaseId: null, expiresAt: null, liveness: world.livenessFor(IPS[a.ip], []), now });
+        world.renewLease(IPS[a.ip], null);
         break;
       case 'releaseLease':
-        if (world.ip(IPS[a.ip]).granted > 0) world.runLease({ type: 'ReleaseLease', ip: IPS[a.ip], leaseId: null, reason: 'released', cause: null, now });
+        world.releaseLease(IPS[a.ip]);
         break;
-      case 'expireLease': {
-        const active = world.ip(IPS[a.ip]).active;
-        if (active) world.runLease({ type: 'ExpireLease', ip: IPS[a.ip], leaseId: active.leaseId, now });
+      case 'expireLease':
+        world.expireLease(IPS[a.ip]);
         break;
-      }
     }
   }
   return world.log;
