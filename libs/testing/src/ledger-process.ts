@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import type { Middleware } from 'openapi-fetch';
 import { createLedgerClient, type LedgerApi } from '@ledger/client';
 import { apiContract } from './api-contract';
+import { RecentOutput } from './recent-output';
 
 const MAIN = resolve(__dirname, '../../../apps/ledger/src/main.js');
 
@@ -99,7 +100,7 @@ export class LedgerClient {
  * speaks as anyone else.
  */
 export class LedgerProcess extends LedgerClient {
-  private output = '';
+  private readonly output = new RecentOutput(200_000);
 
   private constructor(
     private readonly child: ChildProcess,
@@ -148,9 +149,9 @@ export class LedgerProcess extends LedgerClient {
       });
     });
     const ledger = new LedgerProcess(child, port, dataDir);
-    ledger.output = output;
-    child.stdout!.on('data', (chunk: Buffer) => (ledger.output = (ledger.output + chunk.toString()).slice(-200_000)));
-    child.stderr!.on('data', (chunk: Buffer) => (ledger.output = (ledger.output + chunk.toString()).slice(-200_000)));
+    ledger.output.append(output);
+    child.stdout!.on('data', (chunk: Buffer) => ledger.output.append(chunk.toString()));
+    child.stderr!.on('data', (chunk: Buffer) => ledger.output.append(chunk.toString()));
     return ledger;
   }
 
@@ -161,13 +162,13 @@ export class LedgerProcess extends LedgerClient {
 
   /** Everything the process printed (its structured logs), for assertions and failure reports. */
   get logs(): string {
-    return this.output;
+    return this.output.text;
   }
 
   /** Resolves once the logs match (log lines are written as responses finish, so they may trail the answer). */
   async waitForLog(pattern: RegExp, timeoutMs = 3_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
-    while (!pattern.test(this.output)) {
+    while (!pattern.test(this.output.text)) {
       if (Date.now() > deadline) throw new Error(`no log line matched ${pattern} within ${timeoutMs} ms`);
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
