@@ -7,12 +7,10 @@
  * fresh fold up to P, for every P.
  */
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { SqliteEventStore, type RecordedEvent } from '@ledger/event-store';
+import type { RecordedEvent } from '@ledger/event-store';
 import { ledgerProjection } from '../ledger-view/ledger-projection';
 import { AuditIndexProjector } from '../audit/audit-index-projector';
 import { CheckpointStore } from '../runtime/checkpoint-store';
@@ -23,6 +21,7 @@ import { SnapshotReader } from '../runtime/snapshots/snapshot-reader';
 import { stateAt } from '../time-travel/state-at';
 import { verifyReadModels } from './verify-read-models';
 import { appenderTo, appendsOf, generatedHistoriesArb } from './testing/generated-log';
+import { openLedgerFiles } from './testing/ledger-files';
 
 const plain = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 
@@ -40,15 +39,8 @@ describe('invariant 8: the live read models are a replay of the log', () => {
         fc.integer({ min: 1, max: 9 }),
         fc.double({ min: 0, max: 1, noNaN: true }),
         async (histories, snapshotEvery, cut) => {
-          const dir = await mkdtemp(join(tmpdir(), 'ledger-invariant-8-'));
-          let second = 0;
-          const store = await SqliteEventStore.open({
-            file: join(dir, 'events.sqlite'),
-            synchronous: 'NORMAL',
-            pollIntervalMs: 5,
-            clock: () => new Date(Date.UTC(2026, 0, 1) + ++second * 1000),
-          });
-          const db = openReadModelDatabase(join(dir, 'read-models.sqlite'));
+          const files = await openLedgerFiles('ledger-invariant-8-');
+          const { dir, store, db } = files;
           try {
             const appends = appendsOf(histories);
             const writeAppends = appenderTo(store);
@@ -96,9 +88,7 @@ describe('invariant 8: the live read models are a replay of the log', () => {
               assert.deepStrictEqual(plain(travelled.state), plain(foldFromZero(log, position)), `state at ${position}`);
             }
           } finally {
-            db.close();
-            await store.close();
-            await rm(dir, { recursive: true, force: true });
+            await files.close();
           }
         },
       ),

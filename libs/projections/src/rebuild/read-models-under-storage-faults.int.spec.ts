@@ -7,12 +7,10 @@
  * lease cascade's state and checkpoint.
  */
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { SqliteEventStore, type RecordedEvent } from '@ledger/event-store';
+import type { RecordedEvent } from '@ledger/event-store';
 import { ledgerProjection } from '../ledger-view/ledger-projection';
 import { AuditIndexProjector } from '../audit/audit-index-projector';
 import { LeaseCascadeRunner, LEASE_CASCADE_CHECKPOINT } from '../lease-cascade/lease-cascade-runner';
@@ -25,6 +23,7 @@ import { ProjectorRunner } from '../runtime/projector-runner';
 import { faultPlan, faultyDatabase } from '../runtime/testing/faulty-database';
 import { verifyReadModels } from './verify-read-models';
 import { appenderTo, appendsOf, generatedHistoriesArb } from './testing/generated-log';
+import { openLedgerFiles } from './testing/ledger-files';
 
 const plain = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 
@@ -38,15 +37,8 @@ describe('read models on a disk that fails writes at random', () => {
         fc.integer(),
         fc.constantFrom(0.05, 0.2, 0.5),
         async (histories, snapshotEvery, seed, probability) => {
-          const dir = await mkdtemp(join(tmpdir(), 'ledger-storage-faults-'));
-          let second = 0;
-          const store = await SqliteEventStore.open({
-            file: join(dir, 'events.sqlite'),
-            synchronous: 'NORMAL',
-            pollIntervalMs: 5,
-            clock: () => new Date(Date.UTC(2026, 0, 1) + ++second * 1000),
-          });
-          const db = openReadModelDatabase(join(dir, 'read-models.sqlite'));
+          const files = await openLedgerFiles('ledger-storage-faults-');
+          const { dir, store, db } = files;
           const plan = faultPlan(seed, probability);
           const faulty = faultyDatabase(db, plan);
           const released: CascadeRelease[] = [];
@@ -107,9 +99,7 @@ describe('read models on a disk that fails writes at random', () => {
             await view.stop();
             await audit.stop();
             await cascade.stop();
-            db.close();
-            await store.close();
-            await rm(dir, { recursive: true, force: true });
+            await files.close();
           }
         },
       ),

@@ -6,22 +6,19 @@
  * lease's status then) is exactly what the whole-ledger fold to that position says.
  */
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { Streams } from '@ledger/domain';
-import { SqliteEventStore, type RecordedEvent } from '@ledger/event-store';
+import type { RecordedEvent } from '@ledger/event-store';
 import { ledgerProjection } from '../ledger-view/ledger-projection';
 import { leaseStatus } from '../ledger-view/lease-queries';
 import type { LedgerViewState } from '../ledger-view/views';
 import { AuditIndexProjector } from '../audit/audit-index-projector';
 import { AuditIndexReader } from '../audit/audit-index-reader';
-import { openReadModelDatabase } from '../runtime/read-model-database';
 import { ProjectorRunner } from '../runtime/projector-runner';
 import { appenderTo, appendsOf, generatedHistoriesArb } from '../rebuild/testing/generated-log';
 import { scopedStateAt } from './scoped-state-at';
+import { openLedgerFiles } from '../rebuild/testing/ledger-files';
 
 const plain = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 
@@ -47,15 +44,8 @@ describe('per-node time travel', () => {
   it("folding only a node's own streams gives what the whole fold gives about it, at every position", async () => {
     await fc.assert(
       fc.asyncProperty(generatedHistoriesArb(30), fc.integer({ min: 0, max: 3_600 }), async (histories, lateBySeconds) => {
-        const dir = await mkdtemp(join(tmpdir(), 'ledger-scoped-travel-'));
-        let second = 0;
-        const store = await SqliteEventStore.open({
-          file: join(dir, 'events.sqlite'),
-          synchronous: 'NORMAL',
-          pollIntervalMs: 5,
-          clock: () => new Date(Date.UTC(2026, 0, 1) + ++second * 1000),
-        });
-        const db = openReadModelDatabase(join(dir, 'read-models.sqlite'));
+        const files = await openLedgerFiles('ledger-scoped-travel-');
+        const { store, db } = files;
         try {
           await appenderTo(store)(appendsOf(histories));
           const audit = new ProjectorRunner(store, AuditIndexProjector.live(db), { pageSize: 50 });
@@ -86,9 +76,7 @@ describe('per-node time travel', () => {
             }
           }
         } finally {
-          db.close();
-          await store.close();
-          await rm(dir, { recursive: true, force: true });
+          await files.close();
         }
       }),
       { numRuns: 25, includeErrorInReport: true },
