@@ -79,6 +79,43 @@ describe('bad input', () => {
       status: 400,
       mentions: /observedAt/,
     },
+    // ISO-8601 forms `new Date` cannot read (week, ordinal, basic dates) or reads in the
+    // server's own zone (no zone): refused like any bad time, never a 500.
+    {
+      name: 'an observation with a week date',
+      path: '/v1/observations/nodes',
+      body: { nodeId: 'good-node', providerStatus: 'ready', observedAt: '2026-W10', source: 'maas' },
+      status: 400,
+      mentions: /observedAt must be an ISO-8601 time with a zone/,
+    },
+    {
+      name: 'a power observation with a time without a zone',
+      path: '/v1/observations/power',
+      body: { nodeId: 'good-node', ok: false, error: 'BMC timeout', observedAt: '2026-12-31T10:00:00' },
+      status: 400,
+      mentions: /observedAt must be an ISO-8601 time with a zone/,
+    },
+    {
+      name: 'a lease with an ordinal-date expiry',
+      path: '/v1/leases',
+      body: { ip: '10.0.0.5', mac: '52:54:00:00:00:05', owner: { kind: 'allocation', token: 'x' }, kind: 'dhcp', expiresAt: '2026-100' },
+      status: 400,
+      mentions: /expiresAt must be an ISO-8601 time with a zone/,
+    },
+    {
+      name: 'a lease renewal with a basic-format date',
+      path: '/v1/leases/10.0.0.5/renew',
+      body: { expiresAt: '20261231' },
+      status: 400,
+      mentions: /expiresAt must be an ISO-8601 time with a zone/,
+    },
+    {
+      name: 'a DHCP lease record with a week date',
+      path: '/v1/observations/leases',
+      body: { source: 'dhcpd', leases: [{ ip: '10.0.0.6', mac: '52:54:00:00:00:06', state: 'active', ends: '2026-W10-1' }] },
+      status: 400,
+      mentions: /leases\[0\]\.ends: must be an ISO-8601 time with a zone/,
+    },
     {
       name: 'a reservation ttl out of range',
       path: '/v1/nodes/good-node/reservations',

@@ -1,6 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { IsString, Matches, ValidateBy } from 'class-validator';
 import { parsePointInLog } from '@ledger/projections';
+import { IsIsoTime } from './validators';
 
 /**
  * Query parameters are checked by class-validator on query DTOs, like bodies: these are
@@ -25,20 +26,8 @@ export const IsQueryInteger = (min: number, max: number) =>
     }),
   );
 
-const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/;
-
 /** An ISO-8601 time with its zone (2025-01-01T12:00:00Z). */
-export const IsQueryTime = () =>
-  applyDecorators(
-    once(),
-    ValidateBy({
-      name: 'isQueryTime',
-      validator: {
-        validate: (value: unknown) => typeof value === 'string' && ISO_TIME.test(value) && !Number.isNaN(new Date(value).getTime()),
-        defaultMessage: () => '$property must be an ISO-8601 time with a zone, e.g. 2025-01-01T12:00:00Z',
-      },
-    }),
-  );
+export const IsQueryTime = () => applyDecorators(once(), IsIsoTime());
 
 /** A point of the log: a global position (digits) or an ISO-8601 time. */
 export const IsPointInLog = (expected = 'an ISO-8601 time (2025-01-01T12:00:00Z) or a global position (digits)') =>

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsIn, IsISO8601, IsObject, IsOptional, ValidateIf, ValidateNested } from 'class-validator';
-import { IsBoundedText } from '../../http/validators';
+import { IsIn, IsObject, IsOptional, ValidateIf, ValidateNested } from 'class-validator';
+import { IsBoundedText, IsIsoTime } from '../../http/validators';
 import { IsIpAddress, IsMacAddress } from '../../http/address-validators';
 import type { GrantLeaseInput, ReleaseLeaseInput, RenewLeaseInput } from './lease-commands.handlers';
 
@@ -35,14 +35,14 @@ export class GrantLeaseRequestDto implements GrantLeaseInput {
   @ApiPropertyOptional({ type: String, format: 'date-time', nullable: true, description: 'Absent or null: no expiry.', example: '2025-01-01T12:00:00Z' })
   @IsOptional()
   @ValidateIf((_, value) => value !== null)
-  @IsISO8601({ strict: true })
+  @IsIsoTime()
   expiresAt?: string | null;
 }
 
 export class RenewLeaseRequestDto implements RenewLeaseInput {
   @ApiProperty({ type: String, format: 'date-time', nullable: true, example: '2025-01-01T12:00:00Z' })
   @ValidateIf((_, value) => value !== null)
-  @IsISO8601({ strict: true })
+  @IsIsoTime()
   expiresAt!: string | null;
   @ApiPropertyOptional({ description: 'Renew only if this is still the active lease.', example: '10.0.0.17#4' })
   @IsOptional()

@@ -1,4 +1,4 @@
-import { isISO8601 } from 'class-validator';
+import { isIsoTime } from '../../http/validators';
 import { DHCP_BINDING_STATES, parseIp, parseMac, type DhcpBindingState } from '@ledger/domain';
 import { InvalidInput } from '../../application/invalid-input';
 
@@ -19,7 +19,7 @@ type Problem = { field: string; problems: string[] };
 
 const instant = (value: unknown, nullable: boolean): { at: string | null } | { error: string } => {
   if (value === undefined || (nullable && value === null)) return { at: null };
-  if (typeof value !== 'string' || !isISO8601(value, { strict: true })) return { error: `must be an ISO-8601 time${nullable ? ' or null' : ''}` };
+  if (typeof value !== 'string' || !isIsoTime(value)) return { error: `must be an ISO-8601 time with a zone${nullable ? ' or null' : ''}` };
   return { at: new Date(value).toISOString() };
 };
 

@@ -1,6 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IsISO8601 } from 'class-validator';
-import { IsBoundedText, IsLedgerId } from '../../http/validators';
+import { IsBoundedText, IsLedgerId, IsIsoTime } from '../../http/validators';
 import { LEDGER_ID } from '@ledger/domain';
 import type { NodeObservationInput } from './observe-node.handler';
 
@@ -12,7 +11,7 @@ export class NodeObservationRequestDto implements NodeObservationInput {
   @IsBoundedText(64)
   providerStatus!: string;
   @ApiProperty({ format: 'date-time', example: '2025-01-01T12:00:00Z' })
-  @IsISO8601({ strict: true })
+  @IsIsoTime()
   observedAt!: string;
   @ApiProperty({ maxLength: 128, example: 'maas' })
   @IsBoundedText(128)

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean, IsISO8601, IsOptional } from 'class-validator';
-import { IsBoundedText, IsLedgerId } from '../../http/validators';
+import { IsBoolean, IsOptional } from 'class-validator';
+import { IsBoundedText, IsLedgerId, IsIsoTime } from '../../http/validators';
 import { LEDGER_ID } from '@ledger/domain';
 import type { PowerObservationInput } from './observe-power.handler';
 
@@ -17,6 +17,6 @@ export class PowerObservationRequestDto implements PowerObservationInput {
   @IsBoundedText(1024)
   error?: string;
   @ApiProperty({ format: 'date-time', example: '2025-01-01T12:00:00Z' })
-  @IsISO8601({ strict: true })
+  @IsIsoTime()
   observedAt!: string;
 }
