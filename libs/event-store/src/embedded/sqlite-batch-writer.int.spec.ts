@@ -11,14 +11,16 @@ const AT = '2031-02-03T04:05:06.789Z';
 /** A scratch database and an appender that writes one row per append, then may fail. */
 const scratch = (fail: (db: Database.Database, stream: string) => void) => {
   const db = new Database(':memory:');
-  db.exec('CREATE TABLE written (stream TEXT NOT NULL)');
-  const insert = db.prepare('INSERT INTO written (stream) VALUES (?)');
+  db.exec('CREATE TABLE written (stream TEXT NOT NULL, recorded_at TEXT NOT NULL)');
+  const insert = db.prepare('INSERT INTO written (stream, recorded_at) VALUES (?, ?)');
+  const newest = db.prepare('SELECT recorded_at FROM written ORDER BY rowid DESC LIMIT 1');
   const appender = {
-    append: ({ stream }: AppendRequest): AppendResult => {
-      insert.run(stream);
+    append: ({ stream }: AppendRequest, recordedAt: string): AppendResult => {
+      insert.run(stream, recordedAt);
       fail(db, stream);
       return { nextExpectedRevision: 0, position: 1 };
     },
+    latestRecordedAt: () => (newest.get() as { recorded_at: string } | undefined)?.recorded_at,
   };
   const written = () => (db.prepare('SELECT stream FROM written ORDER BY rowid').all() as { stream: string }[]).map((row) => row.stream);
   return { db, written, writeBatch: sqliteBatchWriter(db, appender) };
@@ -60,6 +62,7 @@ describe('sqlite batch writer', () => {
         seen.push(recordedAt);
         return { nextExpectedRevision: 0, position: 1 };
       },
+      latestRecordedAt: () => undefined,
     };
     let inTransactionBeforeCommit: boolean | undefined;
     let appendsBeforeCommit = 0;
@@ -84,5 +87,15 @@ describe('sqlite batch writer', () => {
       AT,
     );
     assert.throws(() => recordedAtFrom(() => new Date('not a date')), TypeError);
+  });
+
+  it('never stamps a batch earlier than the newest event stored (a clock read before the lock, or stepped back)', () => {
+    const { db, writeBatch } = scratch(() => undefined);
+    const stamps = () => (db.prepare('SELECT recorded_at FROM written ORDER BY rowid').all() as { recorded_at: string }[]).map((row) => row.recorded_at);
+    writeBatch([request('first')], AT);
+    writeBatch([request('behind')], '2031-02-03T04:05:05.000Z');
+    writeBatch([request('ahead')], '2031-02-03T04:05:07.000Z');
+    assert.deepEqual(stamps(), [AT, AT, '2031-02-03T04:05:07.000Z']);
+    db.close();
   });
 });

@@ -4,7 +4,7 @@ import type { AppendRequest } from './append-request';
 import type { BatchOutcome } from './group-commit';
 import type { SqliteStreamAppender } from './sqlite-stream-appender';
 
-/** Commits one batch; `recordedAt` is the batch's time, read once from the store's clock. */
+/** Commits one batch; `recordedAt` is the batch's time, read once from the store's clock (see notBefore). */
 export type WriteBatch = (requests: AppendRequest[], recordedAt: string) => BatchOutcome<AppendResult>[];
 
 /** The store's clock, read once per batch (on the thread that owns the clock), checked. */
@@ -27,12 +27,23 @@ export const recordedAtFrom = (clock: () => Date): string => {
  * If an error left SQLite with no open transaction (it rolls the whole transaction back
  * on some I/O errors), the batch is aborted: every append of it fails, none is committed.
  *
+ * The batch is stamped no earlier than the newest event already stored, read under the
+ * write lock: the clock is read before the lock is taken (another process may hold it for
+ * a while) and may step back, and finding a position by time (positionAtTime) needs times
+ * that never fall as positions rise. ISO-8601 UTC strings compare in time order.
+ *
  * `beforeCommit` runs inside the transaction after the last append (the crash tests
  * pause the writer there to kill the process mid-commit).
  */
-export const sqliteBatchWriter = (db: Database, appender: Pick<SqliteStreamAppender, 'append'>, beforeCommit: () => void = () => undefined): WriteBatch => {
+export const sqliteBatchWriter = (
+  db: Database,
+  appender: Pick<SqliteStreamAppender, 'append' | 'latestRecordedAt'>,
+  beforeCommit: () => void = () => undefined,
+): WriteBatch => {
   const appendInSavepoint = db.transaction((request: AppendRequest, recordedAt: string) => appender.append(request, recordedAt));
-  const writeBatch = db.transaction((requests: AppendRequest[], recordedAt: string) => {
+  const writeBatch = db.transaction((requests: AppendRequest[], clockTime: string) => {
+    const latest = appender.latestRecordedAt();
+    const recordedAt = latest !== undefined && latest > clockTime ? latest : clockTime;
     const outcomes = requests.map((request): BatchOutcome<AppendResult> => {
       try {
         return { ok: true, value: appendInSavepoint(request, recordedAt) };

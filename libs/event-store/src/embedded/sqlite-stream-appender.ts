@@ -35,6 +35,7 @@ export class SqliteStreamAppender {
   private readonly streamRevision: Statement<[string], { revision: number }>;
   private readonly insertEvent: Statement<[string, string, number, string, string, string, string]>;
   private readonly saveStreamRevision: Statement<[string, number]>;
+  private readonly newestRecordedAt: Statement<[], { recorded_at: string }>;
 
   constructor(db: Database) {
     this.findEvent = db.prepare('SELECT stream, revision, position FROM events WHERE event_id = ?');
@@ -48,6 +49,12 @@ export class SqliteStreamAppender {
       `INSERT INTO streams (stream, revision) VALUES (?, ?)
        ON CONFLICT (stream) DO UPDATE SET revision = excluded.revision`,
     );
+    this.newestRecordedAt = db.prepare('SELECT recorded_at FROM events ORDER BY position DESC LIMIT 1');
+  }
+
+  /** When the newest event was recorded (under the write lock: no writer can add a newer one meanwhile). */
+  latestRecordedAt(): string | undefined {
+    return this.newestRecordedAt.get()?.recorded_at;
   }
 
   append(request: AppendRequest, recordedAt: string): AppendResult {
