@@ -68,11 +68,16 @@ export class EventStoreDbAllSubscription implements AllSubscription {
    */
   private nextOrClosed(iterator: AsyncIterator<AllStreamResolvedEvent>): Promise<IteratorResult<AllStreamResolvedEvent> | typeof CLOSED> {
     return new Promise((resolve, reject) => {
-      this.wakeOnClose = () => resolve(CLOSED);
+      const wake = () => resolve(CLOSED);
+      this.wakeOnClose = wake;
+      // Only this wait's own wake-up is dropped: after a skipped event the loop has already
+      // begun the next wait (and set its wake-up) by the time this one's finally runs.
       iterator
         .next()
         .then(resolve, reject)
-        .finally(() => (this.wakeOnClose = null));
+        .finally(() => {
+          if (this.wakeOnClose === wake) this.wakeOnClose = null;
+        });
     });
   }
 

@@ -12,6 +12,8 @@ import { EventStoreDbAllSubscription } from './all-subscription';
  */
 class FedSource implements ClientAllSubscription {
   unsubscribed = 0;
+  /** The consumer has taken everything pushed and waits for more. */
+  waiting = false;
   private readonly queue: Array<AllStreamResolvedEvent | Error> = [];
   private wake: (() => void) | undefined;
 
@@ -28,7 +30,9 @@ class FedSource implements ClientAllSubscription {
     for (;;) {
       const item = this.queue.shift();
       if (item === undefined) {
+        this.waiting = true;
         await new Promise<void>((resolve) => (this.wake = resolve));
+        this.waiting = false;
         continue;
       }
       if (item instanceof Error) throw item;
@@ -98,6 +102,23 @@ describe('EventStoreDB $all subscription wrapper', () => {
     await subscription.close();
     assert.deepEqual(seen, [100]);
     assert.equal(source.unsubscribed, 1);
+  });
+
+  it('close() ends a for-await that skipped an event just before it started waiting', async () => {
+    const source = new FedSource();
+    source.push(resolved(100, '$stats-x', '$statsCollected'));
+    const subscription = new EventStoreDbAllSubscription(source, undefined);
+    let ended = false;
+    const loop = (async () => {
+      for await (const event of subscription) void event;
+      ended = true;
+    })();
+    while (!source.waiting) await new Promise((resolve) => setImmediate(resolve));
+    await subscription.close();
+    // The source never ends on its own (a client may not end its stream on unsubscribe): only close() can end the loop.
+    const outcome = await Promise.race([loop.then(() => 'ended'), new Promise((resolve) => setTimeout(resolve, 30_000, 'still waiting'))]);
+    assert.equal(outcome, 'ended');
+    assert.ok(ended);
   });
 
   it('breaking out of the loop closes the subscription', async () => {
