@@ -85,6 +85,44 @@ describe('LogFollower: resubscribes from the checkpoint whatever the store does'
     await inner.close();
   });
 
+  it('counts a catch-up that moved the checkpoint and then failed as progress: no doubled wait', async () => {
+    const file = await tempStoreFile('follower-catch-up');
+    files.push(file);
+    const store = await SqliteEventStore.open({ file: file.file, synchronous: 'NORMAL', pollIntervalMs: 5 });
+    let checkpoint = 0;
+    const restarts: SubscriptionRestart[] = [];
+    let fourRestarts!: () => void;
+    const restarted = new Promise<void>((resolve) => (fourRestarts = resolve));
+    const follower = new LogFollower(store, {
+      subscriber: 'catching-up',
+      checkpoint: () => checkpoint,
+      catchUp: async () => {
+        checkpoint += 10; // folded a page...
+        throw new Error('SQLITE_FULL: database or disk is full'); // ...then the next one failed
+      },
+      handle: () => undefined,
+      onRestart: (restart) => {
+        restarts.push(restart);
+        if (restarts.length === 4) fourRestarts();
+      },
+      initialDelayMs: 1,
+      maxDelayMs: 60_000,
+    });
+    follower.start();
+    await restarted;
+    await follower.stop();
+    await store.close();
+    assert.deepEqual(
+      restarts.slice(0, 4).map((restart) => [restart.attempt, restart.delayMs]),
+      [
+        [1, 1],
+        [1, 1],
+        [1, 1],
+        [1, 1],
+      ],
+    );
+  });
+
   it('hands a burst to handlePage in pages: every event once, in order, fewer calls than events', async () => {
     const file = await tempStoreFile('follower-pages');
     files.push(file);

@@ -82,6 +82,9 @@ export class LogFollower {
     while (!this.stopped) {
       let progressed = false;
       let failure: { error: unknown } | null = null;
+      // Progress is the checkpoint moving, wherever it moved: a catch-up that folded pages and
+      // then failed (a full disk) made progress, and should retry soon, not after a doubled wait.
+      const from = this.options.checkpoint();
       try {
         await this.options.catchUp?.();
         if (this.stopped) return;
@@ -105,7 +108,7 @@ export class LogFollower {
         failure = { error };
       }
       if (this.stopped) return;
-      attempt = progressed ? 1 : attempt + 1;
+      attempt = progressed || this.options.checkpoint() > from ? 1 : attempt + 1;
       const delayMs = Math.min((this.options.initialDelayMs ?? 100) * 2 ** (attempt - 1), this.options.maxDelayMs ?? 10_000);
       this.restartCount += 1;
       this.options.onRestart?.({
