@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -6,6 +7,7 @@ import type { Middleware } from 'openapi-fetch';
 import { createLedgerClient, type LedgerApi } from '@ledger/client';
 import { apiContract } from './api-contract';
 import { RecentOutput } from './recent-output';
+import { PATIENCE_MS } from './until';
 
 const MAIN = resolve(__dirname, '../../../apps/ledger/src/main.js');
 
@@ -100,10 +102,11 @@ export class LedgerClient {
  * speaks as anyone else.
  */
 export class LedgerProcess extends LedgerClient {
-  private readonly output = new RecentOutput(200_000);
-
   private constructor(
     private readonly child: ChildProcess,
+    /** Resolves once the process has exited and its output has been read to the end. */
+    private readonly closed: Promise<unknown>,
+    private readonly output: RecentOutput,
     readonly port: number,
     readonly dataDir: string,
   ) {
@@ -122,36 +125,50 @@ export class LedgerProcess extends LedgerClient {
   static async start(options: StartOptions = {}): Promise<LedgerProcess> {
     const dataDir = options.dataDir ?? LedgerProcess.tempDataDir();
     const child = spawn(process.execPath, [...(options.nodeArgs ?? []), MAIN], {
-      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LEDGER_DATA_DIR: dataDir, LOG_LEVEL: 'info', ...options.env },
+      // Reads with ?minPosition= wait up to the longest allowed for the read models to catch up:
+      // on a busy machine the 5 s default turned a slow fold into a 503 a test did not expect.
+      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LEDGER_DATA_DIR: dataDir, LOG_LEVEL: 'info', LEDGER_READ_WAIT_MS: '60000', ...options.env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    let output = '';
+    const closed = once(child, 'close').catch(() => undefined);
+    const output = new RecentOutput(200_000);
+    child.stdout!.on('data', (chunk: Buffer) => output.append(chunk.toString()));
+    child.stderr!.on('data', (chunk: Buffer) => output.append(chunk.toString()));
     const port = await new Promise<number>((resolvePort, reject) => {
       // A bound for a hung start, not a speed check: catching up a large log on a loaded 2-core machine took over 20 s in CI.
       const timer = setTimeout(() => {
         // Killed, or the orphan keeps this test process alive and the whole run hangs (seen in CI: a start that timed out).
         child.kill('SIGKILL');
-        reject(new Error(`ledger did not start within 120s:\n${output}`));
+        reject(new Error(`ledger did not start within 120s:\n${output.text}`));
       }, 120_000);
+      // Only the line being written is scanned, never the whole output again, and the
+      // listeners go once the port is known (a server logs a line per request for hours).
+      let partialLine = '';
       const onData = (chunk: Buffer) => {
-        output += chunk.toString();
-        const match = /"port":(\d+)[^\n]*"msg":"ledger listening"|"msg":"ledger listening"[^\n]*"port":(\d+)/.exec(output);
-        if (match) {
-          clearTimeout(timer);
-          resolvePort(Number(match[1] ?? match[2]));
+        const lines = (partialLine + chunk.toString()).split('\n');
+        partialLine = lines.pop() ?? '';
+        for (const line of lines) {
+          const match = /"msg":"ledger listening"/.test(line) ? /"port":(\d+)/.exec(line) : null;
+          if (match) {
+            done();
+            resolvePort(Number(match[1]));
+            return;
+          }
         }
       };
-      child.stdout!.on('data', onData);
-      child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-      child.once('exit', (code) => {
+      const onExit = (code: number | null) => {
+        done();
+        reject(new Error(`ledger exited with ${code} before listening:\n${output.text}`));
+      };
+      const done = () => {
         clearTimeout(timer);
-        reject(new Error(`ledger exited with ${code} before listening:\n${output}`));
-      });
+        child.stdout!.off('data', onData);
+        child.off('exit', onExit);
+      };
+      child.stdout!.on('data', onData);
+      child.once('exit', onExit);
     });
-    const ledger = new LedgerProcess(child, port, dataDir);
-    ledger.output.append(output);
-    child.stdout!.on('data', (chunk: Buffer) => ledger.output.append(chunk.toString()));
-    child.stderr!.on('data', (chunk: Buffer) => ledger.output.append(chunk.toString()));
+    const ledger = new LedgerProcess(child, closed, output, port, dataDir);
     return ledger;
   }
 
@@ -166,7 +183,7 @@ export class LedgerProcess extends LedgerClient {
   }
 
   /** Resolves once the logs match (log lines are written as responses finish, so they may trail the answer). */
-  async waitForLog(pattern: RegExp, timeoutMs = 3_000): Promise<void> {
+  async waitForLog(pattern: RegExp, timeoutMs = PATIENCE_MS): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     while (!pattern.test(this.output.text)) {
       if (Date.now() > deadline) throw new Error(`no log line matched ${pattern} within ${timeoutMs} ms`);
@@ -188,11 +205,9 @@ export class LedgerProcess extends LedgerClient {
     rmSync(this.dataDir, { recursive: true, force: true });
   }
 
-  private signal(signal: NodeJS.Signals): Promise<void> {
-    if (this.child.exitCode !== null || this.child.signalCode !== null) return Promise.resolve();
-    return new Promise((resolveExit) => {
-      this.child.once('exit', () => resolveExit());
-      this.child.kill(signal);
-    });
+  /** Resolves once the process has exited and everything it printed has been read (logs asserted after a stop are complete). */
+  private async signal(signal: NodeJS.Signals): Promise<void> {
+    if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill(signal);
+    await this.closed;
   }
 }
