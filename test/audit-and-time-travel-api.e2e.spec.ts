@@ -5,7 +5,7 @@
  */
 import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { type LedgerClient, addKey } from '@ledger/testing';
+import { type LedgerClient, PATIENCE_MS, addKey } from '@ledger/testing';
 import { consumer, enlist, newRequestId } from './support/fixtures';
 import { useLedger } from './support/lifecycle';
 
@@ -123,7 +123,11 @@ describe('audit events, node timelines and state at a point of the log, over HTT
     const waited = await ledger.post('/v1/admin/projections/audit-index/rebuild?wait=true');
     assert.equal(waited.status, 200, JSON.stringify(waited.body));
     assert.ok(waited.body.position >= head);
-    for (let i = 0; i < 100 && (await ledger.get('/v1/admin/projections')).body.projections[0].rebuilding; i++) await new Promise((r) => setTimeout(r, 20));
+    const deadline = Date.now() + PATIENCE_MS;
+    while ((await ledger.get('/v1/admin/projections')).body.projections[0].rebuilding) {
+      assert.ok(Date.now() < deadline, 'the ledger view rebuild finished');
+      await new Promise((r) => setTimeout(r, 20));
+    }
     const after = await ledger.get(`/v1/state?at=${head}`);
     assert.deepEqual(after.body, before.body, 'time travel answers the same from the rebuilt snapshots');
     const now = (await ledger.get('/healthz')).body.store.head; // denials earlier were recorded too

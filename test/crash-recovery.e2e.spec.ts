@@ -18,7 +18,7 @@ import type { RecordedEvent } from '@ledger/event-store';
 import { CheckpointStore, ledgerProjection, listNodes, type LedgerViewState } from '@ledger/projections';
 import { presentNode } from '@ledger/projections';
 import { presentAllocation } from '@ledger/projections';
-import { LedgerProcess } from '@ledger/testing';
+import { LedgerProcess, PATIENCE_MS } from '@ledger/testing';
 import { LoadGate } from './support/load-gate';
 import { seededRandom, seedFrom, type SeededRandom } from './support/seeded-random';
 import { CrashWorld, pickCommand, type MixContext } from './support/crash-command-mix';
@@ -107,7 +107,7 @@ describe('crash recovery under load', () => {
       await verify('at the end', true);
       // Invariant 5 across crashes: the lease cascade (restarted with the server each time) releases every lease of an ended owner.
       const orphans = async () => (await ledger.get('/v1/leases?status=orphaned')).body.leases as { ip: string }[];
-      for (let waited = 0; (await orphans()).length > 0 && waited < 10_000; waited += 100) await sleep(100);
+      for (let waited = 0; (await orphans()).length > 0 && waited < PATIENCE_MS; waited += 100) await sleep(100);
       assert.deepEqual(await orphans(), [], `no lease is left orphaned (seed ${seed})`);
       await ledger.stop();
       const events = await readWholeLog(eventsFile);

@@ -11,18 +11,20 @@
  */
 import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { type LedgerClient, addKey } from '@ledger/testing';
+import { type LedgerClient, PATIENCE_MS, addKey } from '@ledger/testing';
 import { consumer, enlist, newRequestId } from './support/fixtures';
 import { streamEvents, useLedger } from './support/lifecycle';
 
 /** An ISO instant `seconds` from now (negative: in the past): power syncs are ordered by when they were observed. */
 const observedIn = (seconds: number) => new Date(Date.now() + seconds * 1000).toISOString();
 
-const eventually = async <T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 8_000): Promise<T> => {
+/** Polls until `done` holds; fails (never returns quietly) if it has not within PATIENCE_MS. */
+const eventually = async <T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = PATIENCE_MS): Promise<T> => {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
+    if (done(value)) return value;
+    if (Date.now() > deadline) assert.fail(`still not there after ${timeoutMs} ms: ${JSON.stringify(value)}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 };
