@@ -43,6 +43,11 @@ export interface LedgerConfig {
   /** A full or read-only disk: the Retry-After of the 503s, and how often the disk is tried again. */
   storageRetryAfterSeconds: number;
   storageProbeIntervalMs: number;
+  /**
+   * Crash tests only (test/mid-commit-kill.e2e.spec.ts): the writer thread pauses for good
+   * inside this write transaction, before COMMIT, so the test can kill the process there.
+   */
+  testWriterPauseInCommit: number | null;
 }
 
 export class ConfigError extends Error {
@@ -99,5 +104,6 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): LedgerConfig =
     readyMaxLagEvents: integer(env, 'LEDGER_READY_MAX_LAG_EVENTS', 1_000, 0, 1_000_000_000),
     storageRetryAfterSeconds: integer(env, 'LEDGER_STORAGE_RETRY_AFTER_SECONDS', 5, 1, 3_600),
     storageProbeIntervalMs: integer(env, 'LEDGER_STORAGE_PROBE_INTERVAL_MS', 1_000, 10, 600_000),
+    testWriterPauseInCommit: env.LEDGER_TEST_WRITER_PAUSE_IN_COMMIT ? integer(env, 'LEDGER_TEST_WRITER_PAUSE_IN_COMMIT', 0, 1, 1_000_000_000) : null,
   };
 };

@@ -5,16 +5,6 @@ import { ensureReadModelsFrom, ForeignReadModelError, openReadModelDatabase, rea
 import { ConfigError, type LedgerConfig } from '../config/ledger-config';
 import type { Clock } from './clock';
 
-/**
- * Crash tests only (test/mid-commit-kill.e2e.spec.ts): the writer thread pauses for good
- * inside this write transaction, before COMMIT, so the test can kill the process there.
- * Not configuration, so not in the README's table.
- */
-const testPauseInCommit = (): number | null => {
-  const value = process.env.LEDGER_TEST_WRITER_PAUSE_IN_COMMIT;
-  return value ? Number(value) : null;
-};
-
 /** The one place that chooses the store: a configuration switch, not a port. */
 export const openEventStore = async (config: LedgerConfig, clock: Clock): Promise<EventStore> => {
   mkdirSync(config.dataDir, { recursive: true });
@@ -26,7 +16,7 @@ export const openEventStore = async (config: LedgerConfig, clock: Clock): Promis
           file: eventStoreFile(config),
           synchronous: config.sqliteSynchronous,
           clock,
-          testPauseInCommit: testPauseInCommit(),
+          testPauseInCommit: config.testWriterPauseInCommit,
           pollIntervalMs: config.sqlitePollMs,
         });
   await refuseForeignReadModels(config, store);
