@@ -91,12 +91,15 @@ export class LedgerMetrics {
         this.set(views.view.position);
       },
     });
+    // Both lag gauges read one count per scrape: counting reads up to LAG_COUNT_CAP events per follower.
+    let lagCount: ReturnType<LogFollowers['snapshot']> | null = null;
+    const followerLags = () => (lagCount ??= followers.snapshot(LAG_COUNT_CAP).finally(() => setImmediate(() => (lagCount = null))));
     new Gauge({
       name: 'ledger_read_model_lag_events',
       help: `Events in the store the read models (the ledger view) have not folded yet (counted, at most ${LAG_COUNT_CAP}).`,
       registers,
       async collect() {
-        const { followers: all } = await followers.snapshot(LAG_COUNT_CAP);
+        const { followers: all } = await followerLags();
         this.set(all.find((follower) => follower.name === 'ledger-view')!.lag);
       },
     });
@@ -107,7 +110,7 @@ export class LedgerMetrics {
       registers,
       async collect() {
         this.reset();
-        for (const follower of (await followers.snapshot(LAG_COUNT_CAP)).followers) this.set({ follower: follower.name }, follower.lag);
+        for (const follower of (await followerLags()).followers) this.set({ follower: follower.name }, follower.lag);
       },
     });
     this.registry.registerMetric(restarts.counter);

@@ -1,9 +1,10 @@
-import { BadRequestException, Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { Streams } from '@ledger/domain';
-import { eventAtOrAfter, positionAtTime, scopedStateAt, type LedgerViewState, type PointInLog } from '@ledger/projections';
+import { eventAtOrAfter, scopedStateAt, type LedgerViewState, type PointInLog } from '@ledger/projections';
 import type { EventStore } from '@ledger/event-store';
 import { EVENT_STORE } from '../../infrastructure/injection-tokens';
 import { AuditIndexService } from '../audit-index.service';
+import { positionOfPoint } from './position-of-point';
 
 export type HistoryKey = { nodeId: string } | { ip: string } | { controller: string; model: string };
 
@@ -29,11 +30,7 @@ export class ScopedTimeTravelService {
   ) {}
 
   async viewAt(key: HistoryKey, point: PointInLog): Promise<ScopedViewAt> {
-    const head = await this.store.headPosition();
-    if ('position' in point && point.position > head) {
-      throw new BadRequestException({ code: 'invalid_request', message: `at: position ${point.position} is beyond the log's head (${head})` });
-    }
-    const position = 'position' in point ? point.position : await positionAtTime(this.store, point.time, head);
+    const position = await positionOfPoint(this.store, point);
     // The scope is read from the audit index: it must have seen the position first.
     await this.audit.atLeast(position);
     const { nodeIds, ips } = this.audit.reader.scopeOf(key, position);

@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { ledgerProjection, positionAtTime, stateAt, type LedgerViewState, type PointInLog } from '@ledger/projections';
+import { ledgerProjection, stateAt, type LedgerViewState, type PointInLog } from '@ledger/projections';
 import type { EventStore } from '@ledger/event-store';
 import { EVENT_STORE } from '../../infrastructure/injection-tokens';
 import { LedgerViewService } from '../../read-models/ledger-view.service';
-import { InvalidInput } from '../../application/invalid-input';
+import { positionOfPoint } from './position-of-point';
 
 export interface ViewAt {
   view: LedgerViewState;
@@ -24,11 +24,7 @@ export class TimeTravelService {
   ) {}
 
   async viewAt(point: PointInLog): Promise<ViewAt> {
-    const head = await this.store.headPosition();
-    if ('position' in point && point.position > head) {
-      throw new InvalidInput(`at: position ${point.position} is beyond the log's head (${head})`);
-    }
-    const position = 'position' in point ? point.position : await positionAtTime(this.store, point.time, head);
+    const position = await positionOfPoint(this.store, point);
     const result = await stateAt(this.store, ledgerProjection, position, this.views.snapshots);
     const now = 'time' in point ? point.time : new Date(result.lastRecordedAt ?? 0);
     return { view: result.state, position, now, snapshot: result.snapshot, folded: result.folded };
