@@ -67,7 +67,8 @@ describe('metrics', () => {
     assert.equal(samples.get('ledger_http_requests_total{method="GET",route="/v1/nodes/:nodeId",status="200"}'), 1);
     assert.equal(samples.get('ledger_http_requests_total{method="GET",route="/v1/nodes/:nodeId",status="404"}'), 1);
     assert.equal(samples.get('ledger_http_requests_total{method="GET",route="unmatched",status="400"}'), 1);
-    assert.equal(samples.get('ledger_http_requests_total{method="POST",route="unmatched",status="400"}'), 1, 'a body the parser refused is counted');
+    // Fastify routes before it reads the body, so a refused body is counted under the route it was sent to.
+    assert.equal(samples.get('ledger_http_requests_total{method="POST",route="/v1/nodes",status="400"}'), 1, 'a body the parser refused is counted');
     assert.ok(![...samples.keys()].some((key) => key.includes('unknown-one') || key.includes('%FF')));
   });
 

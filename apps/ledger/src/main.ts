@@ -1,22 +1,25 @@
 import 'reflect-metadata';
 import type { AddressInfo } from 'node:net';
 import { NestFactory } from '@nestjs/core';
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import { type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Logger } from 'nestjs-pino';
 import { ConfigError, loadConfig } from './config/ledger-config';
 import { LedgerModule } from './app.module';
-import { assignCorrelationId } from './http/correlation-id';
-import { jsonBody } from './http/json-body';
+import { ledgerHttpAdapter } from './http/ledger-http-adapter';
+import { echoCorrelationId } from './http/correlation-id';
+import { logUnroutedRequests } from './http/http-logging';
+import { acceptJsonBodies } from './http/json-body';
 import { LedgerMetrics } from './metrics/ledger-metrics';
-import { countHttpRequests } from './metrics/count-http-requests.middleware';
+import { countHttpRequests } from './metrics/count-http-requests.hook';
 import { createOpenApiDocument } from './openapi/document/openapi-document';
 import { serveOpenApi } from './openapi/document/serve-openapi';
 import { keepIdleConnectionsLongerThanClients } from './http/keep-alive';
 
 async function bootstrap(): Promise<void> {
   const config = loadConfig();
-  const app = await NestFactory.create<NestExpressApplication>(LedgerModule.register({ config }), {
+  const app = await NestFactory.create<NestFastifyApplication>(LedgerModule.register({ config }), ledgerHttpAdapter(config), {
     bufferLogs: true,
+    // Bodies are read by acceptJsonBodies below, with the API's own errors.
     bodyParser: false,
     // A start that fails (a configuration error found while opening the store, such as read
     // models from another store) is rethrown to the catch below, which says it in one line,
@@ -26,14 +29,11 @@ async function bootstrap(): Promise<void> {
   });
   const logger = app.get(Logger);
   app.useLogger(logger);
-  // Counted first, so responses from every later stage (parser errors included) are seen.
-  app.use(countHttpRequests(app.get(LedgerMetrics)));
-  // Correlation ids first, so even a request whose body cannot be parsed has one.
-  app.use(assignCorrelationId);
-  app.use(...jsonBody(config.maxBodyBytes));
-  app.disable('x-powered-by');
-  // No ETag: hashing every JSON answer cost CPU on each request and no client revalidates.
-  app.set('etag', false);
+  const fastify = app.getHttpAdapter().getInstance();
+  countHttpRequests(fastify, app.get(LedgerMetrics));
+  echoCorrelationId(fastify);
+  logUnroutedRequests(fastify);
+  acceptJsonBodies(fastify, config.maxBodyBytes);
   serveOpenApi(app, createOpenApiDocument(app));
   keepIdleConnectionsLongerThanClients(app.getHttpServer(), config.keepAliveTimeoutMs);
   // SIGTERM/SIGINT run the modules' shutdown hooks: read models stop and flush, then the

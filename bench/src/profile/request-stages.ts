@@ -22,8 +22,8 @@ const STAGES_BY_LAYER: ReadonlyArray<[stage: string, layer: RegExp]> = [
     /^(@nestjs\/.*|rxjs|reflect-metadata|tslib|node:async_hooks|node:internal\/async_hooks|\(native: runMicrotasks\))$/,
   ],
   [
-    'express and its body parser',
-    /^(express|router|body-parser|raw-body|type-is|content-type|iconv-lite|parseurl|path-to-regexp|on-finished|debug|finalhandler|send|mime-types|media-typer|qs|depd|statuses|encodeurl|http-errors)$/,
+    'fastify (router, hooks, reply, middleware layer)',
+    /^(fastify|@fastify\/.*|find-my-way|fast-querystring|fast-decode-uri-component|fast-content-type-parse|fast-json-stringify|light-my-request|avvio|toad-cache|rfdc|reusify|fastq|fastify-plugin|path-to-regexp|process-warning|abstract-logging|secure-json-parse|ret|safe-regex2)$/,
   ],
   [
     'node HTTP (parse, socket write)',

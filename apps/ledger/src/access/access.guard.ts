@@ -1,5 +1,5 @@
 import { CanActivate, ExecutionContext, HttpException, HttpStatus, Inject, Injectable, UnauthorizedException } from '@nestjs/common';
-import type { Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { parseDeviceId, parseToken, type Consumer } from '@ledger/domain';
 import { LEDGER_CONFIG } from '../infrastructure/injection-tokens';
 import type { LedgerConfig } from '../config/ledger-config';
@@ -10,10 +10,13 @@ import { KeyRegistry } from './key-registry';
 import { ruleFor, type AccessRule } from './access-policy';
 import { inScope, RateLimiter, type Principal } from '@ledger/access';
 
-type LedgerRequest = Request & { id?: string; principal?: Principal };
+type LedgerRequest = FastifyRequest<{ Params: Record<string, string | undefined> }> & { principal?: Principal };
 
-const tooManyRequests = (response: Response, wait: number, message: string): HttpException => {
-  response.setHeader('Retry-After', String(wait));
+/** The route pattern as the controller declares it (`/v1/allocations/:token/release`), the access policy's key. */
+const routeOf = (request: LedgerRequest): string | undefined => request.routeOptions.url;
+
+const tooManyRequests = (response: FastifyReply, wait: number, message: string): HttpException => {
+  void response.header('Retry-After', String(wait));
   return new HttpException({ code: 'too_many_requests', message }, HttpStatus.TOO_MANY_REQUESTS);
 };
 
@@ -45,8 +48,8 @@ export class AccessGuard implements CanActivate {
 
   async canActivate(execution: ExecutionContext): Promise<boolean> {
     const request = execution.switchToHttp().getRequest<LedgerRequest>();
-    const response = execution.switchToHttp().getResponse<Response>();
-    const rule = ruleFor(request.method, (request.route as { path?: string } | undefined)?.path ?? '') ?? UNLISTED;
+    const response = execution.switchToHttp().getResponse<FastifyReply>();
+    const rule = ruleFor(request.method, routeOf(request) ?? '') ?? UNLISTED;
     if (rule.roles.length === 0) return true;
 
     const principal = this.authenticate(request, response);
@@ -62,15 +65,15 @@ export class AccessGuard implements CanActivate {
     return true;
   }
 
-  private authenticate(request: LedgerRequest, response: Response): Principal {
+  private authenticate(request: LedgerRequest, response: FastifyReply): Principal {
     const header = request.headers.authorization;
     const key = typeof header === 'string' && /^Bearer [^\s]{1,200}$/.test(header) ? header.slice(7) : null;
     const principal = key ? this.keys.authenticate(key) : null;
     if (!principal) {
       // Charged to the client's address: an unauthenticated caller has no key to charge.
-      const wait = this.failures.take(`address:${request.ip ?? request.socket.remoteAddress ?? 'unknown'}`);
+      const wait = this.failures.take(`address:${request.ip ?? 'unknown'}`);
       if (wait > 0) throw tooManyRequests(response, wait, `too many requests without a valid API key from this address; retry in ${wait}s`);
-      response.setHeader('WWW-Authenticate', 'Bearer realm="provisioning-ledger"');
+      void response.header('WWW-Authenticate', 'Bearer realm="provisioning-ledger"');
       throw new UnauthorizedException({
         code: 'unauthorized',
         message: key ? 'the API key is not valid' : 'an API key is required: Authorization: Bearer <key>',
@@ -120,7 +123,7 @@ export class AccessGuard implements CanActivate {
   private deny(request: LedgerRequest, principal: Principal, message: string, nodeId: string | null): Promise<never> {
     return this.refusals.refuse(
       {
-        command: `${request.method} ${(request.route as { path?: string } | undefined)?.path ?? request.path}`,
+        command: `${request.method} ${routeOf(request) ?? request.url.split('?')[0]}`,
         nodeId,
         token: typeof request.params.token === 'string' ? request.params.token : null,
       },

@@ -1,5 +1,5 @@
 import { ConflictException, Controller, Get, NotFoundException, Param, Post, Query, Res } from '@nestjs/common';
-import type { Response } from 'express';
+import type { FastifyReply } from 'fastify';
 import { PinoLogger } from 'nestjs-pino';
 import { AUDIT_INDEX, ledgerProjection, RebuildInProgressError, type RebuildProgress, type RebuildResult } from '@ledger/projections';
 import { LedgerViewService } from '../read-models/ledger-view.service';
@@ -74,7 +74,7 @@ export class ProjectionsAdminController {
   @ApiOkResponse({ type: RebuildResponseDto, description: 'wait=true: rebuilt; the new model answers.' })
   @ApiAcceptedResponse({ type: RebuildResponseDto, description: 'Started; poll GET /v1/admin/projections.' })
   @ApiConflictResponse({ type: ApiErrorDto, description: 'rebuild_in_progress: that read model is being rebuilt already.' })
-  async rebuild(@Param('name') name: string, @Query() query: RebuildQueryDto, @Res({ passthrough: true }) response: Response) {
+  async rebuild(@Param('name') name: string, @Query() query: RebuildQueryDto, @Res({ passthrough: true }) response: FastifyReply) {
     const { wait } = query;
     const target = this.projections[name];
     if (!target) throw new NotFoundException({ code: 'not_found', message: `no projection ${name}; there are ${Object.keys(this.projections).join(', ')}` });

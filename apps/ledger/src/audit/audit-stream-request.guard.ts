@@ -1,5 +1,5 @@
 import { BadRequestException, type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
-import type { Request } from 'express';
+import type { FastifyRequest } from 'fastify';
 import type { LiveAuditFilter } from '@ledger/projections';
 import { integerParam } from '../http/query-params';
 import { LedgerValidationPipe } from '../http/ledger-validation.pipe';
@@ -14,7 +14,7 @@ export interface AuditStreamRequest {
   resumeAfter: number | undefined;
 }
 
-export type RequestWithAuditStream = Request & { auditStream?: AuditStreamRequest };
+export type RequestWithAuditStream = FastifyRequest & { auditStream?: AuditStreamRequest };
 
 /**
  * Checks a stream request before the stream starts. A server-sent event stream's status

@@ -1,5 +1,5 @@
 import { Controller, Get, Headers, Inject, NotFoundException, Param, Query, Res } from '@nestjs/common';
-import type { Response } from 'express';
+import type { FastifyReply } from 'fastify';
 import { parsePointInLog, positionAtTime } from '@ledger/projections';
 import type { EventStore } from '@ledger/event-store';
 import { EVENT_STORE } from '../infrastructure/injection-tokens';
@@ -32,23 +32,23 @@ export class AuditController {
   })
   @ApiProduces('application/json', 'application/x-ndjson')
   @ApiOkResponse({ type: AuditEventsResponseDto })
-  async events(@Query() query: AuditEventsQueryDto, @Headers('accept') accept: string | undefined, @Res() response: Response): Promise<void> {
+  async events(@Query() query: AuditEventsQueryDto, @Headers('accept') accept: string | undefined, @Res() response: FastifyReply): Promise<void> {
     const { filter, format, minPosition } = parseAuditFilter(query);
     await this.audit.atLeast(minPosition);
     const page = await this.audit.reader.events(filter);
     if (format === 'ndjson' || (format === undefined && (accept ?? '').includes(NDJSON))) {
-      response.setHeader('X-Next-After', page.nextAfter === null ? '' : String(page.nextAfter));
-      response.setHeader('X-Position', String(page.position));
-      response
+      void response
+        .header('X-Next-After', page.nextAfter === null ? '' : String(page.nextAfter))
+        .header('X-Position', String(page.position))
         .status(200)
-        .type(NDJSON)
+        .type(`${NDJSON}; charset=utf-8`)
         .send(page.events.map((event) => `${event}\n`).join(''));
       return;
     }
     // The stored envelopes are JSON already: spliced in, not parsed and printed again.
-    response
+    void response
       .status(200)
-      .type('application/json')
+      .type('application/json; charset=utf-8')
       .send(`{"events":[${page.events.join(',')}],"nextAfter":${page.nextAfter},"position":${page.position}}`);
   }
 

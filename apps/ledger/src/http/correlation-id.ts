@@ -1,20 +1,22 @@
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
+import type { FastifyInstance } from 'fastify';
 
 const ACCEPTABLE = /^[A-Za-z0-9._:-]{1,128}$/;
 
-/** The caller's X-Correlation-Id when it is sane, else a fresh one; echoed back on the response. */
-export const correlationIdFor = (request: IncomingMessage, response: ServerResponse): string => {
-  const assigned = (request as { id?: unknown }).id;
-  if (typeof assigned === 'string') return assigned;
+/**
+ * The caller's X-Correlation-Id when it is sane, else a fresh one. Fastify's `genReqId`:
+ * it becomes `request.id`, which the logger, the error filter and every event use.
+ */
+export const correlationIdOf = (request: IncomingMessage): string => {
   const given = request.headers['x-correlation-id'];
-  const id = typeof given === 'string' && ACCEPTABLE.test(given) ? given : randomUUID();
-  response.setHeader('x-correlation-id', id);
-  return id;
+  return typeof given === 'string' && ACCEPTABLE.test(given) ? given : randomUUID();
 };
 
-/** Express middleware: sets `request.id`, which the logger, the error filter and every event use. */
-export const assignCorrelationId = (request: IncomingMessage & { id?: string }, response: ServerResponse, next: () => void): void => {
-  request.id = correlationIdFor(request, response);
-  next();
+/** Every answer says its correlation id, set first so that even a body that cannot be parsed has one. */
+export const echoCorrelationId = (fastify: FastifyInstance): void => {
+  fastify.addHook('onRequest', (request, reply, done) => {
+    reply.header('x-correlation-id', request.id);
+    done();
+  });
 };

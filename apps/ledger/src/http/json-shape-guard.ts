@@ -1,6 +1,3 @@
-import { BadRequestException } from '@nestjs/common';
-import type { RequestHandler } from 'express';
-
 /** No request body the API takes is nested more than a few levels; 32 leaves room to grow. */
 export const MAX_JSON_DEPTH = 32;
 
@@ -26,10 +23,4 @@ export const jsonShapeProblem = (body: unknown): string | null => {
     }
   }
   return null;
-};
-
-/** Express middleware, after the JSON parser: refuses bodies of a hostile shape with a 400. */
-export const guardJsonShape: RequestHandler = (request, _response, next) => {
-  const problem = jsonShapeProblem(request.body);
-  next(problem ? new BadRequestException({ code: 'invalid_request', message: problem }) : undefined);
 };

@@ -1,5 +1,5 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Inject } from '@nestjs/common';
-import type { Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { PinoLogger } from 'nestjs-pino';
 import type { RefusalCode } from '@ledger/domain';
 import { LedgerRefusal } from '../application/ledger-refusal';
@@ -8,23 +8,12 @@ import { NotCaughtUp } from '../application/not-caught-up';
 import { StorageHealth } from '../infrastructure/storage-health.service';
 import { LEDGER_CONFIG } from '../infrastructure/injection-tokens';
 import type { LedgerConfig } from '../config/ledger-config';
+import { bodyReadRefusal } from './json-body';
 
 const STATUS_OF_REFUSAL: Partial<Record<RefusalCode, number>> = {
   invalid_request: HttpStatus.BAD_REQUEST,
   not_found: HttpStatus.NOT_FOUND,
   forbidden: HttpStatus.FORBIDDEN,
-};
-
-/** Errors from body parsing arrive as plain errors carrying a status and a type. */
-const isBodyParserError = (error: unknown): error is { status: number; type: string; message: string } =>
-  !!error && typeof error === 'object' && typeof (error as { type?: unknown }).type === 'string' && typeof (error as { status?: unknown }).status === 'number';
-
-const BODY_PARSER_MESSAGES: Record<string, string> = {
-  'entity.parse.failed': 'the request body is not valid JSON',
-  'entity.too.large': 'the request body is too large',
-  'encoding.unsupported': 'the request body encoding is not supported',
-  'charset.unsupported': 'the request body charset is not supported',
-  'request.aborted': 'the request was aborted',
 };
 
 /**
@@ -46,20 +35,23 @@ export class LedgerExceptionFilter implements ExceptionFilter {
 
   catch(error: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
-    const response = http.getResponse<Response>();
-    const request = http.getRequest<Request & { id?: string }>();
-    const correlationId = String(request.id ?? '');
+    const reply = http.getResponse<FastifyReply>();
+    const correlationId = String(http.getRequest<FastifyRequest>().id ?? '');
+    // A stream (server-sent events) writes to the raw response: fastify's reply never says it was sent.
+    const answered = reply.sent || reply.raw.headersSent;
     const fault = this.storage.report(error, 'store');
     if (fault) {
-      if (response.headersSent) return;
-      response.setHeader('Retry-After', String(this.config.storageRetryAfterSeconds));
+      if (answered) return;
       const message = `${fault.message}: nothing was written; retry after ${this.config.storageRetryAfterSeconds} s`;
-      response.status(HttpStatus.SERVICE_UNAVAILABLE).json({ code: fault.code, message, statusCode: HttpStatus.SERVICE_UNAVAILABLE, correlationId });
+      void reply
+        .status(HttpStatus.SERVICE_UNAVAILABLE)
+        .header('Retry-After', String(this.config.storageRetryAfterSeconds))
+        .send({ code: fault.code, message, statusCode: HttpStatus.SERVICE_UNAVAILABLE, correlationId });
       return;
     }
-    const [status, body] = this.toHttp(error, correlationId);
+    const [status, body] = this.toHttp(bodyReadRefusal(error, this.config.maxBodyBytes) ?? error, correlationId);
     if (status >= 500) this.logger.error({ err: error, correlationId }, 'request failed');
-    if (!response.headersSent) response.status(status).json({ ...body, statusCode: status, correlationId });
+    if (!answered) void reply.status(status).send({ ...body, statusCode: status, correlationId });
   }
 
   private toHttp(error: unknown, correlationId: string): [number, Record<string, unknown>] {
@@ -76,12 +68,6 @@ export class LedgerExceptionFilter implements ExceptionFilter {
       const payload = error.getResponse();
       const body = typeof payload === 'string' ? { message: payload } : (payload as Record<string, unknown>);
       return [status, { code: body.code ?? defaultCode(status), message: body.message ?? error.message, ...(body.details ? { details: body.details } : {}) }];
-    }
-    if (isBodyParserError(error) && error.status >= 400 && error.status < 500) {
-      return [
-        error.status,
-        { code: error.status === 413 ? 'payload_too_large' : 'invalid_request', message: BODY_PARSER_MESSAGES[error.type] ?? error.message },
-      ];
     }
     return [HttpStatus.INTERNAL_SERVER_ERROR, { code: 'internal_error', message: `internal error; quote correlation id ${correlationId}` }];
   }

@@ -1,5 +1,5 @@
 import { type CallHandler, type ExecutionContext, HttpException, Injectable, type NestInterceptor } from '@nestjs/common';
-import type { Request } from 'express';
+import type { FastifyRequest } from 'fastify';
 import { type Observable, tap } from 'rxjs';
 import { storageFaultCodeOf } from '@ledger/event-store';
 import { LedgerRefusal } from '../application/ledger-refusal';
@@ -40,7 +40,7 @@ export class CommandOutcomeInterceptor implements NestInterceptor {
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     if (context.getType() !== 'http') return next.handle();
-    const { method } = context.switchToHttp().getRequest<Request>();
+    const { method } = context.switchToHttp().getRequest<FastifyRequest>();
     if (method === 'GET' || method === 'HEAD') return next.handle();
     const command = commandName(context.getClass(), context.getHandler());
     const stopTimer = this.metrics.commandDuration.startTimer({ command });

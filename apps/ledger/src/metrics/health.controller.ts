@@ -1,5 +1,5 @@
 import { Controller, Get, Inject, Res, ServiceUnavailableException } from '@nestjs/common';
-import type { Response } from 'express';
+import type { FastifyReply } from 'fastify';
 import { HealthCheckService, type HealthCheckResult } from '@nestjs/terminus';
 import { ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import type { EventStore } from '@ledger/event-store';
@@ -43,7 +43,7 @@ export class HealthController {
     type: HealthSummaryDto,
     description: 'storage_fault: the disk refuses writes (full, read-only, failing, or the store file replaced).',
   })
-  async summary(@Res({ passthrough: true }) response: Response) {
+  async summary(@Res({ passthrough: true }) response: FastifyReply) {
     const head = await this.store.headPosition();
     const readModels = { position: this.views.view.position, lag: head - this.views.view.position };
     const fault = this.storage.current;

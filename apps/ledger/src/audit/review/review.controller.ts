@@ -1,5 +1,5 @@
 import { Controller, Get, NotFoundException, Param, Res } from '@nestjs/common';
-import type { Response } from 'express';
+import type { FastifyReply } from 'fastify';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { ReviewAssets } from './review-assets';
 
@@ -20,11 +20,11 @@ export const REVIEW_CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-const securityHeaders = (response: Response): void => {
-  response.setHeader('Content-Security-Policy', REVIEW_CSP);
-  response.setHeader('X-Content-Type-Options', 'nosniff');
-  response.setHeader('Referrer-Policy', 'no-referrer');
-  response.setHeader('Cross-Origin-Opener-Policy', 'same-origin');
+const SECURITY_HEADERS = {
+  'Content-Security-Policy': REVIEW_CSP,
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'no-referrer',
+  'Cross-Origin-Opener-Policy': 'same-origin',
 };
 
 /** `GET /review`: the incident review page (no key needed to load it; every answer it shows needs one). */
@@ -35,20 +35,23 @@ export class ReviewController {
   constructor(private readonly assets: ReviewAssets) {}
 
   @Get()
-  page(@Res() response: Response): void {
+  page(@Res() response: FastifyReply): void {
     this.send(response, 'index.html');
   }
 
   @Get('assets/:file')
-  asset(@Param('file') file: string, @Res() response: Response): void {
+  asset(@Param('file') file: string, @Res() response: FastifyReply): void {
     this.send(response, file);
   }
 
-  private send(response: Response, name: string): void {
+  private send(response: FastifyReply, name: string): void {
     const asset = this.assets.get(name);
     if (!asset) throw new NotFoundException({ code: 'not_found', message: 'no such asset of the review page' });
-    securityHeaders(response);
-    response.setHeader('Cache-Control', name === 'index.html' ? 'no-store' : 'no-cache');
-    response.status(200).type(asset.contentType).send(asset.body);
+    void response
+      .headers(SECURITY_HEADERS)
+      .header('Cache-Control', name === 'index.html' ? 'no-store' : 'no-cache')
+      .status(200)
+      .type(asset.contentType)
+      .send(asset.body);
   }
 }

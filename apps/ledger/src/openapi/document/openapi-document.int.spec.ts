@@ -17,27 +17,16 @@ const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
  */
 const NOT_API = ['GET /review', 'GET /review/assets/{file}'];
 
-interface ExpressLayer {
-  route?: { path: string | string[]; methods: Record<string, boolean> };
-}
-
 describe('the OpenAPI document', () => {
   let document: OpenAPIObject;
   let served: string[];
   before(async () => {
     ({ document, served } = await withDocumentApp(
-      async (app) => {
-        const router = (app.getHttpAdapter().getInstance() as { router: { stack: ExpressLayer[] } }).router;
-        const routes = router.stack.flatMap((layer) => {
-          const route = layer.route;
-          // A wildcard is middleware bound to every path (nestjs-pino's request logger), not an endpoint.
-          if (!route || String(route.path).includes('{*')) return [];
-          const paths = Array.isArray(route.path) ? route.path : [route.path];
-          return paths.flatMap((path) =>
-            Object.keys(route.methods)
-              .filter((m) => route.methods[m])
-              .map((method) => `${method.toUpperCase()} ${openApiPath(path)}`),
-          );
+      async (app, servedRoutes) => {
+        const routes = servedRoutes.flatMap((route) => {
+          const [method, path] = route.split(' ');
+          // HEAD is fastify's automatic twin of every GET, not an endpoint of its own.
+          return METHODS.includes(method.toLowerCase() as (typeof METHODS)[number]) ? [`${method} ${openApiPath(path)}`] : [];
         });
         const api = routes.filter((route) => !NOT_API.includes(route));
         assert.deepEqual(

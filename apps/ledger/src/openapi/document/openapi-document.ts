@@ -7,7 +7,7 @@ import { withCommonAnswers } from '../common-answers';
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
 
 /** `/v1/nodes/:nodeId` (Express, the access policy) as OpenAPI writes it: `/v1/nodes/{nodeId}`. */
-export const openApiPath = (expressPath: string): string => expressPath.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+export const openApiPath = (routePath: string): string => routePath.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 
 /** Who may call each operation, from the access policy (the one table the guard enforces). */
 const withRoles = (document: OpenAPIObject): void => {
