@@ -9,6 +9,7 @@ import { StorageHealth } from '../infrastructure/storage-health.service';
 import { LEDGER_CONFIG } from '../infrastructure/injection-tokens';
 import type { LedgerConfig } from '../config/ledger-config';
 import { bodyReadRefusal } from './json-body';
+import { noteCommandFailure } from './command-outcome';
 
 const STATUS_OF_REFUSAL: Partial<Record<RefusalCode, number>> = {
   invalid_request: HttpStatus.BAD_REQUEST,
@@ -36,11 +37,13 @@ export class LedgerExceptionFilter implements ExceptionFilter {
   catch(error: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
     const reply = http.getResponse<FastifyReply>();
-    const correlationId = String(http.getRequest<FastifyRequest>().id ?? '');
+    const request = http.getRequest<FastifyRequest>();
+    const correlationId = String(request.id ?? '');
     // A stream (server-sent events) writes to the raw response: fastify's reply never says it was sent.
     const answered = reply.sent || reply.raw.headersSent;
     const fault = this.storage.report(error, 'store');
     if (fault) {
+      noteCommandFailure(request, { outcome: 'unavailable', code: fault.code });
       if (answered) return;
       const message = `${fault.message}: nothing was written; retry after ${this.config.storageRetryAfterSeconds} s`;
       void reply
@@ -50,6 +53,10 @@ export class LedgerExceptionFilter implements ExceptionFilter {
       return;
     }
     const [status, body] = this.toHttp(bodyReadRefusal(error, this.config.maxBodyBytes) ?? error, correlationId);
+    noteCommandFailure(request, {
+      outcome: error instanceof LedgerRefusal ? 'refused' : status < 500 ? 'invalid' : 'error',
+      code: typeof body.code === 'string' ? body.code : String(status),
+    });
     if (status >= 500) this.logger.error({ err: error, correlationId }, 'request failed');
     if (!answered) void reply.status(status).send({ ...body, statusCode: status, correlationId });
   }
