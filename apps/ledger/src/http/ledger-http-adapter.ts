@@ -33,6 +33,8 @@ export const ledgerHttpAdapter = (config: Pick<LedgerConfig, 'maxBodyBytes' | 'k
     genReqId: correlationIdOf,
     bodyLimit: config.maxBodyBytes,
     keepAliveTimeout: config.keepAliveTimeoutMs,
+    // Node's own default, which fastify would turn off (0): a request still arriving after 5 minutes is cut.
+    requestTimeout: 300_000,
     maxParamLength: 16_384,
     ignoreTrailingSlash: true,
     frameworkErrors: (_error: Error, request: FastifyRequest, reply: FastifyReply) => {
