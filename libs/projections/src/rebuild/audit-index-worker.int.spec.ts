@@ -40,7 +40,8 @@ describe('the audit index rebuilt on a second thread', () => {
           // Reference: the live projector, no bulk load, no thread.
           const live = openReadModelDatabase(join(files.dir, 'live.sqlite'));
           const projector = AuditIndexProjector.live(live);
-          for (let after = 0; after < head; after = projector.position) projector.applyPage(await files.store.readAll({ fromPosition: after, maxCount: pageSize }));
+          for (let after = 0; after < head; after = projector.position)
+            projector.applyPage(await files.store.readAll({ fromPosition: after, maxCount: pageSize }));
           const expected = auditRows(live);
           live.close();
 

@@ -66,7 +66,9 @@ type Page = { events: RecordedEvent[]; json?: string[] };
 const pageReader = (store: EventStore, pageSize: number): ((after: number, json: boolean) => Promise<Page>) => {
   const withJson = (store as { readAfterWithJson?: (after: number, max: number) => Page }).readAfterWithJson;
   return async (after, json) =>
-    json && typeof withJson === 'function' ? withJson.call(store, after, pageSize) : { events: await store.readAll({ fromPosition: after, maxCount: pageSize }) };
+    json && typeof withJson === 'function'
+      ? withJson.call(store, after, pageSize)
+      : { events: await store.readAll({ fromPosition: after, maxCount: pageSize }) };
 };
 
 /** Starts the audit index's thread; `done` settles with what it filled, `stop` ends it early. */
@@ -79,7 +81,9 @@ const startAuditWorker = (task: AuditLoadTask): { done: Promise<AuditLoaded>; st
     worker.once('error', (error: unknown) =>
       reject(new Error(`the audit index's rebuild thread failed: ${(error as { message?: unknown } | null)?.message ?? String(error)}`)),
     );
-    worker.once('exit', (code) => (loaded ? resolve(loaded) : reject(new Error(`the audit index's rebuild thread stopped (exit code ${code}) before it finished`))));
+    worker.once('exit', (code) =>
+      loaded ? resolve(loaded) : reject(new Error(`the audit index's rebuild thread stopped (exit code ${code}) before it finished`)),
+    );
   });
   // Settled by whoever awaits it; never an unhandled rejection when the fold fails first.
   done.catch(() => undefined);
