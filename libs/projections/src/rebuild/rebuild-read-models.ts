@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type Database from 'better-sqlite3';
@@ -122,7 +123,9 @@ export const rebuildReadModels = async (options: RebuildReadModelsOptions): Prom
     snapshotGeneration > 0 ? new SnapshotWriter(db, ledgerProjection.name, { every: snapshotEvery, clock: options.clock }, snapshotGeneration) : null;
   const view = new StateFold(ledgerProjection, ledgerProjection.initialState(), { snapshots, clock: options.clock });
   const pageSize = options.pageSize ?? 2_000;
-  const onWorker = options.auditOnWorker !== undefined && (options.stops ?? []).length === 0 && db.name !== ':memory:' ? options.auditOnWorker : null;
+  // A second thread reads and parses the log again: worth it only with a second core.
+  const parallel = options.auditOnWorker !== undefined && (options.stops ?? []).length === 0 && db.name !== ':memory:' && availableParallelism() >= 2;
+  const onWorker = parallel ? options.auditOnWorker! : null;
   const worker = onWorker
     ? startAuditWorker({ eventFile: onWorker.eventFile, ledgerUpcasters: onWorker.ledgerUpcasters, readModelFile: db.name, until, pageSize })
     : null;
