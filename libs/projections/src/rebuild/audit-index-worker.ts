@@ -33,7 +33,8 @@ export const loadAuditIndex = (task: AuditLoadTask): AuditLoaded => {
     store = SqliteReadOnlyEventStore.open({ file: task.eventFile, upcasters: task.ledgerUpcasters ? LEDGER_UPCASTERS : undefined });
   } catch (error) {
     // SQLite's own message names no file ("unable to open database file").
-    throw new Error(`cannot read the log at ${task.eventFile}: ${(error as Error).message}`);
+    // The code (SQLITE_CANTOPEN, ...) goes along: the CLI tells storage faults by it.
+    throw Object.assign(new Error(`cannot read the log at ${task.eventFile}: ${(error as Error).message}`), { code: (error as { code?: unknown }).code });
   }
   const db = openReadModelDatabase(task.readModelFile, { mode: 'bulk' });
   try {

@@ -74,13 +74,15 @@ const pageReader = (store: EventStore, pageSize: number): ((after: number, json:
 
 /** Starts the audit index's thread; `done` settles with what it filled, `stop` ends it early. */
 const startAuditWorker = (task: AuditLoadTask): { done: Promise<AuditLoaded>; stop: () => Promise<number> } => {
-  const worker = new Worker(join(__dirname, 'audit-index-worker.js'), { workerData: task });
+  // A larger young generation: the thread allocates a page of events after another, and fewer scavenges copy less (about 8% of its CPU).
+  const worker = new Worker(join(__dirname, 'audit-index-worker.js'), { workerData: task, resourceLimits: { maxYoungGenerationSizeMb: 96 } });
   const done = new Promise<AuditLoaded>((resolve, reject) => {
     let loaded: AuditLoaded | null = null;
     worker.once('message', (message: AuditLoaded) => (loaded = message));
-    // An error from the thread arrives as a copy (SqliteError's class and message may not survive): keep its message.
+    // An error from the thread arrives as a copy (SqliteError's class may not survive, its code does):
+    // kept as the cause, so a full disk is still told apart (storageFaultCodeOf follows causes).
     worker.once('error', (error: unknown) =>
-      reject(new Error(`the audit index's rebuild thread failed: ${(error as { message?: unknown } | null)?.message ?? String(error)}`)),
+      reject(new Error(`the audit index's rebuild thread failed: ${(error as { message?: unknown } | null)?.message ?? String(error)}`, { cause: error })),
     );
     worker.once('exit', (code) =>
       loaded ? resolve(loaded) : reject(new Error(`the audit index's rebuild thread stopped (exit code ${code}) before it finished`)),
