@@ -83,6 +83,8 @@ export default tseslint.config(
             // The domain is pure: no framework, no I/O (node:net only parses addresses); its specs use the test tools.
             allow(['domain'], ['domain']),
             { from: { element: { type: 'domain' } }, allow: { to: { module: { source: 'node:net' } } } },
+            // Persistent maps: pure data structures for the parts of a node's state that grow with its history.
+            { from: { element: { type: 'domain' } }, allow: { to: { module: { source: 'immutable' } } } },
             { from: { file: { categories: 'spec' } }, allow: { to: { module: { origin: ['external', 'core'] } } } },
             // Libraries depend inward only, and never on an app.
             allow(['event-store'], ['event-store']),

@@ -18,8 +18,16 @@ import { storeAppendSection } from './sections/store-append.section';
 import { httpCyclesSection } from './sections/http-cycles.section';
 import { readModelRebuildSection } from './sections/read-model-rebuild.section';
 import { timeTravelSection } from './sections/time-travel.section';
+import { nodeFoldSection } from './sections/node-fold.section';
 
-export const SECTIONS: readonly BenchSection[] = [rawSqliteSection, storeAppendSection, httpCyclesSection, readModelRebuildSection, timeTravelSection];
+export const SECTIONS: readonly BenchSection[] = [
+  rawSqliteSection,
+  storeAppendSection,
+  httpCyclesSection,
+  readModelRebuildSection,
+  timeTravelSection,
+  nodeFoldSection,
+];
 
 interface Args {
   only: string[] | null;

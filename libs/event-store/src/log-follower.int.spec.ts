@@ -155,4 +155,72 @@ describe('LogFollower: resubscribes from the checkpoint whatever the store does'
     assert.ok(pages.every((size) => size >= 1));
     await store.close();
   });
+
+  it('with minPageIntervalMs, folds the commits made during its pause as one page; hurry() and stop() end a pause at once', { timeout: 60_000 }, async () => {
+    const file = await tempStoreFile('follower-pace');
+    files.push(file);
+    const store = await SqliteEventStore.open({ file: file.file, synchronous: 'NORMAL', pollIntervalMs: 5 });
+    const pages: number[][] = [];
+    let checkpoint = 0;
+    let onPage: () => void = () => undefined;
+    const nextPage = () => new Promise<void>((resolve) => (onPage = resolve));
+    // A pause far longer than any test: only hurry() and stop() can end it.
+    const follower = new LogFollower(store, {
+      subscriber: 'paced',
+      checkpoint: () => checkpoint,
+      minPageIntervalMs: 3_600_000,
+      handlePage: (events) => {
+        pages.push(events.map((event) => event.position));
+        checkpoint = events[events.length - 1].position;
+        onPage();
+      },
+    });
+    follower.start();
+    let page = nextPage();
+    await store.appendToStream('one', testEvents(1), 'no_stream');
+    await page;
+    // Twenty commits, one after another, while the follower pauses: one page after hurry().
+    for (let i = 0; i < 20; i++) await store.appendToStream(`s-${i}`, testEvents(1), 'no_stream');
+    page = nextPage();
+    follower.hurry();
+    await page;
+    assert.deepEqual(
+      pages.flat(),
+      (await store.readAll({ maxCount: 100 })).map((event) => event.position),
+    );
+    assert.deepEqual(
+      pages.map((positions) => positions.length),
+      [1, 20],
+    );
+    // Paused for an hour again: stop() does not wait for it (the test would time out).
+    await follower.stop();
+    await store.close();
+  });
+
+  it('with minPageIntervalMs, does not pause while someone waits for the next events', { timeout: 60_000 }, async () => {
+    const file = await tempStoreFile('follower-pace-waits');
+    files.push(file);
+    const store = await SqliteEventStore.open({ file: file.file, synchronous: 'NORMAL', pollIntervalMs: 5 });
+    let checkpoint = 0;
+    let onPage: () => void = () => undefined;
+    const follower = new LogFollower(store, {
+      subscriber: 'paced-but-awaited',
+      checkpoint: () => checkpoint,
+      minPageIntervalMs: 3_600_000,
+      someoneWaits: () => true,
+      handlePage: (events) => {
+        checkpoint = events[events.length - 1].position;
+        onPage();
+      },
+    });
+    follower.start();
+    for (let i = 0; i < 3; i++) {
+      const page = new Promise<void>((resolve) => (onPage = resolve));
+      const { position } = await store.appendToStream(`w-${i}`, testEvents(1), 'no_stream');
+      await page;
+      assert.equal(checkpoint, position);
+    }
+    await follower.stop();
+    await store.close();
+  });
 });

@@ -36,7 +36,21 @@ interface LogFollowerCommonOptions {
  * transaction instead of one per event). Throwing restarts from the checkpoint.
  */
 export type LogFollowerOptions = LogFollowerCommonOptions &
-  ({ handle: (event: RecordedEvent) => void | Promise<void> } | { handlePage: (events: RecordedEvent[]) => void | Promise<void> });
+  (
+    | { handle: (event: RecordedEvent) => void | Promise<void> }
+    | {
+        handlePage: (events: RecordedEvent[]) => void | Promise<void>;
+        /**
+         * Folds live pages at most this often (default 0: as soon as they are ready). A page's
+         * cost is mostly fixed (a read-model transaction), so under a trickle of single
+         * commits a short pause lets several fold as one. `hurry()` ends a pause early, for a
+         * reader waiting on a position.
+         */
+        minPageIntervalMs?: number;
+        /** Asked after each page: true skips the pause (a reader waits for events past it). */
+        someoneWaits?: () => boolean;
+      }
+  );
 
 /**
  * Follows the store's log for the life of a subscriber, whatever the store does to the
@@ -52,6 +66,7 @@ export class LogFollower {
   private loop: Promise<void> | null = null;
   private stopped = false;
   private wakeFromBackoff: (() => void) | null = null;
+  private endPause: (() => void) | null = null;
   private restartCount = 0;
 
   constructor(
@@ -73,8 +88,14 @@ export class LogFollower {
   async stop(): Promise<void> {
     this.stopped = true;
     this.wakeFromBackoff?.();
+    this.endPause?.();
     await this.subscription?.close().catch(() => undefined);
     await this.loop;
+  }
+
+  /** Ends a pause between live pages now (see `minPageIntervalMs`): someone waits for what comes next. */
+  hurry(): void {
+    this.endPause?.();
   }
 
   private async follow(): Promise<void> {
@@ -94,12 +115,15 @@ export class LogFollower {
           for await (const event of subscription) {
             if (this.stopped) return;
             if ('handlePage' in this.options) {
+              const started = performance.now();
               const ready = subscription.takeReady?.() ?? [];
               await this.options.handlePage(ready.length === 0 ? [event] : [event, ...ready]);
+              progressed = true;
+              if (!this.options.someoneWaits?.()) await this.pause(started + (this.options.minPageIntervalMs ?? 0) - performance.now());
             } else {
               await this.options.handle(event);
+              progressed = true;
             }
-            progressed = true;
           }
         } finally {
           await subscription.close().catch(() => undefined);
@@ -121,6 +145,19 @@ export class LogFollower {
       });
       await this.backoff(delayMs);
     }
+  }
+
+  /** Waits `ms` (nothing if <= 0) unless hurried or stopped; appends meanwhile are read as one page after it. */
+  private pause(ms: number): Promise<void> {
+    if (ms <= 0 || this.stopped) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.endPause = done;
+    }).finally(() => (this.endPause = null));
   }
 
   private backoff(ms: number): Promise<void> {

@@ -19,7 +19,7 @@ export class LeaseOwnersService {
     if ('token' in reference) {
       const parsed = parseToken(reference.token);
       const state = parsed ? await this.nodes.load(parsed.nodeId) : null;
-      if (!parsed || !state?.issuedTokens[reference.token]) throw new LedgerRefusal(refuse('not_found', 'no allocation with that token').refusal);
+      if (!parsed || !state?.issuedTokens.get(reference.token)) throw new LedgerRefusal(refuse('not_found', 'no allocation with that token').refusal);
       return { kind: 'allocation', token: reference.token, nodeId: parsed.nodeId };
     }
     const parsed = parseDeviceId(reference.deviceId);

@@ -17,6 +17,8 @@ export interface LedgerConfig {
   readWaitMs: number;
   /** How often the read models are checkpointed while events flow (and at every graceful stop). */
   checkpointIntervalMs: number;
+  /** The audit index folds new events at most this often (a reader waiting on minPosition does not wait for it). */
+  auditFoldIntervalMs: number;
   maxBodyBytes: number;
   reservationTtlDefaultSeconds: number;
   reservationTtlMaxSeconds: number;
@@ -86,6 +88,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): LedgerConfig =
     sqliteSynchronous: oneOf<SqliteSynchronous>(env, 'LEDGER_SQLITE_SYNCHRONOUS', 'FULL', ['FULL', 'NORMAL', 'EXTRA']),
     readWaitMs: integer(env, 'LEDGER_READ_WAIT_MS', 5_000, 0, 60_000),
     checkpointIntervalMs: integer(env, 'LEDGER_CHECKPOINT_INTERVAL_MS', 5_000, 10, 3_600_000),
+    auditFoldIntervalMs: integer(env, 'LEDGER_AUDIT_FOLD_INTERVAL_MS', 20, 0, 10_000),
     maxBodyBytes: integer(env, 'LEDGER_MAX_BODY_BYTES', 1_048_576, 1_024, 64 * 1_048_576),
     reservationTtlDefaultSeconds: integer(env, 'LEDGER_RESERVATION_TTL_SECONDS', 3_600, 1, 30 * 86_400),
     reservationTtlMaxSeconds: integer(env, 'LEDGER_RESERVATION_TTL_MAX_SECONDS', 7 * 86_400, 1, 365 * 86_400),

@@ -6,7 +6,7 @@ import type { LeaseOwner, OwnerLiveness } from './lease-owner';
  * stream): its allocation is the node's live one and, for a device, it is not removed.
  */
 export const ownerLivenessIn = (state: NodeState, owner: LeaseOwner): OwnerLiveness => {
-  const issued = state.issuedTokens[owner.token];
+  const issued = state.issuedTokens.get(owner.token);
   if (!issued) return { live: false, ending: 'unknown allocation' };
   if (state.allocation?.token !== owner.token) return { live: false, ending: issued.ending ?? 'superseded' };
   if (owner.kind === 'allocation') return { live: true };

@@ -3,15 +3,12 @@ import type { AllocationStatus, NodeState, RememberedRequest } from './node-stat
 import { evolveHealth } from './evolve-health';
 import { evolveDevice } from './evolve-device';
 
-const remember = (state: NodeState, requestId: string, entry: RememberedRequest): NodeState['requests'] => ({
-  ...state.requests,
-  [requestId]: entry,
-});
+const remember = (state: NodeState, requestId: string, entry: RememberedRequest): NodeState['requests'] => state.requests.set(requestId, entry);
 
 const endAllocation = (state: NodeState, token: string, ending: AllocationEnding): NodeState => ({
   ...state,
   allocation: state.allocation?.token === token ? null : state.allocation,
-  issuedTokens: { ...state.issuedTokens, [token]: { epoch: state.issuedTokens[token]?.epoch ?? 0, ending } },
+  issuedTokens: state.issuedTokens.set(token, { epoch: state.issuedTokens.get(token)?.epoch ?? 0, ending }),
 });
 
 const withAllocationStatus = (state: NodeState, token: string, status: NonNullable<NodeState['allocation']>['status']): NodeState =>
@@ -47,7 +44,7 @@ function evolveAllocations(state: NodeState, event: NodeEvent): NodeState {
         ...state,
         epoch,
         allocation: { token, epoch, consumer, status: 'allocated', acquiredAt, reservationId },
-        issuedTokens: { ...state.issuedTokens, [token]: { epoch, ending: null } },
+        issuedTokens: state.issuedTokens.set(token, { epoch, ending: null }),
         reservation: reservationId !== null && state.reservation?.reservationId === reservationId ? null : state.reservation,
         requests: remember(state, request.requestId, {
           fingerprint: request.fingerprint,

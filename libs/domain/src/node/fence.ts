@@ -7,7 +7,7 @@ import type { LiveAllocation, NodeState } from './node-state';
  * and not to touch the node, which by now may belong to someone else.
  */
 export const fence = (state: NodeState, token: string): { allocation: LiveAllocation } | { refusal: Refusal } => {
-  const issued = state.issuedTokens[token];
+  const issued = state.issuedTokens.get(token);
   if (!issued) return { refusal: refuse('not_found', `no allocation with token ${token}`).refusal };
   if (state.allocation?.token === token) return { allocation: state.allocation };
   return {

@@ -24,7 +24,7 @@ const requestOf = (command: NodeCommand) => ('request' in command ? command.requ
  */
 const replayIfRepeated = (command: NodeCommand, state: NodeState): Decision<NodeEvent, NodeReply> | null => {
   const request = requestOf(command);
-  const remembered = request ? state.requests[request.requestId] : undefined;
+  const remembered = request ? state.requests.get(request.requestId) : undefined;
   if (!request || !remembered) return null;
   if (remembered.fingerprint !== request.fingerprint) {
     return refuse('request_conflict', `requestId ${request.requestId} was already used with a different request`);
@@ -34,7 +34,7 @@ const replayIfRepeated = (command: NodeCommand, state: NodeState): Decision<Node
 
 /** The first answer, marked as replayed, with the current state of the token it names (it may have ended since). */
 const replayedReply = (reply: NodeReply, state: NodeState): NodeReply => {
-  const issued = reply.token ? state.issuedTokens[reply.token] : undefined;
+  const issued = reply.token ? state.issuedTokens.get(reply.token) : undefined;
   if (!issued) return { ...reply, replayed: true };
   return { ...reply, replayed: true, live: issued.ending === null, ending: issued.ending === null ? null : { kind: issued.ending } };
 };

@@ -1,3 +1,4 @@
+import { Map as PersistentMap } from 'immutable';
 import type { Consumer } from '../consumer';
 import type { ProvisioningToken } from '../provisioning-token';
 import type { AllocationEnding, NodeProfile } from './node-events';
@@ -41,6 +42,12 @@ export interface NodeReply {
   ending?: { kind: AllocationEnding } | null;
 }
 
+/** A token this node issued, and how its allocation ended (null while live). */
+export interface IssuedToken {
+  epoch: number;
+  ending: AllocationEnding | null;
+}
+
 export interface RememberedRequest {
   fingerprint: string;
   reply: NodeReply;
@@ -52,10 +59,16 @@ export interface NodeState {
   /** Allocations this node has had; the next acquire gets epoch + 1. */
   epoch: number;
   allocation: LiveAllocation | null;
-  /** Every token this node ever issued, and how its allocation ended (null while live). */
-  issuedTokens: Record<ProvisioningToken, { epoch: number; ending: AllocationEnding | null }>;
+  /**
+   * Every token this node ever issued. These two grow with the node's whole history, so
+   * they are persistent maps: a new state shares all but a path with the old one, and a
+   * fold costs the same per event on the node's first allocation as on its ten-thousandth
+   * (a copied object made it grow with the history: 2 ms an event after 5,000 allocations).
+   */
+  issuedTokens: PersistentMap<ProvisioningToken, IssuedToken>;
   reservation: Reservation | null;
-  requests: Record<string, RememberedRequest>;
+  /** The answers of commands that carried a requestId, by requestId. */
+  requests: PersistentMap<string, RememberedRequest>;
   /** Faults, maintenance and pending cleanup: see health-state.ts. */
   health: NodeHealth;
   /** Devices registered under this node's allocations, removed ones included. */
@@ -67,9 +80,9 @@ export const initialNodeState = (): NodeState => ({
   profile: null,
   epoch: 0,
   allocation: null,
-  issuedTokens: {},
+  issuedTokens: PersistentMap(),
   reservation: null,
-  requests: {},
+  requests: PersistentMap(),
   health: initialNodeHealth(),
   devices: {},
 });

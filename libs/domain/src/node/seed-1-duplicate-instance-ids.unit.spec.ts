@@ -74,7 +74,7 @@ describe('seed 1: two models, one machine, and an out-of-band release', () => {
       acquiredAt: at(40),
       reservationId: null,
     });
-    assert.deepEqual(story.state.issuedTokens, { [alices]: { epoch: 1, ending: 'revoked' }, [bobs]: { epoch: 2, ending: null } });
+    assert.deepEqual(story.state.issuedTokens.toJS(), { [alices]: { epoch: 1, ending: 'revoked' }, [bobs]: { epoch: 2, ending: null } });
     story.when(releaseAllocation(bobs, { now: at(120) })).then([allocationReleased(bobs, { at: at(120) })]);
   });
 

@@ -2,6 +2,10 @@
 export class PositionWaiters {
   private waiters: { position: number; resolve: (reached: boolean) => void; timer: NodeJS.Timeout }[] = [];
 
+  get waiting(): boolean {
+    return this.waiters.length > 0;
+  }
+
   wait(position: number, current: number, timeoutMs: number): Promise<boolean> {
     if (current >= position) return Promise.resolve(true);
     return new Promise((resolve) => {

@@ -13,6 +13,8 @@ export interface ProjectorRunnerOptions {
   onRestart?: (restart: SubscriptionRestart) => void;
   /** First wait before resubscribing; doubles while no event gets through. */
   retryMs?: number;
+  /** Fold live pages at most this often (LogFollower's minPageIntervalMs); a reader waiting in waitFor hurries it. */
+  minPageIntervalMs?: number;
 }
 
 export interface RebuildProgress {
@@ -86,6 +88,8 @@ export class ProjectorRunner<P extends Projector> {
       },
       onRestart: this.options.onRestart ?? ((restart) => restart.reason === 'error' && this.options.onError?.(restart.error)),
       initialDelayMs: this.options.retryMs ?? 1_000,
+      minPageIntervalMs: this.options.minPageIntervalMs,
+      someoneWaits: () => this.waiters.waiting,
     });
     this.follower.start();
     this.timer = setInterval(() => this.flush(), this.options.flushEveryMs ?? 5_000);
@@ -94,6 +98,7 @@ export class ProjectorRunner<P extends Projector> {
 
   /** Resolves true once the projector has folded `position`, false after `timeoutMs`. */
   waitFor(position: number, timeoutMs: number): Promise<boolean> {
+    if (position > this.current.position) this.follower?.hurry();
     return this.waiters.wait(position, this.current.position, timeoutMs);
   }
 

@@ -40,9 +40,7 @@ describe('invariant 1: a node has at most one live allocation', () => {
     forEveryHistory((transitions) => {
       for (const t of transitions) {
         for (const state of Object.values(t.world)) {
-          const unended = Object.entries(state.issuedTokens)
-            .filter(([, issued]) => issued.ending === null)
-            .map(([token]) => token);
+          const unended = [...state.issuedTokens.entries()].filter(([, issued]) => issued.ending === null).map(([token]) => token);
           assert.deepEqual(unended, state.allocation ? [state.allocation.token] : []);
         }
         if (acquiredIn(t).length > 0) assert.equal(t.before.allocation, null, 'acquired a node that was allocated');
@@ -62,8 +60,8 @@ describe('invariant 2: no command with a token other than the live one changes a
         if (t.decision.outcome === 'accepted') {
           assert.deepEqual(t.decision.events, []);
           const request = requestOf(t);
-          assert.ok(request && t.before.requests[request.requestId]?.fingerprint === request.fingerprint, 'accepted a stale token without replaying');
-        } else if (t.before.issuedTokens[token]) {
+          assert.ok(request && t.before.requests.get(request.requestId)?.fingerprint === request.fingerprint, 'accepted a stale token without replaying');
+        } else if (t.before.issuedTokens.get(token)) {
           // A token this node issued: the holder is told to forget the machine (unless its requestId was misused).
           assert.ok(['stale_token', 'request_conflict'].includes(t.decision.refusal.code), t.decision.refusal.code);
           if (t.decision.refusal.code === 'stale_token') assert.match(String(t.decision.refusal.details?.action), /forget this machine/);
@@ -100,9 +98,7 @@ describe('invariant 3: every issued token is unique across all nodes and all tim
           assert.deepEqual(parseToken(data.token), { nodeId: data.nodeId, epoch: data.epoch });
         }
         for (const [nodeId, state] of Object.entries(t.world)) {
-          const epochs = Object.values(state.issuedTokens)
-            .map((issued) => issued.epoch)
-            .sort((a, b) => a - b);
+          const epochs = [...state.issuedTokens.values()].map((issued) => issued.epoch).sort((a, b) => a - b);
           assert.deepEqual(
             epochs,
             Array.from({ length: lastEpoch[nodeId] ?? 0 }, (_, i) => i + 1),
@@ -145,7 +141,8 @@ const assertReplayOf = (reply: NodeReply, original: NodeReply, state: NodeState)
   assert.deepEqual(first, original);
   assert.equal(replayed, true);
   if (original.token === undefined) return;
-  const issued = state.issuedTokens[original.token];
+  const issued = state.issuedTokens.get(original.token);
+  assert.ok(issued, `token ${original.token} was never issued`);
   assert.deepEqual({ live, ending }, { live: issued.ending === null, ending: issued.ending === null ? null : { kind: issued.ending } });
 };
 
@@ -191,7 +188,7 @@ describe('invariant 7 (in part): releasing the live allocation is accepted in ev
       for (const t of transitions) {
         if (t.command.type !== 'ReleaseAllocation' || t.command.token !== t.before.allocation?.token) continue;
         const request = t.command.request;
-        if (request && t.before.requests[request.requestId]) continue;
+        if (request && t.before.requests.has(request.requestId)) continue;
         assert.equal(t.decision.outcome, 'accepted', JSON.stringify(t.decision));
         assert.deepEqual(
           eventsOf(t).map((event) => event.type),
@@ -227,7 +224,7 @@ describe('the generated histories', () => {
           if (acquiredIn(t).some((event) => event.data.epoch >= 3)) count('third allocation of a node');
           const { command, before } = t;
           if (command.type === 'ObserveProviderStatus' && before.allocation && command.observedAt < before.allocation.acquiredAt) count('late observation');
-          if (t.decision.outcome === 'accepted' && t.decision.events.length === 0 && requestOf(t) && t.before.requests[requestOf(t)!.requestId])
+          if (t.decision.outcome === 'accepted' && t.decision.events.length === 0 && requestOf(t) && t.before.requests.has(requestOf(t)!.requestId))
             count('replayed');
         }
       }),

@@ -1,0 +1,53 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { SqliteEventStore, type RecordedEvent } from '@ledger/event-store';
+import type { Projector } from './projector';
+import { ProjectorRunner } from './projector-runner';
+
+/**
+ * Issue 16: a projector that folds at most every `minPageIntervalMs` (the audit index)
+ * must still answer read-your-writes at once: waitFor() hurries the paused fold.
+ */
+class PageCounter implements Projector {
+  readonly name = 'page-counter';
+  position = 0;
+  readonly pages: number[] = [];
+  applyPage(events: readonly RecordedEvent[]): void {
+    this.pages.push(events.length);
+    this.position = events[events.length - 1].position;
+  }
+  flush(): void {}
+}
+
+const event = () => {
+  const id = randomUUID();
+  return { id, type: 'NodeRegistered', data: {}, metadata: { correlationId: id, causationId: null, actor: 't', requestId: null, schemaVersion: 1 } };
+};
+
+describe('a projector runner with minPageIntervalMs', () => {
+  it('folds the commits made during a pause as one page, and a reader waiting on a position does not wait for the pause', { timeout: 60_000 }, async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'ledger-pacing-'));
+    const store = await SqliteEventStore.open({ file: join(dir, 'events.sqlite'), synchronous: 'NORMAL', pollIntervalMs: 5 });
+    const projector = new PageCounter();
+    // An hour: a reader that waited for it would time out below instead.
+    const runner = new ProjectorRunner(store, projector, { minPageIntervalMs: 3_600_000 });
+    try {
+      runner.start();
+      const first = await store.appendToStream('s-0', [event()], 'no_stream');
+      assert.equal(await runner.waitFor(first.position, 30_000), true);
+      let last = first.position;
+      for (let i = 1; i <= 10; i++) last = (await store.appendToStream(`s-${i}`, [event()], 'no_stream')).position;
+      assert.equal(await runner.waitFor(last, 30_000), true, 'the paused fold was not hurried');
+      assert.equal(projector.position, last);
+      assert.deepEqual(projector.pages, [1, 10]);
+    } finally {
+      await runner.stop();
+      await store.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
