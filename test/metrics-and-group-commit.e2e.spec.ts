@@ -80,12 +80,21 @@ describe('metrics', () => {
     await ledger.post('/v1/allocations', { requestId: 'no spaces allowed', consumer: consumer('c', 'm') });
     await ledger.post(`/v1/allocations/${won.body.token}/release`, {});
     await ledger.post(`/v1/allocations/${won.body.token}/release`, {});
+    // Refused at the door (no key): not a command that reached its handler, so not counted.
+    assert.equal((await ledger.as(null).post(`/v1/allocations/${won.body.token}/release`, {})).status, 401);
     const samples = await scrape(ledger);
     assert.equal(samples.get('ledger_commands_total{command="allocations.acquire",outcome="accepted",code=""}'), 1);
     assert.equal(samples.get('ledger_commands_total{command="allocations.acquire",outcome="refused",code="node_unavailable"}'), 1);
     assert.equal(samples.get('ledger_commands_total{command="allocations.acquire",outcome="invalid",code="invalid_request"}'), 1);
     assert.equal(samples.get('ledger_commands_total{command="allocations.release",outcome="accepted",code=""}'), 1);
     assert.equal(samples.get('ledger_commands_total{command="allocations.release",outcome="refused",code="stale_token"}'), 1);
+    assert.ok(![...samples.keys()].some((key) => key.startsWith('ledger_commands_total') && key.includes('unauthorized')));
+    const releases = [...samples].filter(([key]) => key.startsWith('ledger_command_duration_seconds_count{') && key.includes('allocations.release'));
+    assert.equal(
+      releases.reduce((sum, [, value]) => sum + value, 0),
+      2,
+      'the timer counts the same commands',
+    );
   });
 
   it('after a load, the latency histograms count exactly the requests and commands sent', async () => {

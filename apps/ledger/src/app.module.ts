@@ -32,6 +32,8 @@ export class LedgerModule {
           pinoHttp: httpLoggerOptions(options.config),
         }),
         InfrastructureModule.register(options),
+        // Global guards run in module order: the access guard first, so a request refused at
+        // the door never reaches the command metric's guard (test/metrics-and-group-commit).
         AccessModule,
         MetricsModule,
         NodesModule,

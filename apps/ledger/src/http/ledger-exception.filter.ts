@@ -8,6 +8,7 @@ import { NotCaughtUp } from '../application/not-caught-up';
 import { StorageHealth } from '../infrastructure/storage-health.service';
 import { LEDGER_CONFIG } from '../infrastructure/injection-tokens';
 import type { LedgerConfig } from '../config/ledger-config';
+import { noteCommandFailure } from './command-outcome';
 
 const STATUS_OF_REFUSAL: Partial<Record<RefusalCode, number>> = {
   invalid_request: HttpStatus.BAD_REQUEST,
@@ -51,6 +52,7 @@ export class LedgerExceptionFilter implements ExceptionFilter {
     const correlationId = String(request.id ?? '');
     const fault = this.storage.report(error, 'store');
     if (fault) {
+      noteCommandFailure(request, { outcome: 'unavailable', code: fault.code });
       if (response.headersSent) return;
       response.setHeader('Retry-After', String(this.config.storageRetryAfterSeconds));
       const message = `${fault.message}: nothing was written; retry after ${this.config.storageRetryAfterSeconds} s`;
@@ -58,6 +60,10 @@ export class LedgerExceptionFilter implements ExceptionFilter {
       return;
     }
     const [status, body] = this.toHttp(error, correlationId);
+    noteCommandFailure(request, {
+      outcome: error instanceof LedgerRefusal ? 'refused' : status < 500 ? 'invalid' : 'error',
+      code: typeof body.code === 'string' ? body.code : String(status),
+    });
     if (status >= 500) this.logger.error({ err: error, correlationId }, 'request failed');
     if (!response.headersSent) response.status(status).json({ ...body, statusCode: status, correlationId });
   }

@@ -68,7 +68,7 @@ export class LedgerMetrics {
     });
     this.commandDuration = new Histogram({
       name: 'ledger_command_duration_seconds',
-      help: 'Time a command spent in its handler (decide, append, answer), by command and outcome.',
+      help: 'Time from a command passing the access guard until its answer went out (validate, decide, append, answer), by command and outcome.',
       labelNames: ['command', 'outcome'],
       buckets: LATENCY_BUCKETS,
       registers,
