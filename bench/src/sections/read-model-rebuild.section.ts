@@ -74,7 +74,8 @@ const rebuildAndVerify = async (file: string): Promise<{ rebuilt: { events: numb
   const scratch = tempDatabase('verify');
   try {
     const db = openReadModelDatabase(live.file, { mode: 'bulk' });
-    const rebuilt = await rebuildReadModels({ store, db, snapshotEvery: SNAPSHOT_EVERY });
+    // As `ledger-cli rebuild` runs it: the audit index on a second thread (this store reads without upcasters).
+    const rebuilt = await rebuildReadModels({ store, db, snapshotEvery: SNAPSHOT_EVERY, auditOnWorker: { eventFile: file, ledgerUpcasters: false } });
     db.close();
     const started = process.hrtime.bigint();
     const liveDb = openReadModelDatabase(live.file, { readonly: true });

@@ -28,7 +28,14 @@ export const rebuildCommand: CliCommand = {
     const db = openReadModelDatabase(files.readModelFile, { mode: 'bulk' });
     const bar = new ProgressBar(io, 'rebuild');
     try {
-      const result = await rebuildReadModels({ store: log, db, snapshotEvery: every, onProgress: ({ position, until }) => bar.update(position, until) });
+      const result = await rebuildReadModels({
+        store: log,
+        db,
+        snapshotEvery: every,
+        onProgress: ({ position, until }) => bar.update(position, until),
+        // The audit index fills on a second thread while this one folds the view (openLog reads through the ledger's upcasters).
+        auditOnWorker: { eventFile: files.eventFile, ledgerUpcasters: true },
+      });
       bar.done();
       const rate = result.seconds > 0 ? Math.round(result.events / result.seconds) : result.events;
       io.out(`rebuilt ${result.events} events to position ${result.position} in ${result.seconds.toFixed(1)} s (${rate} events/s) into ${files.readModelFile}`);

@@ -68,6 +68,16 @@ export class AuditIndexProjector implements Projector {
   private readonly tokens = new Map<string, Consumer | null>();
   /** Lease (leaseKey) -> the token it was granted to, as in the leases table. */
   private readonly leases = new Map<string, string | null>();
+  /**
+   * A bulk load's token and lease rows, held until writeHeldRows(): written page by page,
+   * their random keys dirty hundreds of pages per commit (most of a rebuild's COMMIT
+   * time); written once, in key order, they fill pages one after another.
+   */
+  private held: { tokens: Map<string, Consumer>; leases: Map<string, LeaseRef & { token: string }> } | null = null;
+  /** The caches hold every token and lease of the generation (a fresh one, never evicted): a miss needs no lookup. */
+  private complete = false;
+  /** A bulk load whose page failed: its caches and held rows may hold what was rolled back, so it must start again. */
+  private broken = false;
 
   private constructor(
     private readonly db: Database.Database,
@@ -101,7 +111,19 @@ export class AuditIndexProjector implements Projector {
 
   /** A new generation for a rebuild; with `deferIndexes` its indexes are built by promote(). */
   static fresh(db: Database.Database, options: { deferIndexes?: boolean } = {}): AuditIndexProjector {
-    return new AuditIndexProjector(db, new ReadModelTables(db).allocate(AUDIT_INDEX), false, options.deferIndexes === true);
+    const projector = new AuditIndexProjector(db, new ReadModelTables(db).allocate(AUDIT_INDEX), false, options.deferIndexes === true);
+    projector.complete = true;
+    if (options.deferIndexes === true) projector.held = { tokens: new Map(), leases: new Map() };
+    return projector;
+  }
+
+  /**
+   * A generation another connection filled for a rebuild (its audit-index thread), not
+   * promoted yet, indexes deferred: the rebuild catches it up, indexes and promotes it.
+   * Token consumers and lease owners are read back from its tables as needed.
+   */
+  static filled(db: Database.Database, generation: number): AuditIndexProjector {
+    return new AuditIndexProjector(db, generation, false, true);
   }
 
   get position(): number {
@@ -115,6 +137,7 @@ export class AuditIndexProjector implements Projector {
   /** `envelopes`, when given, are the events' envelopeJson already made (a reader that has the stored text). */
   applyPage(events: readonly RecordedEvent[], envelopes?: readonly string[]): void {
     if (events.length === 0) return;
+    if (this.broken) throw new Error(`${AUDIT_INDEX}: a page of this bulk load failed; the rebuild starts again`);
     try {
       // The position moves only once rows and checkpoint are committed: a failed commit
       // (a full disk fails at COMMIT more often than at INSERT) leaves it where the disk is.
@@ -123,6 +146,9 @@ export class AuditIndexProjector implements Projector {
       // Tokens and leases remembered inside the rolled-back transaction were never stored.
       this.tokens.clear();
       this.leases.clear();
+      this.complete = false;
+      // A bulk load's held rows live only here; what the failed page added cannot be told apart.
+      if (this.held !== null) this.broken = true;
       throw error;
     }
   }
@@ -133,14 +159,37 @@ export class AuditIndexProjector implements Projector {
 
   /** Builds the indexes a bulk load deferred (before promote, so the switch itself stays short). */
   buildIndexes(): void {
+    this.writeHeldRows();
     if (!this.deferIndexes) return;
     createAuditIndexes(this.db, this.statements.names);
     this.deferIndexes = false;
   }
 
+  /** Writes the token and lease rows a bulk load held (in key order), so other connections and later lookups see them. */
+  writeHeldRows(): void {
+    if (this.broken) throw new Error(`${AUDIT_INDEX}: a page of this bulk load failed; the rebuild starts again`);
+    const held = this.held;
+    if (held === null || (held.tokens.size === 0 && held.leases.size === 0)) return;
+    const { insertToken, insertLease } = this.statements;
+    this.db
+      .transaction(() => {
+        for (const token of [...held.tokens.keys()].sort()) {
+          const { controller, model } = held.tokens.get(token)!;
+          insertToken.run(token, controller, model);
+        }
+        const byKey = (a: LeaseRef, b: LeaseRef) => (a.ip < b.ip ? -1 : a.ip > b.ip ? 1 : a.leaseId < b.leaseId ? -1 : a.leaseId > b.leaseId ? 1 : 0);
+        for (const lease of [...held.leases.values()].sort(byKey)) insertLease.run(lease.ip, lease.leaseId, lease.token);
+      })
+      .immediate();
+    held.tokens.clear();
+    held.leases.clear();
+  }
+
   /** Makes this generation the one queries read, and follows whichever is current from now on. */
   promote(): void {
     this.buildIndexes();
+    this.held = null;
+    this.complete = false;
     this.db
       .transaction(() => {
         this.tables.promote(AUDIT_INDEX, this.statements.generation, auditTablesOf);
@@ -189,7 +238,8 @@ export class AuditIndexProjector implements Projector {
       } else if (fields.token !== null) {
         if (controller !== null && model !== null) {
           if (this.tokenConsumer(fields.token) === null) {
-            insertToken.run(fields.token, controller, model);
+            if (this.held !== null) this.held.tokens.set(fields.token, { controller, model });
+            else insertToken.run(fields.token, controller, model);
             this.remember(fields.token, { controller, model });
           }
         } else {
@@ -221,6 +271,7 @@ export class AuditIndexProjector implements Projector {
   private tokenConsumer(token: string): Consumer | null {
     const cached = this.tokens.get(token);
     if (cached !== undefined) return cached;
+    if (this.complete) return null;
     const row = this.statements.findToken.get(token) as Consumer | undefined;
     this.remember(token, row ?? null);
     return row ?? null;
@@ -237,6 +288,7 @@ export class AuditIndexProjector implements Projector {
     const key = leaseKey(lease);
     const cached = this.leases.get(key);
     if (cached !== undefined) return cached;
+    if (this.complete) return null;
     const row = this.statements.findLease.get(lease.ip, lease.leaseId) as { token: string } | undefined;
     this.rememberLease(key, row?.token ?? null);
     return row?.token ?? null;
@@ -246,6 +298,13 @@ export class AuditIndexProjector implements Projector {
   private recordLeaseOwner(grant: LeaseRef & { token: string }): void {
     const key = leaseKey(grant);
     if (typeof this.leases.get(key) === 'string') return;
+    if (this.held !== null) {
+      // Held until writeHeldRows(): the first grant seen (cache, else the table) keeps the lease.
+      if (this.leaseOwner(grant) !== null) return;
+      this.held.leases.set(key, { ip: grant.ip, leaseId: grant.leaseId, token: grant.token });
+      this.rememberLease(key, grant.token);
+      return;
+    }
     // One statement per grant: the insert says whether the lease was already there.
     if (this.statements.insertLease.run(grant.ip, grant.leaseId, grant.token).changes > 0) this.rememberLease(key, grant.token);
     else {

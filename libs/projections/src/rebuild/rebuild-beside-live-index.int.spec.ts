@@ -42,39 +42,47 @@ const setUp = async () => {
     await store.close();
     await rm(dir, { recursive: true, force: true });
   };
-  return { store, file, db, audit, write, first, during, after, verify, tearDown };
+  return { store, eventFile: join(dir, 'events.sqlite'), file, db, audit, write, first, during, after, verify, tearDown };
 };
 
 describe('a rebuild beside a live audit index', () => {
-  it('promotes its generations only once they have caught up with the ones the live ledger kept writing', async () => {
-    const t = await setUp();
-    try {
-      await t.write(t.first);
-      t.audit.start();
-      assert.ok(await t.audit.catchUp(20_000));
-      // The rebuild read the head here, then the ledger took more commands and indexed them.
-      const headWhenRebuildStarted = await t.store.headPosition();
-      await t.write(t.during);
-      assert.ok(await t.audit.catchUp(20_000));
-      const indexedBeforeSwitch = t.audit.position;
-      assert.ok(indexedBeforeSwitch > headWhenRebuildStarted);
-
-      const cli = openReadModelDatabase(t.file, { mode: 'bulk' });
+  for (const onWorker of [false, true]) {
+    it(`promotes its generations only once they have caught up with the ones the live ledger kept writing${onWorker ? ' (audit index on a second thread)' : ''}`, async () => {
+      const t = await setUp();
       try {
-        const rebuilt = await rebuildReadModels({ store: t.store, db: cli, snapshotEvery: 0, until: headWhenRebuildStarted });
-        assert.equal(rebuilt.position, indexedBeforeSwitch, 'the new generation caught up with the one it replaced');
+        await t.write(t.first);
+        t.audit.start();
+        assert.ok(await t.audit.catchUp(20_000));
+        // The rebuild read the head here, then the ledger took more commands and indexed them.
+        const headWhenRebuildStarted = await t.store.headPosition();
+        await t.write(t.during);
+        assert.ok(await t.audit.catchUp(20_000));
+        const indexedBeforeSwitch = t.audit.position;
+        assert.ok(indexedBeforeSwitch > headWhenRebuildStarted);
+
+        const cli = openReadModelDatabase(t.file, { mode: 'bulk' });
+        try {
+          const rebuilt = await rebuildReadModels({
+            store: t.store,
+            db: cli,
+            snapshotEvery: 0,
+            until: headWhenRebuildStarted,
+            auditOnWorker: onWorker ? { eventFile: t.eventFile, ledgerUpcasters: false } : undefined,
+          });
+          assert.equal(rebuilt.position, indexedBeforeSwitch, 'the new generation caught up with the one it replaced');
+        } finally {
+          cli.close();
+        }
+        await t.write(t.after);
+        assert.ok(await t.audit.catchUp(20_000));
+        const verified = await t.verify();
+        assert.deepStrictEqual(verified.differences, []);
+        assert.equal(verified.checked.auditRowsTo, await t.store.headPosition());
       } finally {
-        cli.close();
+        await t.tearDown();
       }
-      await t.write(t.after);
-      assert.ok(await t.audit.catchUp(20_000));
-      const verified = await t.verify();
-      assert.deepStrictEqual(verified.differences, []);
-      assert.equal(verified.checked.auditRowsTo, await t.store.headPosition());
-    } finally {
-      await t.tearDown();
-    }
-  });
+    });
+  }
 
   it('a live index whose generation is promoted behind it indexes the missing events again rather than skipping them', async () => {
     const t = await setUp();

@@ -1,0 +1,65 @@
+import { parentPort, workerData } from 'node:worker_threads';
+import { SqliteReadOnlyEventStore } from '@ledger/event-store';
+import { AuditIndexProjector } from '../audit/audit-index-projector';
+import { openReadModelDatabase } from '../runtime/read-model-database';
+import { LEDGER_UPCASTERS } from '../upcasting/ledger-upcasters';
+
+/** What the rebuild hands its audit-index thread: where to read, where to write, how far. */
+export interface AuditLoadTask {
+  eventFile: string;
+  /** Whether the log is read through the ledger's upcasters (as the rebuild's own store reads it). */
+  ledgerUpcasters: boolean;
+  readModelFile: string;
+  until: number;
+  pageSize: number;
+}
+
+/** The generation the thread filled (rows only: its indexes are still to build) and how far. */
+export interface AuditLoaded {
+  generation: number;
+  position: number;
+  events: number;
+}
+
+/**
+ * Fills a new generation of the audit index from position 0 to `until`, with its own
+ * read-only handle on the log and its own connection to the read-model file: the same
+ * projector the rebuild runs in-thread, so the rows are the same. Indexes are deferred;
+ * the rebuild builds them, catches the generation up and promotes it.
+ */
+export const loadAuditIndex = (task: AuditLoadTask): AuditLoaded => {
+  let store: SqliteReadOnlyEventStore;
+  try {
+    store = SqliteReadOnlyEventStore.open({ file: task.eventFile, upcasters: task.ledgerUpcasters ? LEDGER_UPCASTERS : undefined });
+  } catch (error) {
+    // SQLite's own message names no file ("unable to open database file").
+    // The code (SQLITE_CANTOPEN, ...) goes along: the CLI tells storage faults by it.
+    throw Object.assign(new Error(`cannot read the log at ${task.eventFile}: ${(error as Error).message}`), { code: (error as { code?: unknown }).code });
+  }
+  const db = openReadModelDatabase(task.readModelFile, { mode: 'bulk' });
+  try {
+    const audit = AuditIndexProjector.fresh(db, { deferIndexes: true });
+    let position = 0;
+    let events = 0;
+    while (position < task.until) {
+      const page = store.readAfterWithJson(position, task.pageSize);
+      let keep = page.events.length;
+      if (keep === 0) break;
+      if (page.events[keep - 1].position > task.until) keep = page.events.findIndex((event) => event.position > task.until);
+      if (keep === 0) break;
+      audit.applyPage(keep === page.events.length ? page.events : page.events.slice(0, keep), page.json.slice(0, keep));
+      position = page.events[keep - 1].position;
+      events += keep;
+    }
+    audit.writeHeldRows();
+    return { generation: audit.generation, position, events };
+  } finally {
+    db.close();
+    void store.close();
+  }
+};
+
+// Run as a worker_threads worker: load, answer once, exit (an exception reaches the parent as 'error').
+if (parentPort !== null && workerData !== null && typeof workerData === 'object' && 'readModelFile' in workerData) {
+  parentPort.postMessage(loadAuditIndex(workerData as AuditLoadTask));
+}
