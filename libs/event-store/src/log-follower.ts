@@ -150,24 +150,21 @@ export class LogFollower {
   /** Waits `ms` (nothing if <= 0) unless hurried or stopped; appends meanwhile are read as one page after it. */
   private pause(ms: number): Promise<void> {
     if (ms <= 0 || this.stopped) return Promise.resolve();
-    return new Promise<void>((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done() {
-        clearTimeout(timer);
-        resolve();
-      }
-      this.endPause = done;
-    }).finally(() => (this.endPause = null));
+    return wakeableWait(ms, (wake) => (this.endPause = wake));
   }
 
   private backoff(ms: number): Promise<void> {
-    return new Promise<void>((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done() {
-        clearTimeout(timer);
-        resolve();
-      }
-      this.wakeFromBackoff = done;
-    }).finally(() => (this.wakeFromBackoff = null));
+    return wakeableWait(ms, (wake) => (this.wakeFromBackoff = wake));
   }
 }
+
+/** Waits `ms`, or until the wake-up handed to `hold` is called; `hold(null)` once the wait is over. */
+const wakeableWait = (ms: number, hold: (wake: (() => void) | null) => void): Promise<void> =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(wake, ms);
+    function wake() {
+      clearTimeout(timer);
+      resolve();
+    }
+    hold(wake);
+  }).finally(() => hold(null));
