@@ -16,9 +16,11 @@ class PageCounter implements Projector {
   readonly name = 'page-counter';
   position = 0;
   readonly pages: number[] = [];
+  onPage: () => void = () => undefined;
   applyPage(events: readonly RecordedEvent[]): void {
     this.pages.push(events.length);
     this.position = events[events.length - 1].position;
+    this.onPage();
   }
   flush(): void {}
 }
@@ -44,6 +46,32 @@ describe('a projector runner with minPageIntervalMs', () => {
       assert.equal(await runner.waitFor(last, 30_000), true, 'the paused fold was not hurried');
       assert.equal(projector.position, last);
       assert.deepEqual(projector.pages, [1, 10]);
+    } finally {
+      await runner.stop();
+      await store.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('does not pause while a reader waits for a position past the page it just folded', { timeout: 60_000 }, async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'ledger-pacing-'));
+    const store = await SqliteEventStore.open({ file: join(dir, 'events.sqlite'), synchronous: 'NORMAL', pollIntervalMs: 5 });
+    const projector = new PageCounter();
+    const runner = new ProjectorRunner(store, projector, { minPageIntervalMs: 3_600_000 });
+    try {
+      runner.start();
+      // A reader whose position is not in the page being folded (its append commits after
+      // the page was read): here it starts waiting from inside the fold of the first page.
+      let waiting: Promise<boolean> | undefined;
+      projector.onPage = () => {
+        projector.onPage = () => undefined;
+        waiting = runner.waitFor(projector.position + 1, 30_000);
+      };
+      await store.appendToStream('s-0', [event()], 'no_stream');
+      while (!waiting) await new Promise((resolve) => setImmediate(resolve));
+      await store.appendToStream('s-1', [event()], 'no_stream');
+      assert.equal(await waiting, true, 'the fold paused with a reader waiting');
+      assert.deepEqual(projector.pages, [1, 1]);
     } finally {
       await runner.stop();
       await store.close();
