@@ -30,15 +30,25 @@ const event = () => {
   return { id, type: 'NodeRegistered', data: {}, metadata: { correlationId: id, causationId: null, actor: 't', requestId: null, schemaVersion: 1 } };
 };
 
+/** A PageCounter behind a runner that pauses an hour between pages (a reader that waited for the pause would time out instead), on a fresh store. */
+const withPacedRunner = async (test: (context: { store: SqliteEventStore; projector: PageCounter; runner: ProjectorRunner<PageCounter> }) => Promise<void>) => {
+  const dir = await mkdtemp(join(tmpdir(), 'ledger-pacing-'));
+  const store = await SqliteEventStore.open({ file: join(dir, 'events.sqlite'), synchronous: 'NORMAL', pollIntervalMs: 5 });
+  const projector = new PageCounter();
+  const runner = new ProjectorRunner(store, projector, { minPageIntervalMs: 3_600_000 });
+  try {
+    runner.start();
+    await test({ store, projector, runner });
+  } finally {
+    await runner.stop();
+    await store.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+};
+
 describe('a projector runner with minPageIntervalMs', () => {
-  it('folds the commits made during a pause as one page, and a reader waiting on a position does not wait for the pause', { timeout: 60_000 }, async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'ledger-pacing-'));
-    const store = await SqliteEventStore.open({ file: join(dir, 'events.sqlite'), synchronous: 'NORMAL', pollIntervalMs: 5 });
-    const projector = new PageCounter();
-    // An hour: a reader that waited for it would time out below instead.
-    const runner = new ProjectorRunner(store, projector, { minPageIntervalMs: 3_600_000 });
-    try {
-      runner.start();
+  it('folds the commits made during a pause as one page, and a reader waiting on a position does not wait for the pause', { timeout: 60_000 }, () =>
+    withPacedRunner(async ({ store, projector, runner }) => {
       const first = await store.appendToStream('s-0', [event()], 'no_stream');
       assert.equal(await runner.waitFor(first.position, 30_000), true);
       let last = first.position;
@@ -46,20 +56,11 @@ describe('a projector runner with minPageIntervalMs', () => {
       assert.equal(await runner.waitFor(last, 30_000), true, 'the paused fold was not hurried');
       assert.equal(projector.position, last);
       assert.deepEqual(projector.pages, [1, 10]);
-    } finally {
-      await runner.stop();
-      await store.close();
-      await rm(dir, { recursive: true, force: true });
-    }
-  });
+    }),
+  );
 
-  it('does not pause while a reader waits for a position past the page it just folded', { timeout: 60_000 }, async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'ledger-pacing-'));
-    const store = await SqliteEventStore.open({ file: join(dir, 'events.sqlite'), synchronous: 'NORMAL', pollIntervalMs: 5 });
-    const projector = new PageCounter();
-    const runner = new ProjectorRunner(store, projector, { minPageIntervalMs: 3_600_000 });
-    try {
-      runner.start();
+  it('does not pause while a reader waits for a position past the page it just folded', { timeout: 60_000 }, () =>
+    withPacedRunner(async ({ store, projector, runner }) => {
       // A reader whose position is not in the page being folded (its append commits after
       // the page was read): here it starts waiting from inside the fold of the first page.
       let waiting: Promise<boolean> | undefined;
@@ -72,10 +73,6 @@ describe('a projector runner with minPageIntervalMs', () => {
       await store.appendToStream('s-1', [event()], 'no_stream');
       assert.equal(await waiting, true, 'the fold paused with a reader waiting');
       assert.deepEqual(projector.pages, [1, 1]);
-    } finally {
-      await runner.stop();
-      await store.close();
-      await rm(dir, { recursive: true, force: true });
-    }
-  });
+    }),
+  );
 });
