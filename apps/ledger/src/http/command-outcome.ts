@@ -1,22 +1,22 @@
+import type { FastifyRequest } from 'fastify';
+
 /** What became of a command: accepted, refused (a decision, with its refusal code), invalid (bad input, with its code), unavailable (the disk refused the write) or error. */
 export interface CommandOutcome {
   outcome: 'accepted' | 'refused' | 'invalid' | 'unavailable' | 'error';
   code: string;
 }
 
-/** Fastify hands guards and filters its own request, the node request as `raw`: notes are kept by the node request, which both see. */
-const rawOf = (request: object): object => (request as { raw?: object }).raw ?? request;
-
-const failures = new WeakMap<object, CommandOutcome>();
+/** By fastify's request: the guard and the exception filter are handed the same one. */
+const failures = new WeakMap<FastifyRequest, CommandOutcome>();
 
 /**
  * Errors are classified once, where they become HTTP (LedgerExceptionFilter): the filter
  * notes the outcome here and the command metric reads it when the answer has gone out.
  */
-export const noteCommandFailure = (request: object, outcome: CommandOutcome): void => {
-  failures.set(rawOf(request), outcome);
+export const noteCommandFailure = (request: FastifyRequest, outcome: CommandOutcome): void => {
+  failures.set(request, outcome);
 };
 
 /** The outcome of a command whose answer went out with `statusCode`: the filter's note, else accepted. */
-export const commandOutcomeOf = (request: object, statusCode: number): CommandOutcome =>
-  failures.get(rawOf(request)) ?? (statusCode < 400 ? { outcome: 'accepted', code: '' } : { outcome: 'error', code: String(statusCode) });
+export const commandOutcomeOf = (request: FastifyRequest, statusCode: number): CommandOutcome =>
+  failures.get(request) ?? (statusCode < 400 ? { outcome: 'accepted', code: '' } : { outcome: 'error', code: String(statusCode) });

@@ -1,5 +1,5 @@
 import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { COMMAND_METRIC } from '../http/command-metric.decorator';
 import { commandOutcomeOf } from '../http/command-outcome';
 import { LedgerMetrics } from './ledger-metrics';
@@ -11,8 +11,6 @@ const commandName = (controller: { name: string }, handler: { name: string }): s
   const resource = controller.name.replace(/Controller$/, '');
   return `${resource.charAt(0).toLowerCase()}${resource.slice(1)}.${handler.name}`;
 };
-
-const rawOf = <T>(object: unknown): T => ((object as { raw?: T }).raw ?? object) as T;
 
 /**
  * Counts and times each command (a non-GET request that passed the access guard), by
@@ -28,11 +26,11 @@ export class CommandMetricsGuard implements CanActivate {
   canActivate(context: ExecutionContext): boolean {
     if (context.getType() !== 'http') return true;
     const http = context.switchToHttp();
-    const request = rawOf<IncomingMessage>(http.getRequest());
+    const request = http.getRequest<FastifyRequest>();
     if (request.method === 'GET' || request.method === 'HEAD') return true;
     const command = commandName(context.getClass(), context.getHandler());
     const stopTimer = this.metrics.commandDuration.startTimer({ command });
-    const response = rawOf<ServerResponse>(http.getResponse());
+    const response = http.getResponse<FastifyReply>().raw;
     // 'close' comes after 'finish', and also when the client went away first.
     response.once('close', () => {
       const outcome = commandOutcomeOf(request, response.statusCode);
