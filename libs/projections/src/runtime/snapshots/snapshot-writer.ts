@@ -19,6 +19,17 @@ interface Prepared {
   insertSnapshot: Database.Statement;
 }
 
+/**
+ * A snapshot's changed entities, serialised before its transaction opens: each collection's
+ * [key, JSON] of the entities changed since `since` (every entity when null), the base
+ * this writer expects the transaction to find.
+ */
+interface Serialised {
+  position: number;
+  since: number | null;
+  bodies: Map<string, [key: string, body: string][]>;
+}
+
 /** What the next delta is taken against: the generation's latest snapshot, and whether this writer took it. */
 interface Base {
   generation: number;
@@ -89,8 +100,14 @@ export class SnapshotWriter {
 
   take(state: { position: number }): void {
     if (this.trackedState !== state) this.track(state);
+    // Into a rebuild's generation, the next snapshot is almost always a delta against this
+    // writer's own last one (or the first keyframe): its entities are serialised before the
+    // transaction opens, so the write lock, which the rebuild's audit-index thread waits on,
+    // is held for the inserts only. The transaction still decides, and serialises afresh if
+    // the table says otherwise.
+    const ahead = this.generation === 'current' ? null : this.serialise(state.position, this.generation);
     try {
-      this.db.transaction(() => this.write(state)).immediate();
+      this.db.transaction(() => this.write(state, ahead)).immediate();
     } catch (error) {
       // The write rolled back, but it drained the trackers' removals and may have created
       // tables that are gone again: forget the base and the statements, so the next
@@ -101,7 +118,7 @@ export class SnapshotWriter {
     }
   }
 
-  private write(state: { position: number }): void {
+  private write(state: { position: number }, ahead: Serialised | null): void {
     const generation = this.targetGeneration();
     const statements = this.statementsFor(generation);
     const position = state.position;
@@ -116,9 +133,7 @@ export class SnapshotWriter {
       return;
     }
     const latest = (statements.latestBefore.get(position) as { latest: number | null }).latest;
-    const replaced =
-      this.base !== null &&
-      (this.baseCollections.size !== collections.size || [...collections].some(([field, collection]) => this.baseCollections.get(field) !== collection));
+    const replaced = this.replaced(collections);
     let kind: 'keyframe' | 'own' | 'foreign';
     if (latest === null || replaced) kind = 'keyframe';
     else if (this.base?.own && this.base.position === latest) kind = 'own';
@@ -127,15 +142,33 @@ export class SnapshotWriter {
     const meta: SnapshotMeta = { scalars: {}, collections: [...collections.keys()] };
     for (const [field, value] of Object.entries(state)) if (!collections.has(field)) meta.scalars[field] = value;
     const baseKeys = kind === 'foreign' ? entityKeysAt(this.db, statements.names, latest!) : null;
+    // Each collection's keys gone since the base (a NULL row each); every tracker starts a new period.
+    const gone = new Map<string, string[]>();
     for (const [field, collection] of collections) {
-      this.writeCollection(statements, position, field, collection, kind === 'keyframe' ? null : latest!);
       const removed = collection.takeRemoved();
-      if (kind === 'own') for (const key of removed) statements.insertEntity.run(position, field, key, null);
-      if (kind === 'foreign') for (const key of baseKeys!.get(field) ?? []) if (!collection.has(key)) statements.insertEntity.run(position, field, key, null);
+      if (kind === 'own') gone.set(field, removed);
+      if (kind === 'foreign')
+        gone.set(
+          field,
+          [...(baseKeys!.get(field) ?? [])].filter((key) => !collection.has(key)),
+        );
     }
-    if (baseKeys) {
-      // A collection the base had and the state no longer has: every key it held is gone.
-      for (const [field, keys] of baseKeys) if (!collections.has(field)) for (const key of keys) statements.insertEntity.run(position, field, key, null);
+    // A collection the base had and the state no longer has: every key it held is gone.
+    if (baseKeys) for (const [field, keys] of baseKeys) if (!collections.has(field)) gone.set(field, [...keys]);
+    const since = kind === 'keyframe' ? null : latest!;
+    const bodies = ahead?.position === position && ahead.since === since ? ahead.bodies : null;
+    // In key order (collection, then key), as the table's primary key sorts its rows: each
+    // row lands at the end of the B-tree, so pages fill up instead of splitting in the middle.
+    for (const field of [...new Set([...collections.keys(), ...gone.keys()])].sort()) {
+      const collection = collections.get(field);
+      const changed = bodies?.get(field) ?? (collection ? this.changed(collection, since) : []);
+      const removed = (gone.get(field) ?? []).sort();
+      for (let c = 0, r = 0; c < changed.length || r < removed.length;) {
+        if (r === removed.length || (c < changed.length && changed[c][0] < removed[r])) {
+          statements.insertEntity.run(position, field, changed[c][0], changed[c][1]);
+          c++;
+        } else statements.insertEntity.run(position, field, removed[r++], null);
+      }
     }
     statements.insertSnapshot.run(position, kind === 'keyframe' ? 1 : 0, JSON.stringify(meta), (this.options.clock ?? (() => new Date()))().toISOString());
     this.tables.advance(this.name, generation, position);
@@ -143,16 +176,36 @@ export class SnapshotWriter {
     this.baseCollections = new Map(collections);
   }
 
-  /** Stores the entities changed since `since` (all of them when null). */
-  private writeCollection(statements: Prepared, position: number, field: string, collection: TrackedCollection, since: number | null): void {
-    const insert = statements.insertEntity;
+  /** Whether a collection was replaced wholesale (or one came or went) since the base was taken. */
+  private replaced(collections: Map<string, TrackedCollection>): boolean {
+    return (
+      this.base !== null &&
+      (this.baseCollections.size !== collections.size || [...collections].some(([field, collection]) => this.baseCollections.get(field) !== collection))
+    );
+  }
+
+  /** The entities of a fixed generation's next snapshot, serialised against the base write() will most likely find. */
+  private serialise(position: number, generation: number): Serialised {
+    const collections = this.tracked!.collections();
+    const own = this.base?.generation === generation && this.base.own && !this.replaced(collections);
+    const since = own ? this.base!.position : null;
+    const bodies = new Map<string, [string, string][]>();
+    for (const [field, collection] of collections) bodies.set(field, this.changed(collection, since));
+    return { position, since, bodies };
+  }
+
+  /** [key, JSON] of every entity changed since `since` (all of them when null), by key. */
+  private changed(collection: TrackedCollection, since: number | null): [string, string][] {
+    const bodies: [string, string][] = [];
     collection.forEach((key, entity) => {
       if (since !== null) {
         const last = entity !== null && typeof entity === 'object' ? (entity as { lastPosition?: unknown }).lastPosition : undefined;
         if (typeof last === 'number' && last <= since) return;
       }
-      insert.run(position, field, key, JSON.stringify(entity));
+      bodies.push([key, JSON.stringify(entity)]);
     });
+    // (JavaScript compares UTF-16 units, SQLite bytes: they differ only past U+FFFF, where an odd row order costs a little speed, nothing else.)
+    return bodies.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
   }
 
   private targetGeneration(): number {
