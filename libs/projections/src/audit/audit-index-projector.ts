@@ -16,6 +16,22 @@ import {
 
 type Consumer = { controller: string; model: string };
 
+/** A row of the events table, in its column order. */
+type AuditEventRow = [
+  position: number,
+  stream: string,
+  type: string,
+  recordedAt: string,
+  nodeId: string | null,
+  token: string | null,
+  ip: string | null,
+  controller: string | null,
+  model: string | null,
+  actor: string | null,
+  correlationId: string | null,
+  event: string,
+];
+
 interface Statements {
   generation: number;
   names: AuditTableNames;
@@ -118,12 +134,12 @@ export class AuditIndexProjector implements Projector {
   }
 
   /**
-   * A generation another connection filled for a rebuild (its audit-index thread), not
-   * promoted yet, indexes deferred: the rebuild catches it up, indexes and promotes it.
-   * Token consumers and lease owners are read back from its tables as needed.
+   * A generation another connection filled and indexed for a rebuild (its audit-index
+   * thread), not promoted yet: the rebuild catches it up and promotes it. Token consumers
+   * and lease owners are read back from its tables as needed.
    */
   static filled(db: Database.Database, generation: number): AuditIndexProjector {
-    return new AuditIndexProjector(db, generation, false, true);
+    return new AuditIndexProjector(db, generation, false, false);
   }
 
   get position(): number {
@@ -139,9 +155,13 @@ export class AuditIndexProjector implements Projector {
     if (events.length === 0) return;
     if (this.broken) throw new Error(`${AUDIT_INDEX}: a page of this bulk load failed; the rebuild starts again`);
     try {
+      // A bulk load resolves token consumers and lease owners from memory alone, so it makes
+      // its rows before the transaction opens: the write lock, which a rebuild's other
+      // thread waits on for its snapshots, is held for the inserts only.
+      const rows = this.held !== null && this.complete ? this.rowsAfter(this.folded, events, envelopes) : null;
       // The position moves only once rows and checkpoint are committed: a failed commit
       // (a full disk fails at COMMIT more often than at INSERT) leaves it where the disk is.
-      this.folded = this.db.transaction(() => this.write(events, envelopes)).immediate();
+      this.folded = this.db.transaction(() => this.write(events, envelopes, rows)).immediate();
     } catch (error) {
       // Tokens and leases remembered inside the rolled-back transaction were never stored.
       this.tokens.clear();
@@ -199,8 +219,8 @@ export class AuditIndexProjector implements Projector {
     this.following = true;
   }
 
-  /** Writes the page's rows and the new position in the open transaction; returns that position. */
-  private write(events: readonly RecordedEvent[], envelopes?: readonly string[]): number {
+  /** Writes the page's rows (`made` ahead, or made now) and the new position in the open transaction; returns that position. */
+  private write(events: readonly RecordedEvent[], envelopes: readonly string[] | undefined, made: AuditEventRow[] | null): number {
     if (this.following) {
       const current = this.tables.current(AUDIT_INDEX);
       if (current && current.generation !== this.statements.generation) {
@@ -218,10 +238,26 @@ export class AuditIndexProjector implements Projector {
     }
     // Another writer of this generation may have got further: never index an event twice.
     let position = Math.max(this.folded, this.tables.position(AUDIT_INDEX, this.statements.generation) ?? 0);
-    const { insertEvent, insertToken } = this.statements;
+    const { insertEvent } = this.statements;
+    for (const row of made ?? this.rowsAfter(position, events, envelopes)) {
+      if (row[0] <= position) continue;
+      insertEvent.run(row);
+      position = row[0];
+    }
+    this.tables.advance(AUDIT_INDEX, this.statements.generation, position);
+    return position;
+  }
+
+  /**
+   * The events table's rows for the events after `after`, in its column order; learns
+   * token consumers and lease grants as it goes (held by a bulk load, else inserted).
+   */
+  private rowsAfter(after: number, events: readonly RecordedEvent[], envelopes?: readonly string[]): AuditEventRow[] {
+    const { insertToken } = this.statements;
+    const rows: AuditEventRow[] = [];
     for (let i = 0; i < events.length; i++) {
       const event = events[i];
-      if (event.position <= position) continue;
+      if (event.position <= after) continue;
       const fields = deriveAuditFields(event);
       let { nodeId, token, controller, model } = fields;
       const grant = leaseGrantOf(event, fields);
@@ -248,7 +284,7 @@ export class AuditIndexProjector implements Projector {
         }
       }
       const metadata = event.metadata as { actor?: unknown; correlationId?: unknown } | null;
-      insertEvent.run(
+      rows.push([
         event.position,
         event.stream,
         event.type,
@@ -261,11 +297,9 @@ export class AuditIndexProjector implements Projector {
         typeof metadata?.actor === 'string' ? metadata.actor : null,
         typeof metadata?.correlationId === 'string' ? metadata.correlationId : null,
         envelopes ? envelopes[i] : (storedEnvelopeJson(event) ?? envelopeJson(event)),
-      );
-      position = event.position;
+      ]);
     }
-    this.tables.advance(AUDIT_INDEX, this.statements.generation, position);
-    return position;
+    return rows;
   }
 
   private tokenConsumer(token: string): Consumer | null {
