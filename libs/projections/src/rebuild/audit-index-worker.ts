@@ -14,7 +14,7 @@ export interface AuditLoadTask {
   pageSize: number;
 }
 
-/** The generation the thread filled (rows only: its indexes are still to build) and how far. */
+/** The generation the thread filled and indexed, and how far. */
 export interface AuditLoaded {
   generation: number;
   position: number;
@@ -24,8 +24,9 @@ export interface AuditLoaded {
 /**
  * Fills a new generation of the audit index from position 0 to `until`, with its own
  * read-only handle on the log and its own connection to the read-model file: the same
- * projector the rebuild runs in-thread, so the rows are the same. Indexes are deferred;
- * the rebuild builds them, catches the generation up and promotes it.
+ * projector the rebuild runs in-thread, so the rows are the same. Its indexes are built
+ * once the rows are in, here too, while the rebuild's main thread may still be folding
+ * the view; the rebuild catches the generation up and promotes it.
  */
 export const loadAuditIndex = (task: AuditLoadTask): AuditLoaded => {
   let store: SqliteReadOnlyEventStore;
@@ -51,7 +52,7 @@ export const loadAuditIndex = (task: AuditLoadTask): AuditLoaded => {
       position = page.events[keep - 1].position;
       events += keep;
     }
-    audit.writeHeldRows();
+    audit.buildIndexes();
     return { generation: audit.generation, position, events };
   } finally {
     db.close();

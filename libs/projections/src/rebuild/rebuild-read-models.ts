@@ -165,6 +165,8 @@ export const rebuildReadModels = async (options: RebuildReadModelsOptions): Prom
   try {
     await foldTo(until);
     if (worker) {
+      // The thread is still loading or indexing the audit rows: serialise the view's checkpoint meanwhile.
+      view.serialiseCheckpoint();
       const loaded = await worker.done;
       if (loaded.position !== position) throw new Error(`the audit index's rebuild thread reached position ${loaded.position}, the ledger view ${position}`);
       audit = AuditIndexProjector.filled(db, loaded.generation);
@@ -175,6 +177,7 @@ export const rebuildReadModels = async (options: RebuildReadModelsOptions): Prom
   }
   while (stops.length > 0) options.onStop?.(stops.shift()!, view.state);
   const index = audit!;
+  // In-thread, the rows are all in: index them now (the thread indexed its own).
   index.buildIndexes();
   // A running ledger keeps indexing into the generations being replaced while this one
   // folds. Promoting a generation behind them would hide the rows it lacks, and the live
