@@ -4,6 +4,9 @@ import { AuditIndexProjector } from '../audit/audit-index-projector';
 import { openReadModelDatabase } from '../runtime/read-model-database';
 import { LEDGER_UPCASTERS } from '../upcasting/ledger-upcasters';
 
+/** Rows read ahead while the write lock is taken, at most; then the thread waits for it. */
+const MAX_QUEUED_ROWS = 20_000;
+
 /** What the rebuild hands its audit-index thread: where to read, where to write, how far. */
 export interface AuditLoadTask {
   eventFile: string;
@@ -48,9 +51,11 @@ export const loadAuditIndex = (task: AuditLoadTask): AuditLoaded => {
       if (keep === 0) break;
       if (page.events[keep - 1].position > task.until) keep = page.events.findIndex((event) => event.position > task.until);
       if (keep === 0) break;
-      audit.applyPage(keep === page.events.length ? page.events : page.events.slice(0, keep), page.json.slice(0, keep));
+      audit.queue(keep === page.events.length ? page.events : page.events.slice(0, keep), page.json.slice(0, keep));
       position = page.events[keep - 1].position;
       events += keep;
+      // While the main thread holds the write lock (a snapshot), read the next page instead of waiting for it.
+      audit.writeQueued({ wait: audit.queuedRows >= MAX_QUEUED_ROWS });
     }
     audit.buildIndexes();
     return { generation: audit.generation, position, events };
