@@ -53,6 +53,10 @@ export interface RebuiltReadModels {
   view: LedgerViewState;
 }
 
+/** Snapshots a fold may keep waiting for the write lock (a few MB each on a big ledger) before it waits too. */
+const MAX_DEFERRED_SNAPSHOTS = 16;
+const pause = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 5));
+
 /** How far the generations a rebuild replaces have got (a running ledger keeps writing them). */
 const replacedPosition = (tables: ReadModelTables): number =>
   Math.max(tables.current(AUDIT_INDEX)?.position ?? 0, tables.current(snapshotsOf(ledgerProjection.name))?.position ?? 0);
@@ -133,6 +137,14 @@ export const rebuildReadModels = async (options: RebuildReadModelsOptions): Prom
     : null;
   // In-thread from the start, or (with a worker) once the worker has filled its generation to `until`.
   let audit: AuditIndexProjector | null = worker ? null : AuditIndexProjector.fresh(db, { deferIndexes: true });
+  // The thread holds the write lock for its pages and, for seconds at a time, for each of its
+  // indexes: snapshots wait in memory for it rather than stop the fold.
+  let threadDone = worker === null;
+  worker?.done.then(
+    () => (threadDone = true),
+    () => (threadDone = true),
+  );
+  if (worker) snapshots?.deferWhileLocked();
   const read = pageReader(store, pageSize);
 
   const stops = [...(options.stops ?? [])].filter((stop) => stop <= until).sort((a, b) => a - b);
@@ -159,15 +171,23 @@ export const rebuildReadModels = async (options: RebuildReadModelsOptions): Prom
       position = page[page.length - 1].position;
       events += page.length;
       options.onProgress?.({ position, events, until: Math.max(until, target) });
+      // Far ahead of the lock: wait for it, polling, never on SQLite's busy timeout (an index can take longer).
+      while (snapshots !== null && snapshots.deferredCount >= MAX_DEFERRED_SNAPSHOTS && !snapshots.writeDeferred({ wait: threadDone })) await pause();
     }
   };
 
   try {
     await foldTo(until);
     if (worker) {
-      // The thread is still loading or indexing the audit rows: serialise the view's checkpoint meanwhile.
+      // The thread is still loading or indexing the audit rows: serialise the view's checkpoint
+      // meanwhile, and write the snapshots still waiting whenever the lock is free.
       view.serialiseCheckpoint();
+      while (!threadDone) {
+        snapshots?.writeDeferred({ wait: false });
+        await Promise.race([worker.done, pause()]);
+      }
       const loaded = await worker.done;
+      snapshots?.stopDeferring();
       if (loaded.position !== position) throw new Error(`the audit index's rebuild thread reached position ${loaded.position}, the ledger view ${position}`);
       audit = AuditIndexProjector.filled(db, loaded.generation);
     }

@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import { ReadModelTables } from '../read-model-tables';
 import { createSnapshotTables, snapshotsOf, snapshotTableNames, type SnapshotMeta, type SnapshotTableNames } from './snapshot-tables';
 import { entityKeysAt } from './snapshot-reader';
+import { changedEntities, insertEntitiesInKeyOrder, type ChangedEntities, type GoneEntities } from './snapshot-rows';
 import { TrackedState, type TrackedCollection } from './tracked-collections';
 
 export interface SnapshotWriterOptions {
@@ -19,15 +20,18 @@ interface Prepared {
   insertSnapshot: Database.Statement;
 }
 
-/**
- * A snapshot's changed entities, serialised before its transaction opens: each collection's
- * [key, JSON] of the entities changed since `since` (every entity when null), the base
- * this writer expects the transaction to find.
- */
+/** A snapshot's changed entities, serialised before its transaction opens, against the base (`since`) the writer expects it to find. */
 interface Serialised {
   position: number;
   since: number | null;
-  bodies: Map<string, [key: string, body: string][]>;
+  changed: ChangedEntities;
+}
+
+/** A snapshot taken while the write lock was not free: all of its rows, kept until it is. */
+interface Deferred extends Serialised {
+  gone: GoneEntities;
+  meta: string;
+  takenAt: string;
 }
 
 /** What the next delta is taken against: the generation's latest snapshot, and whether this writer took it. */
@@ -59,6 +63,8 @@ export class SnapshotWriter {
   private trackedState: object | null = null;
   /** The trackers in place when the base was taken: a different set means a collection was replaced. */
   private baseCollections = new Map<string, TrackedCollection>();
+  /** Snapshots waiting for the write lock, oldest first (deferWhileLocked); null: every snapshot is written as it is taken. */
+  private deferred: Deferred[] | null = null;
 
   /**
    * `generation`: write into this generation (a rebuild's new one); 'current': into
@@ -81,8 +87,57 @@ export class SnapshotWriter {
     this.generation = 'current';
   }
 
+  /**
+   * From now on, a snapshot taken while another connection holds the write lock waits in
+   * memory, all its rows serialised, and is written (oldest first) by the next take() that
+   * finds the lock free, or by writeDeferred(). A rebuild's fold goes on meanwhile instead
+   * of sleeping on the lock its audit-index thread holds. Only for a new generation that
+   * this writer alone writes until writeDeferred({ wait: true }) and stopDeferring().
+   */
+  deferWhileLocked(): void {
+    if (this.generation === 'current') throw new Error(`${this.name}: only a writer of its own new generation defers snapshots`);
+    this.deferred ??= [];
+  }
+
+  /** Snapshots taken and not written yet (deferWhileLocked). */
+  get deferredCount(): number {
+    return this.deferred?.length ?? 0;
+  }
+
+  /** Writes every snapshot waiting for the write lock; with `wait: false`, none and false if the lock is taken. */
+  writeDeferred(options: { wait: boolean }): boolean {
+    const deferred = this.deferred;
+    if (deferred === null || deferred.length === 0) return true;
+    const patience = options.wait ? null : (this.db.pragma('busy_timeout', { simple: true }) as number);
+    if (patience !== null) this.db.pragma('busy_timeout = 0');
+    let began = false;
+    try {
+      this.db
+        .transaction(() => {
+          began = true;
+          for (const snapshot of deferred) this.writeOwn(snapshot);
+        })
+        .immediate();
+    } catch (error) {
+      // BEGIN found the lock taken: nothing was written. Else they stay waiting, to be written again.
+      if (!began && (error as { code?: unknown }).code === 'SQLITE_BUSY') return false;
+      throw error;
+    } finally {
+      if (patience !== null) this.db.pragma(`busy_timeout = ${patience}`);
+    }
+    deferred.length = 0;
+    return true;
+  }
+
+  /** Writes what still waits (for the lock, however long), then writes every snapshot as it is taken again. */
+  stopDeferring(): void {
+    this.writeDeferred({ wait: true });
+    this.deferred = null;
+  }
+
   /** Watches the collections of `state` (replacing them by tracking proxies) so snapshots find changes cheaply. */
   track(state: object): void {
+    if (this.deferredCount > 0) throw new Error(`${this.name}: a new state to track while snapshots still wait to be written`);
     this.tracked = new TrackedState(state as Record<string, unknown>);
     this.trackedState = state;
     this.base = null;
@@ -100,6 +155,12 @@ export class SnapshotWriter {
 
   take(state: { position: number }): void {
     if (this.trackedState !== state) this.track(state);
+    if (this.deferred !== null) {
+      // Taken again after a failed write (a full disk): it already waits.
+      if (this.deferred[this.deferred.length - 1]?.position !== state.position) this.deferred.push(this.serialiseAll(state));
+      this.writeDeferred({ wait: false });
+      return;
+    }
     // Into a rebuild's generation, the next snapshot is almost always a delta against this
     // writer's own last one (or the first keyframe): its entities are serialised before the
     // transaction opens, so the write lock, which the rebuild's audit-index thread waits on,
@@ -133,17 +194,14 @@ export class SnapshotWriter {
       return;
     }
     const latest = (statements.latestBefore.get(position) as { latest: number | null }).latest;
-    const replaced = this.replaced(collections);
     let kind: 'keyframe' | 'own' | 'foreign';
-    if (latest === null || replaced) kind = 'keyframe';
+    if (latest === null || this.replaced(collections)) kind = 'keyframe';
     else if (this.base?.own && this.base.position === latest) kind = 'own';
     else kind = 'foreign';
 
-    const meta: SnapshotMeta = { scalars: {}, collections: [...collections.keys()] };
-    for (const [field, value] of Object.entries(state)) if (!collections.has(field)) meta.scalars[field] = value;
     const baseKeys = kind === 'foreign' ? entityKeysAt(this.db, statements.names, latest!) : null;
-    // Each collection's keys gone since the base (a NULL row each); every tracker starts a new period.
-    const gone = new Map<string, string[]>();
+    // Each collection's keys gone since the base; every tracker starts a new period.
+    const gone: GoneEntities = new Map();
     for (const [field, collection] of collections) {
       const removed = collection.takeRemoved();
       if (kind === 'own') gone.set(field, removed);
@@ -156,24 +214,30 @@ export class SnapshotWriter {
     // A collection the base had and the state no longer has: every key it held is gone.
     if (baseKeys) for (const [field, keys] of baseKeys) if (!collections.has(field)) gone.set(field, [...keys]);
     const since = kind === 'keyframe' ? null : latest!;
-    const bodies = ahead?.position === position && ahead.since === since ? ahead.bodies : null;
-    // In key order (collection, then key), as the table's primary key sorts its rows: each
-    // row lands at the end of the B-tree, so pages fill up instead of splitting in the middle.
-    for (const field of [...new Set([...collections.keys(), ...gone.keys()])].sort()) {
-      const collection = collections.get(field);
-      const changed = bodies?.get(field) ?? (collection ? this.changed(collection, since) : []);
-      const removed = (gone.get(field) ?? []).sort();
-      for (let c = 0, r = 0; c < changed.length || r < removed.length;) {
-        if (r === removed.length || (c < changed.length && changed[c][0] < removed[r])) {
-          statements.insertEntity.run(position, field, changed[c][0], changed[c][1]);
-          c++;
-        } else statements.insertEntity.run(position, field, removed[r++], null);
-      }
-    }
-    statements.insertSnapshot.run(position, kind === 'keyframe' ? 1 : 0, JSON.stringify(meta), (this.options.clock ?? (() => new Date()))().toISOString());
+    const changed = ahead?.position === position && ahead.since === since ? ahead.changed : null;
+    insertEntitiesInKeyOrder(
+      statements.insertEntity,
+      position,
+      collections.keys(),
+      (field) => changed?.get(field) ?? (collections.has(field) ? changedEntities(collections.get(field)!, since) : []),
+      gone,
+    );
+    statements.insertSnapshot.run(position, kind === 'keyframe' ? 1 : 0, this.meta(state, collections), this.now());
     this.tables.advance(this.name, generation, position);
     this.base = { generation, position, own: true };
     this.baseCollections = new Map(collections);
+  }
+
+  /** Writes a snapshot this writer deferred, checking the generation holds what it was taken against. */
+  private writeOwn(snapshot: Deferred): void {
+    const statements = this.statementsFor(this.generation as number);
+    const latest = (statements.latestBefore.get(snapshot.position) as { latest: number | null }).latest;
+    if (statements.exists.get(snapshot.position) || (snapshot.since !== null && latest !== snapshot.since)) {
+      throw new Error(`${this.name}: generation ${this.generation} holds snapshots this writer did not take; a deferred one cannot be written`);
+    }
+    insertEntitiesInKeyOrder(statements.insertEntity, snapshot.position, snapshot.changed.keys(), (field) => snapshot.changed.get(field) ?? [], snapshot.gone);
+    statements.insertSnapshot.run(snapshot.position, snapshot.since === null ? 1 : 0, snapshot.meta, snapshot.takenAt);
+    this.tables.advance(this.name, this.generation as number, snapshot.position);
   }
 
   /** Whether a collection was replaced wholesale (or one came or went) since the base was taken. */
@@ -189,23 +253,35 @@ export class SnapshotWriter {
     const collections = this.tracked!.collections();
     const own = this.base?.generation === generation && this.base.own && !this.replaced(collections);
     const since = own ? this.base!.position : null;
-    const bodies = new Map<string, [string, string][]>();
-    for (const [field, collection] of collections) bodies.set(field, this.changed(collection, since));
-    return { position, since, bodies };
+    const changed: ChangedEntities = new Map();
+    for (const [field, collection] of collections) changed.set(field, changedEntities(collection, since));
+    return { position, since, changed };
   }
 
-  /** [key, JSON] of every entity changed since `since` (all of them when null), by key. */
-  private changed(collection: TrackedCollection, since: number | null): [string, string][] {
-    const bodies: [string, string][] = [];
-    collection.forEach((key, entity) => {
-      if (since !== null) {
-        const last = entity !== null && typeof entity === 'object' ? (entity as { lastPosition?: unknown }).lastPosition : undefined;
-        if (typeof last === 'number' && last <= since) return;
-      }
-      bodies.push([key, JSON.stringify(entity)]);
-    });
-    // (JavaScript compares UTF-16 units, SQLite bytes: they differ only past U+FFFF, where an odd row order costs a little speed, nothing else.)
-    return bodies.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  /** All of a deferred snapshot's rows, against the previous one taken (waiting or written); it becomes the base. */
+  private serialiseAll(state: { position: number }): Deferred {
+    const generation = this.generation as number;
+    const collections = this.tracked!.collections();
+    const serialised = this.serialise(state.position, generation);
+    const gone: GoneEntities = new Map();
+    for (const [field, collection] of collections) {
+      const removed = collection.takeRemoved();
+      if (serialised.since !== null) gone.set(field, removed);
+    }
+    this.base = { generation, position: state.position, own: true };
+    this.baseCollections = new Map(collections);
+    return { ...serialised, gone, meta: this.meta(state, collections), takenAt: this.now() };
+  }
+
+  /** The snapshot row's `meta`: the state's plain fields and the names of its collections. */
+  private meta(state: { position: number }, collections: Map<string, TrackedCollection>): string {
+    const meta: SnapshotMeta = { scalars: {}, collections: [...collections.keys()] };
+    for (const [field, value] of Object.entries(state)) if (!collections.has(field)) meta.scalars[field] = value;
+    return JSON.stringify(meta);
+  }
+
+  private now(): string {
+    return (this.options.clock ?? (() => new Date()))().toISOString();
   }
 
   private targetGeneration(): number {
