@@ -19,7 +19,6 @@ type Consumer = { controller: string; model: string };
 /** A row of the events table, in its column order. */
 type AuditEventRow = [
   position: number,
-  stream: string,
   type: string,
   recordedAt: string,
   nodeId: string | null,
@@ -27,8 +26,6 @@ type AuditEventRow = [
   ip: string | null,
   controller: string | null,
   model: string | null,
-  actor: string | null,
-  correlationId: string | null,
   event: string,
 ];
 
@@ -344,10 +341,8 @@ export class AuditIndexProjector implements Projector {
           if (consumer) ({ controller, model } = consumer);
         }
       }
-      const metadata = event.metadata as { actor?: unknown; correlationId?: unknown } | null;
       rows.push([
         event.position,
-        event.stream,
         event.type,
         event.recordedAt,
         nodeId,
@@ -355,8 +350,6 @@ export class AuditIndexProjector implements Projector {
         fields.ip,
         controller,
         model,
-        typeof metadata?.actor === 'string' ? metadata.actor : null,
-        typeof metadata?.correlationId === 'string' ? metadata.correlationId : null,
         envelopes ? envelopes[i] : (storedEnvelopeJson(event) ?? envelopeJson(event)),
       ]);
     }
@@ -423,7 +416,7 @@ export class AuditIndexProjector implements Projector {
     return {
       generation,
       names,
-      insertEvent: this.db.prepare(`INSERT INTO "${names.events}" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+      insertEvent: this.db.prepare(`INSERT INTO "${names.events}" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`),
       insertToken: this.db.prepare(`INSERT OR IGNORE INTO "${names.tokens}" (token, controller, model) VALUES (?, ?, ?)`),
       findToken: this.db.prepare(`SELECT controller, model FROM "${names.tokens}" WHERE token = ?`),
       insertLease: this.db.prepare(`INSERT OR IGNORE INTO "${names.leases}" (ip, lease_id, token) VALUES (?, ?, ?)`),
