@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import type Database from 'better-sqlite3';
+import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { storageFaultCodeOf } from '@ledger/event-store';
 import { AuditIndexProjector } from '../audit/audit-index-projector';
@@ -102,6 +102,60 @@ describe('the audit index rebuilt on a second thread', () => {
     } finally {
       await files.close();
     }
+  });
+
+  it('a bulk load that finds the write lock taken writes nothing, reads on, and writes it all once free: the same rows', async () => {
+    let refused = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        generatedHistoriesArb(30),
+        fc.integer({ min: 1, max: 7 }),
+        fc.array(fc.boolean(), { minLength: 1 }),
+        async (histories, pageSize, locks) => {
+          const files = await openLedgerFiles('ledger-audit-bulk-busy-');
+          const other = new Database(files.db.name);
+          try {
+            await appenderTo(files.store)(appendsOf(histories));
+            const head = await files.store.headPosition();
+            const live = openReadModelDatabase(join(files.dir, 'live.sqlite'));
+            const projector = AuditIndexProjector.live(live);
+            for (let after = 0; after < head; after = projector.position)
+              projector.applyPage(await files.store.readAll({ fromPosition: after, maxCount: pageSize }));
+            const expected = auditRows(live);
+            live.close();
+
+            const bulk = AuditIndexProjector.fresh(files.db, { deferIndexes: true });
+            let read = 0;
+            for (let page = 0; read < head; page++) {
+              const events = await files.store.readAll({ fromPosition: read, maxCount: pageSize });
+              bulk.queue(events);
+              read = events[events.length - 1].position;
+              // Another connection (the rebuild's main thread, writing a snapshot) holds the lock, or lets it go.
+              const locked = locks[page % locks.length];
+              if (locked && !other.inTransaction) other.prepare('BEGIN IMMEDIATE').run();
+              if (!locked && other.inTransaction) other.prepare('COMMIT').run();
+              const position = bulk.position;
+              if (bulk.writeQueued({ wait: false })) assert.equal(bulk.queuedRows, 0);
+              else {
+                refused++;
+                assert.ok(locked);
+                assert.equal(bulk.position, position, 'nothing written while the lock is taken');
+              }
+            }
+            if (other.inTransaction) other.prepare('COMMIT').run();
+            bulk.promote();
+            assert.equal(bulk.position, head);
+            assert.deepStrictEqual(auditRows(files.db), expected);
+          } finally {
+            if (other.inTransaction) other.prepare('ROLLBACK').run();
+            other.close();
+            await files.close();
+          }
+        },
+      ),
+      { numRuns: 12, includeErrorInReport: true, endOnFailure: true },
+    );
+    assert.ok(refused > 0, 'writes found the lock taken');
   });
 
   it('a bulk load whose page failed refuses to go on, rather than index from rows it rolled back', async () => {
