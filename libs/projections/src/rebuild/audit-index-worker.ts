@@ -24,6 +24,9 @@ export interface AuditLoaded {
   events: number;
 }
 
+/** What the thread tells as it goes: a step done, when (Date.now()); then, once, what it loaded. */
+export type AuditThreadMessage = { step: 'rows loaded' | 'indexed'; at: number } | { loaded: AuditLoaded };
+
 /**
  * Fills a new generation of the audit index from position 0 to `until`, with its own
  * read-only handle on the log and its own connection to the read-model file: the same
@@ -31,7 +34,7 @@ export interface AuditLoaded {
  * once the rows are in, here too, while the rebuild's main thread may still be folding
  * the view; the rebuild catches the generation up and promotes it.
  */
-export const loadAuditIndex = (task: AuditLoadTask): AuditLoaded => {
+export const loadAuditIndex = (task: AuditLoadTask, tell: (message: AuditThreadMessage) => void = () => undefined): AuditLoaded => {
   let store: SqliteReadOnlyEventStore;
   try {
     store = SqliteReadOnlyEventStore.open({ file: task.eventFile, upcasters: task.ledgerUpcasters ? LEDGER_UPCASTERS : undefined });
@@ -57,7 +60,10 @@ export const loadAuditIndex = (task: AuditLoadTask): AuditLoaded => {
       // While the main thread holds the write lock (a snapshot), read the next page instead of waiting for it.
       audit.writeQueued({ wait: audit.queuedRows >= MAX_QUEUED_ROWS });
     }
+    audit.writeHeldRows();
+    tell({ step: 'rows loaded', at: Date.now() });
     audit.buildIndexes();
+    tell({ step: 'indexed', at: Date.now() });
     return { generation: audit.generation, position, events };
   } finally {
     db.close();
@@ -65,7 +71,9 @@ export const loadAuditIndex = (task: AuditLoadTask): AuditLoaded => {
   }
 };
 
-// Run as a worker_threads worker: load, answer once, exit (an exception reaches the parent as 'error').
+// Run as a worker_threads worker: load, answer, exit (an exception reaches the parent as 'error').
 if (parentPort !== null && workerData !== null && typeof workerData === 'object' && 'readModelFile' in workerData) {
-  parentPort.postMessage(loadAuditIndex(workerData as AuditLoadTask));
+  const port = parentPort;
+  const tell = (message: AuditThreadMessage) => port.postMessage(message);
+  tell({ loaded: loadAuditIndex(workerData as AuditLoadTask, tell) });
 }

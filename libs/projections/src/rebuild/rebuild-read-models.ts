@@ -12,7 +12,7 @@ import { ReadModelTables } from '../runtime/read-model-tables';
 import { StateFold } from '../runtime/state-fold';
 import { SnapshotWriter } from '../runtime/snapshots/snapshot-writer';
 import { snapshotsOf, snapshotTablesOf } from '../runtime/snapshots/snapshot-tables';
-import type { AuditLoaded, AuditLoadTask } from './audit-index-worker';
+import type { AuditLoaded, AuditLoadTask, AuditThreadMessage } from './audit-index-worker';
 
 export interface FoldProgress {
   position: number;
@@ -44,6 +44,15 @@ export interface RebuildReadModelsOptions {
    * embedded store's file and a read-model file others may open (not with `stops`).
    */
   auditOnWorker?: { eventFile: string; ledgerUpcasters: boolean };
+  /** Called as each step of the rebuild ends, on either thread (a timeline of where the time goes). */
+  onStep?: (step: RebuildStep) => void;
+}
+
+/** A step of a rebuild, done on the main thread or the audit index's, at `at` (Date.now()). */
+export interface RebuildStep {
+  thread: 'main' | 'audit';
+  step: string;
+  at: number;
 }
 
 export interface RebuiltReadModels {
@@ -77,12 +86,15 @@ const pageReader = (store: EventStore, pageSize: number): ((after: number, json:
 };
 
 /** Starts the audit index's thread; `done` settles with what it filled, `stop` ends it early. */
-const startAuditWorker = (task: AuditLoadTask): { done: Promise<AuditLoaded>; stop: () => Promise<number> } => {
+const startAuditWorker = (task: AuditLoadTask, onStep: (step: RebuildStep) => void): { done: Promise<AuditLoaded>; stop: () => Promise<number> } => {
   // A larger young generation: the thread allocates a page of events after another, and fewer scavenges copy less (about 8% of its CPU).
   const worker = new Worker(join(__dirname, 'audit-index-worker.js'), { workerData: task, resourceLimits: { maxYoungGenerationSizeMb: 96 } });
   const done = new Promise<AuditLoaded>((resolve, reject) => {
     let loaded: AuditLoaded | null = null;
-    worker.once('message', (message: AuditLoaded) => (loaded = message));
+    worker.on('message', (message: AuditThreadMessage) => {
+      if ('loaded' in message) loaded = message.loaded;
+      else onStep({ thread: 'audit', step: message.step, at: message.at });
+    });
     // An error from the thread arrives as a copy (SqliteError's class may not survive, its code does):
     // kept as the cause, so a full disk is still told apart (storageFaultCodeOf follows causes).
     worker.once('error', (error: unknown) =>
@@ -122,6 +134,7 @@ const splitAt = (page: readonly RecordedEvent[], stops: readonly number[]): Reco
 export const rebuildReadModels = async (options: RebuildReadModelsOptions): Promise<RebuiltReadModels> => {
   const started = process.hrtime.bigint();
   const { db, store, snapshotEvery } = options;
+  const step = (name: string) => options.onStep?.({ thread: 'main', step: name, at: Date.now() });
   const until = options.until ?? (await store.headPosition());
   const tables = new ReadModelTables(db);
   const snapshotGeneration = snapshotEvery > 0 ? tables.allocate(snapshotsOf(ledgerProjection.name)) : 0;
@@ -133,7 +146,9 @@ export const rebuildReadModels = async (options: RebuildReadModelsOptions): Prom
   const parallel = options.auditOnWorker !== undefined && (options.stops ?? []).length === 0 && db.name !== ':memory:' && availableParallelism() >= 2;
   const onWorker = parallel ? options.auditOnWorker! : null;
   const worker = onWorker
-    ? startAuditWorker({ eventFile: onWorker.eventFile, ledgerUpcasters: onWorker.ledgerUpcasters, readModelFile: db.name, until, pageSize })
+    ? startAuditWorker({ eventFile: onWorker.eventFile, ledgerUpcasters: onWorker.ledgerUpcasters, readModelFile: db.name, until, pageSize }, (done) =>
+        options.onStep?.(done),
+      )
     : null;
   // In-thread from the start, or (with a worker) once the worker has filled its generation to `until`.
   let audit: AuditIndexProjector | null = worker ? null : AuditIndexProjector.fresh(db, { deferIndexes: true });
@@ -178,16 +193,19 @@ export const rebuildReadModels = async (options: RebuildReadModelsOptions): Prom
 
   try {
     await foldTo(until);
+    step('view folded');
     if (worker) {
       // The thread is still loading or indexing the audit rows: serialise the view's checkpoint
       // meanwhile, and write the snapshots still waiting whenever the lock is free.
       view.serialiseCheckpoint();
+      step('checkpoint serialised');
       while (!threadDone) {
         snapshots?.writeDeferred({ wait: false });
         await Promise.race([worker.done, pause()]);
       }
       const loaded = await worker.done;
       snapshots?.stopDeferring();
+      step('snapshots written');
       if (loaded.position !== position) throw new Error(`the audit index's rebuild thread reached position ${loaded.position}, the ledger view ${position}`);
       audit = AuditIndexProjector.filled(db, loaded.generation);
     }
@@ -198,7 +216,10 @@ export const rebuildReadModels = async (options: RebuildReadModelsOptions): Prom
   while (stops.length > 0) options.onStop?.(stops.shift()!, view.state);
   const index = audit!;
   // In-thread, the rows are all in: index them now (the thread indexed its own).
-  index.buildIndexes();
+  if (!worker) {
+    index.buildIndexes();
+    step('audit indexed');
+  }
   // A running ledger keeps indexing into the generations being replaced while this one
   // folds. Promoting a generation behind them would hide the rows it lacks, and the live
   // projector, following the new generation from its position onwards, would never write
@@ -221,5 +242,6 @@ export const rebuildReadModels = async (options: RebuildReadModelsOptions): Prom
       .immediate();
     if (promoted) break;
   }
+  step('promoted');
   return { events, position, seconds: Number(process.hrtime.bigint() - started) / 1e9, view: view.state };
 };
