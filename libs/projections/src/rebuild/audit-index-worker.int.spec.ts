@@ -8,6 +8,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { storageFaultCodeOf } from '@ledger/event-store';
@@ -21,6 +22,7 @@ import { faultPlan, faultyDatabase } from '../runtime/testing/faulty-database';
 import { appenderTo, appendsOf, generatedHistoriesArb } from './testing/generated-log';
 import { openLedgerFiles } from './testing/ledger-files';
 import { rebuildReadModels } from './rebuild-read-models';
+import type { AuditLoadTask } from './audit-index-worker';
 import { verifyReadModels } from './verify-read-models';
 
 /** Every row of the current audit generation's three tables, in key order. */
@@ -156,6 +158,20 @@ describe('the audit index rebuilt on a second thread', () => {
       { numRuns: 12, includeErrorInReport: true, endOnFailure: true },
     );
     assert.ok(refused > 0, 'writes found the lock taken');
+  });
+
+  it("an error of SQLite's in the thread reaches the rebuild with its message and its code", async () => {
+    const files = await openLedgerFiles('ledger-audit-worker-sqlite-error-');
+    try {
+      // A folder where the read-model file should be: SQLite cannot open it (SqliteError, SQLITE_CANTOPEN).
+      const task: AuditLoadTask = { eventFile: join(files.dir, 'events.sqlite'), ledgerUpcasters: false, readModelFile: files.dir, until: 0, pageSize: 10 };
+      const worker = new Worker(join(__dirname, 'audit-index-worker.js'), { workerData: task });
+      const error = await new Promise<unknown>((resolve) => worker.once('error', resolve));
+      assert.match(String((error as { message?: unknown }).message), /unable to open database file/);
+      assert.equal((error as { code?: unknown }).code, 'SQLITE_CANTOPEN');
+    } finally {
+      await files.close();
+    }
   });
 
   it('a bulk load whose page failed refuses to go on, rather than index from rows it rolled back', async () => {

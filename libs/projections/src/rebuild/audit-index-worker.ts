@@ -15,6 +15,8 @@ export interface AuditLoadTask {
   readModelFile: string;
   until: number;
   pageSize: number;
+  /** One Int32 the thread sets to 1 once its rows are in: from then on it holds the write lock seconds at a time (its indexes). */
+  indexing?: SharedArrayBuffer;
 }
 
 /** The generation the thread filled and indexed, and how far. */
@@ -60,6 +62,7 @@ export const loadAuditIndex = (task: AuditLoadTask, tell: (message: AuditThreadM
       // While the main thread holds the write lock (a snapshot), read the next page instead of waiting for it.
       audit.writeQueued({ wait: audit.queuedRows >= MAX_QUEUED_ROWS });
     }
+    if (task.indexing) Atomics.store(new Int32Array(task.indexing), 0, 1);
     audit.writeHeldRows();
     tell({ step: 'rows loaded', at: Date.now() });
     audit.buildIndexes();
@@ -71,9 +74,22 @@ export const loadAuditIndex = (task: AuditLoadTask, tell: (message: AuditThreadM
   }
 };
 
+/**
+ * An error as it can cross to the parent thread: SqliteError's message is not enumerable, so
+ * the copy the parent gets would hold its code alone; a plain Error keeps both.
+ */
+const crossable = (error: unknown): Error => {
+  const { message, code } = (error ?? {}) as { message?: unknown; code?: unknown };
+  return Object.assign(new Error(typeof message === 'string' ? message : String(error)), code === undefined ? {} : { code });
+};
+
 // Run as a worker_threads worker: load, answer, exit (an exception reaches the parent as 'error').
 if (parentPort !== null && workerData !== null && typeof workerData === 'object' && 'readModelFile' in workerData) {
   const port = parentPort;
   const tell = (message: AuditThreadMessage) => port.postMessage(message);
-  tell({ loaded: loadAuditIndex(workerData as AuditLoadTask, tell) });
+  try {
+    tell({ loaded: loadAuditIndex(workerData as AuditLoadTask, tell) });
+  } catch (error) {
+    throw crossable(error);
+  }
 }

@@ -145,9 +145,13 @@ export const rebuildReadModels = async (options: RebuildReadModelsOptions): Prom
   // A second thread reads and parses the log again: worth it only with a second core.
   const parallel = options.auditOnWorker !== undefined && (options.stops ?? []).length === 0 && db.name !== ':memory:' && availableParallelism() >= 2;
   const onWorker = parallel ? options.auditOnWorker! : null;
+  // Set by the thread once its rows are in: then it builds its indexes, holding the write lock seconds at a time.
+  const indexing = new Int32Array(new SharedArrayBuffer(4));
+  const threadIndexing = () => Atomics.load(indexing, 0) === 1;
   const worker = onWorker
-    ? startAuditWorker({ eventFile: onWorker.eventFile, ledgerUpcasters: onWorker.ledgerUpcasters, readModelFile: db.name, until, pageSize }, (done) =>
-        options.onStep?.(done),
+    ? startAuditWorker(
+        { eventFile: onWorker.eventFile, ledgerUpcasters: onWorker.ledgerUpcasters, readModelFile: db.name, until, pageSize, indexing: indexing.buffer },
+        (done) => options.onStep?.(done),
       )
     : null;
   // In-thread from the start, or (with a worker) once the worker has filled its generation to `until`.
@@ -159,7 +163,7 @@ export const rebuildReadModels = async (options: RebuildReadModelsOptions): Prom
     () => (threadDone = true),
     () => (threadDone = true),
   );
-  if (worker) snapshots?.deferWhileLocked();
+  if (worker) snapshots?.deferWhileLocked(() => !threadIndexing());
   const read = pageReader(store, pageSize);
 
   const stops = [...(options.stops ?? [])].filter((stop) => stop <= until).sort((a, b) => a - b);
@@ -187,7 +191,10 @@ export const rebuildReadModels = async (options: RebuildReadModelsOptions): Prom
       events += page.length;
       options.onProgress?.({ position, events, until: Math.max(until, target) });
       // Far ahead of the lock: wait for it, polling, never on SQLite's busy timeout (an index can take longer).
-      while (snapshots !== null && snapshots.deferredCount >= MAX_DEFERRED_SNAPSHOTS && !snapshots.writeDeferred({ wait: threadDone })) await pause();
+      while (snapshots !== null && snapshots.deferredCount >= MAX_DEFERRED_SNAPSHOTS) {
+        if (threadDone ? snapshots.writeDeferred({ wait: true }) : !threadIndexing() && snapshots.writeDeferred({ wait: false })) break;
+        await pause();
+      }
     }
   };
 
@@ -200,7 +207,7 @@ export const rebuildReadModels = async (options: RebuildReadModelsOptions): Prom
       view.serialiseCheckpoint();
       step('checkpoint serialised');
       while (!threadDone) {
-        snapshots?.writeDeferred({ wait: false });
+        if (!threadIndexing()) snapshots?.writeDeferred({ wait: false });
         await Promise.race([worker.done, pause()]);
       }
       const loaded = await worker.done;

@@ -65,6 +65,8 @@ export class SnapshotWriter {
   private baseCollections = new Map<string, TrackedCollection>();
   /** Snapshots waiting for the write lock, oldest first (deferWhileLocked); null: every snapshot is written as it is taken. */
   private deferred: Deferred[] | null = null;
+  /** Whether take() should try the lock at all (deferWhileLocked). */
+  private mayTry: () => boolean = () => true;
 
   /**
    * `generation`: write into this generation (a rebuild's new one); 'current': into
@@ -93,10 +95,14 @@ export class SnapshotWriter {
    * finds the lock free, or by writeDeferred(). A rebuild's fold goes on meanwhile instead
    * of sleeping on the lock its audit-index thread holds. Only for a new generation that
    * this writer alone writes until writeDeferred({ wait: true }) and stopDeferring().
+   * `mayTry` says whether take() should try the lock at all (no, while the rebuild's other
+   * thread builds its indexes: each holds it for seconds, and a write between two of them
+   * would only delay the next).
    */
-  deferWhileLocked(): void {
+  deferWhileLocked(mayTry: () => boolean = () => true): void {
     if (this.generation === 'current') throw new Error(`${this.name}: only a writer of its own new generation defers snapshots`);
     this.deferred ??= [];
+    this.mayTry = mayTry;
   }
 
   /** Snapshots taken and not written yet (deferWhileLocked). */
@@ -158,7 +164,7 @@ export class SnapshotWriter {
     if (this.deferred !== null) {
       // Taken again after a failed write (a full disk): it already waits.
       if (this.deferred[this.deferred.length - 1]?.position !== state.position) this.deferred.push(this.serialiseAll(state));
-      this.writeDeferred({ wait: false });
+      if (this.mayTry()) this.writeDeferred({ wait: false });
       return;
     }
     // Into a rebuild's generation, the next snapshot is almost always a delta against this
