@@ -63,7 +63,7 @@ export const loadAuditIndex = (task: AuditLoadTask, tell: (message: AuditThreadM
       audit.writeQueued({ wait: audit.queuedRows >= MAX_QUEUED_ROWS });
     }
     if (task.indexing) Atomics.store(new Int32Array(task.indexing), 0, 1);
-    audit.writeHeldRows();
+    audit.writeQueued({ wait: true });
     tell({ step: 'rows loaded', at: Date.now() });
     audit.buildIndexes();
     tell({ step: 'indexed', at: Date.now() });
