@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { pino, type Logger } from 'pino';
+import { destination, pino, type Logger } from 'pino';
 import type { LedgerConfig } from '../config/ledger-config';
 import { onUnroutedResponse } from './ledger-http-adapter';
 
@@ -7,15 +7,25 @@ import { onUnroutedResponse } from './ledger-http-adapter';
  * The process's one pino logger: fastify's request logger is a child of it, and so is every
  * service's (nestjs-pino). No headers are serialized, so there is nothing to redact (the
  * Authorization and reservation-key headers never reach a log line).
+ *
+ * Lines are written to stdout synchronously (pino's `sync: true`): one write(2) per line on
+ * the main thread, where pino's default hands each line to libuv's thread pool and back,
+ * two thread wake-ups per request that cost more than the write on a busy machine
+ * (bench/results/2026-11-30-http-logging-ab.md). A line is out before the next statement
+ * runs, so a crash loses none; a reader that stops reading slows the server instead of
+ * growing an unbounded buffer.
  */
 export const createLedgerLogger = (config: Pick<LedgerConfig, 'logLevel'>): Logger =>
-  pino({
-    level: config.logLevel,
-    serializers: {
-      req: (request: { method?: string; url?: string }) => ({ method: request.method, url: request.url }),
-      res: (reply: { statusCode?: number }) => ({ statusCode: reply.statusCode }),
+  pino(
+    {
+      level: config.logLevel,
+      serializers: {
+        req: (request: { method?: string; url?: string }) => ({ method: request.method, url: request.url }),
+        res: (reply: { statusCode?: number }) => ({ statusCode: reply.statusCode }),
+      },
     },
-  });
+    destination({ dest: 1, sync: true }),
+  );
 
 const logCompleted = (request: FastifyRequest, reply: FastifyReply): void =>
   request.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
