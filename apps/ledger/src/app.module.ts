@@ -28,9 +28,12 @@ export class LedgerModule {
       module: LedgerModule,
       imports: [
         CqrsModule.forRoot(),
-        // Services log through nestjs-pino's PinoLogger on the same pino logger as fastify's
-        // request logger (useExisting: fastify's `request.log`, not a pino-http middleware).
-        LoggerModule.forRoot({ pinoHttp: { logger: options.logger }, useExisting: true }),
+        // Services log through nestjs-pino's PinoLogger, on the same pino logger as fastify's
+        // request logger, and its middleware is on no route: it would put the request's logger
+        // in an AsyncLocalStorage, whose promise hooks cost every promise of the process on
+        // Node 20 (about 80 µs per request, bench/results/2026-11-30-http-logging-ab.md).
+        // What a request causes to be logged names its correlation id itself.
+        LoggerModule.forRoot({ pinoHttp: { logger: options.logger }, useExisting: true, forRoutes: [] }),
         InfrastructureModule.register(options),
         // Global guards run in module order: the access guard first, so a request refused at
         // the door never reaches the command metric's guard (test/metrics-and-group-commit).

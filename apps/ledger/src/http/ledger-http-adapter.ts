@@ -37,6 +37,8 @@ export const ledgerHttpAdapter = (config: Pick<LedgerConfig, 'maxBodyBytes' | 'k
     loggerInstance: logger,
     requestIdLogLabel: 'correlationId',
     disableRequestLogging: true,
+    // No Nest middleware runs (the request log is a fastify hook), so no middleware layer.
+    skipMiddie: true,
     bodyLimit: config.maxBodyBytes,
     keepAliveTimeout: config.keepAliveTimeoutMs,
     // Node's own default, which fastify would turn off (0): a request still arriving after 5 minutes is cut.
