@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { destination, pino, type Logger } from 'pino';
+import { destination, pino, type DestinationStream, type Logger } from 'pino';
 import type { LedgerConfig } from '../config/ledger-config';
 import { onUnroutedResponse } from './ledger-http-adapter';
 
@@ -15,7 +15,7 @@ import { onUnroutedResponse } from './ledger-http-adapter';
  * runs, so a crash loses none; a reader that stops reading slows the server instead of
  * growing an unbounded buffer.
  */
-export const createLedgerLogger = (config: Pick<LedgerConfig, 'logLevel'>): Logger =>
+export const createLedgerLogger = (config: Pick<LedgerConfig, 'logLevel'>, to: DestinationStream = destination({ dest: 1, sync: true })): Logger =>
   pino(
     {
       level: config.logLevel,
@@ -24,7 +24,7 @@ export const createLedgerLogger = (config: Pick<LedgerConfig, 'logLevel'>): Logg
         res: (reply: { statusCode?: number }) => ({ statusCode: reply.statusCode }),
       },
     },
-    destination({ dest: 1, sync: true }),
+    to,
   );
 
 const logCompleted = (request: FastifyRequest, reply: FastifyReply): void =>
