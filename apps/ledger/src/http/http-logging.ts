@@ -27,14 +27,20 @@ export const createLedgerLogger = (config: Pick<LedgerConfig, 'logLevel'>, to: D
     to,
   );
 
+/** `responseTime` in milliseconds, to the microsecond (fastify measures it with hrtime). */
 const logCompleted = (request: FastifyRequest, reply: FastifyReply): void =>
-  request.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
+  request.log.info({ req: request, res: reply, responseTime: Math.round(reply.elapsedTime * 1000) / 1000 }, 'request completed');
 
 /**
  * One line per request ("request completed": correlationId, method, url, status, time), written
  * by fastify's request logger (`request.log`, bound to the correlation id), also for a request
  * refused before routing, which fastify's hooks never see. A request whose client went away
  * before its answer was sent (a live stream closed by its reader) gets "request aborted".
+ *
+ * Nothing carries the request's logger through its promises (an AsyncLocalStorage would, at the
+ * price of promise hooks on every promise in the process): code that logs because of a request
+ * names the request's `correlationId` in the line itself, as the exception filter, rebuilds,
+ * the storage-fault line, the keys reload and live streams do (test/request-log.e2e.spec.ts).
  */
 export const logRequests = (fastify: FastifyInstance): void => {
   fastify.addHook('onResponse', (request, reply, done) => {
