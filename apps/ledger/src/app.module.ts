@@ -31,7 +31,8 @@ export class LedgerModule {
         // Services log through nestjs-pino's PinoLogger, on the same pino logger as fastify's
         // request logger, and its middleware is on no route: it would put the request's logger
         // in an AsyncLocalStorage, whose promise hooks cost every promise of the process on
-        // Node 20 (about 80 µs per request, bench/results/2026-11-30-http-logging-ab.md).
+        // Node 20 (about 100 µs of main thread per request at 64 clients,
+        // bench/results/2026-11-30-http-logging-ab.md).
         // What a request causes to be logged names its correlation id itself.
         LoggerModule.forRoot({ pinoHttp: { logger: options.logger }, useExisting: true, forRoutes: [] }),
         InfrastructureModule.register(options),
