@@ -67,7 +67,7 @@ describe('recent commits (the events a store handle hands its subscriptions from
     recent.remember(mine, batch(mine, [1]));
     const later = [request('node-a', 'e3')];
     recent.remember(later, batch(later, [3]));
-    assert.equal(recent.after(0, 10), undefined, 'position 2 is another process\'s: read the file');
+    assert.equal(recent.after(0, 10), undefined, "position 2 is another process's: read the file");
     assert.equal(recent.after(1, 10), undefined);
     assert.deepEqual(positions(recent.after(2, 10)), [3]);
   });
@@ -87,7 +87,10 @@ describe('recent commits (the events a store handle hands its subscriptions from
     for (let position = 1; position <= 20; position++) {
       const one = [request('node-a', `e${position}`)];
       recent.remember(one, batch(one, [position]));
-      assert.deepEqual(positions(recent.after(Math.max(0, position - 3), 10)), [position - 2, position - 1, position].filter((held) => held >= 1));
+      assert.deepEqual(
+        positions(recent.after(Math.max(0, position - 3), 10)),
+        [position - 2, position - 1, position].filter((held) => held >= 1),
+      );
     }
     assert.equal(recent.after(0, 10), undefined);
   });

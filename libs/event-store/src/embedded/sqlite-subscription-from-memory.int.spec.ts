@@ -30,7 +30,11 @@ const waitUntil = async (condition: () => boolean, what: string): Promise<void> 
   }
 };
 
-const rejection = (promise: Promise<unknown>) => promise.then(() => undefined, () => undefined);
+const rejection = (promise: Promise<unknown>) =>
+  promise.then(
+    () => undefined,
+    () => undefined,
+  );
 
 describe('embedded store: a live subscription handed its own commits from memory', () => {
   it('delivers exactly the log, in order, envelope JSON included, whatever another process appends in between', async () => {
@@ -61,7 +65,9 @@ describe('embedded store: a live subscription handed its own commits from memory
               // Submitted in one turn, so group commit writes them in one transaction, refusals in between.
               await Promise.all(
                 next.streams.map((stream, index) =>
-                  index % 2 === 0 ? mine.appendToStream(`node-${stream}`, [testEvent()], 'any') : rejection(mine.appendToStream(`node-${stream}`, [testEvent()], 'no_stream')),
+                  index % 2 === 0
+                    ? mine.appendToStream(`node-${stream}`, [testEvent()], 'any')
+                    : rejection(mine.appendToStream(`node-${stream}`, [testEvent()], 'no_stream')),
                 ),
               );
             }
