@@ -4,9 +4,10 @@
  * request carries that request's correlation id; a stream its client closes gets its line too.
  */
 import { request as httpRequest } from 'node:http';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { addKey, LedgerProcess, until } from '@ledger/testing';
+import { addKey, until } from '@ledger/testing';
+import { useLedger } from './support/lifecycle';
 
 interface LogLine {
   msg: string;
@@ -18,18 +19,11 @@ interface LogLine {
 }
 
 describe('the request log', () => {
-  let ledger: LedgerProcess;
-  before(async () => {
-    ledger = await LedgerProcess.start();
-  });
-  after(async () => {
-    await ledger.stop();
-    ledger.removeData();
-  });
+  const ledger = useLedger();
 
   const lines = (): LogLine[] =>
-    ledger.logs
-      .split('\n')
+    ledger()
+      .logs.split('\n')
       .filter((line) => line.startsWith('{'))
       .map((line) => JSON.parse(line) as LogLine);
   const linesOf = (correlationId: string): LogLine[] => lines().filter((line) => line.correlationId === correlationId);
@@ -40,35 +34,35 @@ describe('the request log', () => {
    */
   const settled = async (): Promise<void> => {
     const marker = `log-marker-${Math.random().toString(36).slice(2)}`;
-    await ledger.get('/healthz', { 'x-correlation-id': marker });
-    await ledger.waitForLog(new RegExp(`"correlationId":"${marker}".*"msg":"request completed"`));
+    await ledger().get('/healthz', { 'x-correlation-id': marker });
+    await ledger().waitForLog(new RegExp(`"correlationId":"${marker}".*"msg":"request completed"`));
   };
 
   it('writes one "request completed" line per request: correlation id, method, URL, status and time', async () => {
     const requests = [
-      { id: 'log-get', send: () => ledger.get('/v1/nodes', { 'x-correlation-id': 'log-get' }), method: 'GET', url: '/v1/nodes', status: 200 },
+      { id: 'log-get', send: () => ledger().get('/v1/nodes', { 'x-correlation-id': 'log-get' }), method: 'GET', url: '/v1/nodes', status: 200 },
       {
         id: 'log-post',
-        send: () => ledger.request('POST', '/v1/nodes', { nodeId: 'log-node', hostname: 'log-node.maas' }, { 'x-correlation-id': 'log-post' }),
+        send: () => ledger().request('POST', '/v1/nodes', { nodeId: 'log-node', hostname: 'log-node.maas' }, { 'x-correlation-id': 'log-post' }),
         method: 'POST',
         url: '/v1/nodes',
         status: 201,
       },
       {
         id: 'log-missing',
-        send: () => ledger.get('/v1/nodes/nobody', { 'x-correlation-id': 'log-missing' }),
+        send: () => ledger().get('/v1/nodes/nobody', { 'x-correlation-id': 'log-missing' }),
         method: 'GET',
         url: '/v1/nodes/nobody',
         status: 404,
       },
       {
         id: 'log-invalid',
-        send: () => ledger.request('POST', '/v1/nodes', '{"nodeId":', { 'x-correlation-id': 'log-invalid' }),
+        send: () => ledger().request('POST', '/v1/nodes', '{"nodeId":', { 'x-correlation-id': 'log-invalid' }),
         method: 'POST',
         url: '/v1/nodes',
         status: 400,
       },
-      { id: 'log-no-key', send: () => ledger.as(null).get('/v1/nodes', { 'x-correlation-id': 'log-no-key' }), method: 'GET', url: '/v1/nodes', status: 401 },
+      { id: 'log-no-key', send: () => ledger().as(null).get('/v1/nodes', { 'x-correlation-id': 'log-no-key' }), method: 'GET', url: '/v1/nodes', status: 401 },
     ];
     for (const request of requests) assert.equal((await request.send()).status, request.status, request.id);
     await settled();
@@ -83,12 +77,12 @@ describe('the request log', () => {
   });
 
   it('puts the correlation id on every line written while handling the request, after its answer too', async () => {
-    const waited = await ledger.request('POST', '/v1/admin/projections/ledger-view/rebuild?wait=true', {}, { 'x-correlation-id': 'log-rebuild-view' });
+    const waited = await ledger().request('POST', '/v1/admin/projections/ledger-view/rebuild?wait=true', {}, { 'x-correlation-id': 'log-rebuild-view' });
     assert.equal(waited.status, 200, JSON.stringify(waited.body));
     // Answered at once (202); the rebuild's last line is written after the answer.
-    const started = await ledger.request('POST', '/v1/admin/projections/audit-index/rebuild', {}, { 'x-correlation-id': 'log-rebuild-audit' });
+    const started = await ledger().request('POST', '/v1/admin/projections/audit-index/rebuild', {}, { 'x-correlation-id': 'log-rebuild-audit' });
     assert.equal(started.status, 202, JSON.stringify(started.body));
-    await ledger.waitForLog(/"msg":"audit index rebuild done"/);
+    await ledger().waitForLog(/"msg":"audit index rebuild done"/);
     await settled();
     const messages = (correlationId: string) => linesOf(correlationId).map((line) => line.msg);
     assert.deepEqual(messages('log-rebuild-view'), ['rebuild started', 'rebuild done: the new view answers from now on', 'request completed']);
@@ -98,12 +92,12 @@ describe('the request log', () => {
   });
 
   it('names the request for which the keys file was reloaded', async () => {
-    const key = addKey(ledger.dataDir, '--name', 'log-reader', '--role', 'operator');
+    const key = addKey(ledger().dataDir, '--name', 'log-reader', '--role', 'operator');
     let attempt = 0;
     // The file is checked at most once a second, by the next request that presents a key: the first to find the new key is that request.
     const accepted = await until(async () => {
       const correlationId = `log-keys-${attempt++}`;
-      assert.equal((await ledger.as(key).get('/v1/nodes', { 'x-correlation-id': correlationId })).status, 200);
+      assert.equal((await ledger().as(key).get('/v1/nodes', { 'x-correlation-id': correlationId })).status, 200);
       return correlationId;
     });
     await settled();
@@ -119,9 +113,9 @@ describe('the request log', () => {
       const stream = httpRequest(
         {
           host: '127.0.0.1',
-          port: ledger.port,
+          port: ledger().port,
           path: '/v1/audit/stream',
-          headers: { authorization: `Bearer ${ledger.apiKey}`, 'x-correlation-id': 'log-stream' },
+          headers: { authorization: `Bearer ${ledger().apiKey}`, 'x-correlation-id': 'log-stream' },
         },
         (response) => {
           assert.equal(response.statusCode, 200);
@@ -132,7 +126,7 @@ describe('the request log', () => {
       stream.on('error', (error: NodeJS.ErrnoException) => (error.code === 'ECONNRESET' ? undefined : reject(error)));
       stream.end();
     });
-    await ledger.waitForLog(/"correlationId":"log-stream".*"msg":"request aborted"/);
+    await ledger().waitForLog(/"correlationId":"log-stream".*"msg":"request aborted"/);
     await settled();
     const stream = linesOf('log-stream');
     assert.deepEqual(
