@@ -16,6 +16,19 @@ import {
 
 type Consumer = { controller: string; model: string };
 
+/** A row of the events table, in its column order. */
+type AuditEventRow = [
+  position: number,
+  type: string,
+  recordedAt: string,
+  nodeId: string | null,
+  token: string | null,
+  ip: string | null,
+  controller: string | null,
+  model: string | null,
+  event: string,
+];
+
 interface Statements {
   generation: number;
   names: AuditTableNames;
@@ -74,6 +87,8 @@ export class AuditIndexProjector implements Projector {
    * time); written once, in key order, they fill pages one after another.
    */
   private held: { tokens: Map<string, Consumer>; leases: Map<string, LeaseRef & { token: string }> } | null = null;
+  /** A bulk load's rows made by queue(), not written yet. */
+  private queued: AuditEventRow[] = [];
   /** The caches hold every token and lease of the generation (a fresh one, never evicted): a miss needs no lookup. */
   private complete = false;
   /** A bulk load whose page failed: its caches and held rows may hold what was rolled back, so it must start again. */
@@ -118,12 +133,12 @@ export class AuditIndexProjector implements Projector {
   }
 
   /**
-   * A generation another connection filled for a rebuild (its audit-index thread), not
-   * promoted yet, indexes deferred: the rebuild catches it up, indexes and promotes it.
-   * Token consumers and lease owners are read back from its tables as needed.
+   * A generation another connection filled and indexed for a rebuild (its audit-index
+   * thread), not promoted yet: the rebuild catches it up and promotes it. Token consumers
+   * and lease owners are read back from its tables as needed.
    */
   static filled(db: Database.Database, generation: number): AuditIndexProjector {
-    return new AuditIndexProjector(db, generation, false, true);
+    return new AuditIndexProjector(db, generation, false, false);
   }
 
   get position(): number {
@@ -137,20 +152,82 @@ export class AuditIndexProjector implements Projector {
   /** `envelopes`, when given, are the events' envelopeJson already made (a reader that has the stored text). */
   applyPage(events: readonly RecordedEvent[], envelopes?: readonly string[]): void {
     if (events.length === 0) return;
-    if (this.broken) throw new Error(`${AUDIT_INDEX}: a page of this bulk load failed; the rebuild starts again`);
+    if (this.held !== null) {
+      this.queue(events, envelopes);
+      this.writeQueued({ wait: true });
+      return;
+    }
+    this.assertNotBroken();
     try {
       // The position moves only once rows and checkpoint are committed: a failed commit
       // (a full disk fails at COMMIT more often than at INSERT) leaves it where the disk is.
-      this.folded = this.db.transaction(() => this.write(events, envelopes)).immediate();
+      this.folded = this.db.transaction(() => this.write((after) => this.rowsAfter(after, events, envelopes))).immediate();
     } catch (error) {
-      // Tokens and leases remembered inside the rolled-back transaction were never stored.
-      this.tokens.clear();
-      this.leases.clear();
-      this.complete = false;
-      // A bulk load's held rows live only here; what the failed page added cannot be told apart.
-      if (this.held !== null) this.broken = true;
+      this.forgetUnstored();
       throw error;
     }
+  }
+
+  /**
+   * A bulk load's next page: its rows are made now, holding no lock (a fresh generation
+   * resolves token consumers and lease owners from memory alone), and written by
+   * writeQueued().
+   */
+  queue(events: readonly RecordedEvent[], envelopes?: readonly string[]): void {
+    if (this.held === null) throw new Error(`${AUDIT_INDEX}: only a bulk load queues its rows`);
+    this.assertNotBroken();
+    const after = this.queued.length > 0 ? this.queued[this.queued.length - 1][0] : this.folded;
+    for (const row of this.rowsAfter(after, events, envelopes)) this.queued.push(row);
+  }
+
+  /** How many rows queue() made that are not written yet. */
+  get queuedRows(): number {
+    return this.queued.length;
+  }
+
+  /**
+   * Writes the queued rows and their position in one transaction. With `wait: false` it
+   * writes nothing and answers false at once if another connection holds the write lock
+   * (a rebuild's main thread writing a snapshot): the caller makes its next page's rows
+   * meanwhile, rather than sleeping on the lock, and writes both together.
+   */
+  writeQueued(options: { wait: boolean }): boolean {
+    if (this.queued.length === 0) return true;
+    this.assertNotBroken();
+    const rows = this.queued;
+    const patience = options.wait ? null : (this.db.pragma('busy_timeout', { simple: true }) as number);
+    if (patience !== null) this.db.pragma('busy_timeout = 0');
+    let began = false;
+    try {
+      this.folded = this.db
+        .transaction(() => {
+          began = true;
+          return this.write(() => rows);
+        })
+        .immediate();
+    } catch (error) {
+      // BEGIN found the lock taken: nothing was written, nothing is lost.
+      if (!began && (error as { code?: unknown }).code === 'SQLITE_BUSY') return false;
+      this.forgetUnstored();
+      throw error;
+    } finally {
+      if (patience !== null) this.db.pragma(`busy_timeout = ${patience}`);
+    }
+    this.queued = [];
+    return true;
+  }
+
+  /** After a failed write: what was learned inside the rolled-back transaction was never stored. */
+  private forgetUnstored(): void {
+    this.tokens.clear();
+    this.leases.clear();
+    this.complete = false;
+    // A bulk load's held rows live only here; what the failed page added cannot be told apart.
+    if (this.held !== null) this.broken = true;
+  }
+
+  private assertNotBroken(): void {
+    if (this.broken) throw new Error(`${AUDIT_INDEX}: a page of this bulk load failed; the rebuild starts again`);
   }
 
   flush(): void {
@@ -167,7 +244,8 @@ export class AuditIndexProjector implements Projector {
 
   /** Writes the token and lease rows a bulk load held (in key order), so other connections and later lookups see them. */
   writeHeldRows(): void {
-    if (this.broken) throw new Error(`${AUDIT_INDEX}: a page of this bulk load failed; the rebuild starts again`);
+    this.assertNotBroken();
+    this.writeQueued({ wait: true });
     const held = this.held;
     if (held === null || (held.tokens.size === 0 && held.leases.size === 0)) return;
     const { insertToken, insertLease } = this.statements;
@@ -199,8 +277,8 @@ export class AuditIndexProjector implements Projector {
     this.following = true;
   }
 
-  /** Writes the page's rows and the new position in the open transaction; returns that position. */
-  private write(events: readonly RecordedEvent[], envelopes?: readonly string[]): number {
+  /** Writes the rows of the events after the position the generation has (`rowsAfter` it) and that position, in the open transaction; returns it. */
+  private write(rowsAfter: (position: number) => AuditEventRow[]): number {
     if (this.following) {
       const current = this.tables.current(AUDIT_INDEX);
       if (current && current.generation !== this.statements.generation) {
@@ -218,10 +296,26 @@ export class AuditIndexProjector implements Projector {
     }
     // Another writer of this generation may have got further: never index an event twice.
     let position = Math.max(this.folded, this.tables.position(AUDIT_INDEX, this.statements.generation) ?? 0);
-    const { insertEvent, insertToken } = this.statements;
+    const { insertEvent } = this.statements;
+    for (const row of rowsAfter(position)) {
+      if (row[0] <= position) continue;
+      insertEvent.run(row);
+      position = row[0];
+    }
+    this.tables.advance(AUDIT_INDEX, this.statements.generation, position);
+    return position;
+  }
+
+  /**
+   * The events table's rows for the events after `after`, in its column order; learns
+   * token consumers and lease grants as it goes (held by a bulk load, else inserted).
+   */
+  private rowsAfter(after: number, events: readonly RecordedEvent[], envelopes?: readonly string[]): AuditEventRow[] {
+    const { insertToken } = this.statements;
+    const rows: AuditEventRow[] = [];
     for (let i = 0; i < events.length; i++) {
       const event = events[i];
-      if (event.position <= position) continue;
+      if (event.position <= after) continue;
       const fields = deriveAuditFields(event);
       let { nodeId, token, controller, model } = fields;
       const grant = leaseGrantOf(event, fields);
@@ -247,10 +341,8 @@ export class AuditIndexProjector implements Projector {
           if (consumer) ({ controller, model } = consumer);
         }
       }
-      const metadata = event.metadata as { actor?: unknown; correlationId?: unknown } | null;
-      insertEvent.run(
+      rows.push([
         event.position,
-        event.stream,
         event.type,
         event.recordedAt,
         nodeId,
@@ -258,14 +350,10 @@ export class AuditIndexProjector implements Projector {
         fields.ip,
         controller,
         model,
-        typeof metadata?.actor === 'string' ? metadata.actor : null,
-        typeof metadata?.correlationId === 'string' ? metadata.correlationId : null,
         envelopes ? envelopes[i] : (storedEnvelopeJson(event) ?? envelopeJson(event)),
-      );
-      position = event.position;
+      ]);
     }
-    this.tables.advance(AUDIT_INDEX, this.statements.generation, position);
-    return position;
+    return rows;
   }
 
   private tokenConsumer(token: string): Consumer | null {
@@ -328,7 +416,7 @@ export class AuditIndexProjector implements Projector {
     return {
       generation,
       names,
-      insertEvent: this.db.prepare(`INSERT INTO "${names.events}" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+      insertEvent: this.db.prepare(`INSERT INTO "${names.events}" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`),
       insertToken: this.db.prepare(`INSERT OR IGNORE INTO "${names.tokens}" (token, controller, model) VALUES (?, ?, ?)`),
       findToken: this.db.prepare(`SELECT controller, model FROM "${names.tokens}" WHERE token = ?`),
       insertLease: this.db.prepare(`INSERT OR IGNORE INTO "${names.leases}" (ip, lease_id, token) VALUES (?, ?, ?)`),

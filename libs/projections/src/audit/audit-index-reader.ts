@@ -50,19 +50,15 @@ export interface Timeline {
   position: number;
 }
 
+/** What a timeline reads of a row: the rest (stream, type, time, actor, correlation id) is in the event's JSON. */
 type Row = {
   position: number;
-  stream: string;
-  type: string;
-  recorded_at: string;
   node_id: string | null;
   token: string | null;
-  actor: string | null;
-  correlation_id: string | null;
   event: string;
 };
 
-const ROW = 'position, stream, type, recorded_at, node_id, token, actor, correlation_id, event';
+const ROW = 'position, node_id, token, event';
 const iso = (time: Date) => time.toISOString();
 
 /** Queries over the current generation of the audit index. */
@@ -215,9 +211,5 @@ export const timelineEntryOf = (event: RecordedEvent): TimelineEntry => {
   };
 };
 
-const toEntry = (row: Row): TimelineEntry => ({
-  ...timelineEntryOf(JSON.parse(row.event) as RecordedEvent),
-  actor: row.actor,
-  token: row.token,
-  correlationId: row.correlation_id,
-});
+/** The indexed token is the event's own or, for a lease's renewal, release or expiry, its owner's. */
+const toEntry = (row: Row): TimelineEntry => ({ ...timelineEntryOf(JSON.parse(row.event) as RecordedEvent), token: row.token });

@@ -8,7 +8,8 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import type Database from 'better-sqlite3';
+import { Worker } from 'node:worker_threads';
+import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { storageFaultCodeOf } from '@ledger/event-store';
 import { AuditIndexProjector } from '../audit/audit-index-projector';
@@ -21,6 +22,7 @@ import { faultPlan, faultyDatabase } from '../runtime/testing/faulty-database';
 import { appenderTo, appendsOf, generatedHistoriesArb } from './testing/generated-log';
 import { openLedgerFiles } from './testing/ledger-files';
 import { rebuildReadModels } from './rebuild-read-models';
+import type { AuditLoadTask } from './audit-index-worker';
 import { verifyReadModels } from './verify-read-models';
 
 /** Every row of the current audit generation's three tables, in key order. */
@@ -99,6 +101,74 @@ describe('the audit index rebuilt on a second thread', () => {
       assert.deepStrictEqual(tables.current(AUDIT_INDEX), before.audit);
       assert.deepStrictEqual(tables.current(snapshotsOf(ledgerProjection.name)), before.snapshots);
       assert.deepStrictEqual(auditRows(files.db), before.rows);
+    } finally {
+      await files.close();
+    }
+  });
+
+  it('a bulk load that finds the write lock taken writes nothing, reads on, and writes it all once free: the same rows', async () => {
+    let refused = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        generatedHistoriesArb(30),
+        fc.integer({ min: 1, max: 7 }),
+        fc.array(fc.boolean(), { minLength: 1 }),
+        async (histories, pageSize, locks) => {
+          const files = await openLedgerFiles('ledger-audit-bulk-busy-');
+          const other = new Database(files.db.name);
+          try {
+            await appenderTo(files.store)(appendsOf(histories));
+            const head = await files.store.headPosition();
+            const live = openReadModelDatabase(join(files.dir, 'live.sqlite'));
+            const projector = AuditIndexProjector.live(live);
+            for (let after = 0; after < head; after = projector.position)
+              projector.applyPage(await files.store.readAll({ fromPosition: after, maxCount: pageSize }));
+            const expected = auditRows(live);
+            live.close();
+
+            const bulk = AuditIndexProjector.fresh(files.db, { deferIndexes: true });
+            let read = 0;
+            for (let page = 0; read < head; page++) {
+              const events = await files.store.readAll({ fromPosition: read, maxCount: pageSize });
+              bulk.queue(events);
+              read = events[events.length - 1].position;
+              // Another connection (the rebuild's main thread, writing a snapshot) holds the lock, or lets it go.
+              const locked = locks[page % locks.length];
+              if (locked && !other.inTransaction) other.prepare('BEGIN IMMEDIATE').run();
+              if (!locked && other.inTransaction) other.prepare('COMMIT').run();
+              const position = bulk.position;
+              if (bulk.writeQueued({ wait: false })) assert.equal(bulk.queuedRows, 0);
+              else {
+                refused++;
+                assert.ok(locked);
+                assert.equal(bulk.position, position, 'nothing written while the lock is taken');
+              }
+            }
+            if (other.inTransaction) other.prepare('COMMIT').run();
+            bulk.promote();
+            assert.equal(bulk.position, head);
+            assert.deepStrictEqual(auditRows(files.db), expected);
+          } finally {
+            if (other.inTransaction) other.prepare('ROLLBACK').run();
+            other.close();
+            await files.close();
+          }
+        },
+      ),
+      { numRuns: 12, includeErrorInReport: true, endOnFailure: true },
+    );
+    assert.ok(refused > 0, 'writes found the lock taken');
+  });
+
+  it("an error of SQLite's in the thread reaches the rebuild with its message and its code", async () => {
+    const files = await openLedgerFiles('ledger-audit-worker-sqlite-error-');
+    try {
+      // A folder where the read-model file should be: SQLite cannot open it (SqliteError, SQLITE_CANTOPEN).
+      const task: AuditLoadTask = { eventFile: join(files.dir, 'events.sqlite'), ledgerUpcasters: false, readModelFile: files.dir, until: 0, pageSize: 10 };
+      const worker = new Worker(join(__dirname, 'audit-index-worker.js'), { workerData: task });
+      const error = await new Promise<unknown>((resolve) => worker.once('error', resolve));
+      assert.match(String((error as { message?: unknown }).message), /unable to open database file/);
+      assert.equal((error as { code?: unknown }).code, 'SQLITE_CANTOPEN');
     } finally {
       await files.close();
     }

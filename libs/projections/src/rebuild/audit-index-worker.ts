@@ -4,6 +4,9 @@ import { AuditIndexProjector } from '../audit/audit-index-projector';
 import { openReadModelDatabase } from '../runtime/read-model-database';
 import { LEDGER_UPCASTERS } from '../upcasting/ledger-upcasters';
 
+/** Rows read ahead while the write lock is taken, at most; then the thread waits for it. */
+const MAX_QUEUED_ROWS = 20_000;
+
 /** What the rebuild hands its audit-index thread: where to read, where to write, how far. */
 export interface AuditLoadTask {
   eventFile: string;
@@ -12,22 +15,28 @@ export interface AuditLoadTask {
   readModelFile: string;
   until: number;
   pageSize: number;
+  /** One Int32 the thread sets to 1 once its rows are in: from then on it holds the write lock seconds at a time (its indexes). */
+  indexing?: SharedArrayBuffer;
 }
 
-/** The generation the thread filled (rows only: its indexes are still to build) and how far. */
+/** The generation the thread filled and indexed, and how far. */
 export interface AuditLoaded {
   generation: number;
   position: number;
   events: number;
 }
 
+/** What the thread tells as it goes: a step done, when (Date.now()); then, once, what it loaded. */
+export type AuditThreadMessage = { step: 'rows loaded' | 'indexed'; at: number } | { loaded: AuditLoaded };
+
 /**
  * Fills a new generation of the audit index from position 0 to `until`, with its own
  * read-only handle on the log and its own connection to the read-model file: the same
- * projector the rebuild runs in-thread, so the rows are the same. Indexes are deferred;
- * the rebuild builds them, catches the generation up and promotes it.
+ * projector the rebuild runs in-thread, so the rows are the same. Its indexes are built
+ * once the rows are in, here too, while the rebuild's main thread may still be folding
+ * the view; the rebuild catches the generation up and promotes it.
  */
-export const loadAuditIndex = (task: AuditLoadTask): AuditLoaded => {
+export const loadAuditIndex = (task: AuditLoadTask, tell: (message: AuditThreadMessage) => void = () => undefined): AuditLoaded => {
   let store: SqliteReadOnlyEventStore;
   try {
     store = SqliteReadOnlyEventStore.open({ file: task.eventFile, upcasters: task.ledgerUpcasters ? LEDGER_UPCASTERS : undefined });
@@ -47,11 +56,17 @@ export const loadAuditIndex = (task: AuditLoadTask): AuditLoaded => {
       if (keep === 0) break;
       if (page.events[keep - 1].position > task.until) keep = page.events.findIndex((event) => event.position > task.until);
       if (keep === 0) break;
-      audit.applyPage(keep === page.events.length ? page.events : page.events.slice(0, keep), page.json.slice(0, keep));
+      audit.queue(keep === page.events.length ? page.events : page.events.slice(0, keep), page.json.slice(0, keep));
       position = page.events[keep - 1].position;
       events += keep;
+      // While the main thread holds the write lock (a snapshot), read the next page instead of waiting for it.
+      audit.writeQueued({ wait: audit.queuedRows >= MAX_QUEUED_ROWS });
     }
+    if (task.indexing) Atomics.store(new Int32Array(task.indexing), 0, 1);
     audit.writeHeldRows();
+    tell({ step: 'rows loaded', at: Date.now() });
+    audit.buildIndexes();
+    tell({ step: 'indexed', at: Date.now() });
     return { generation: audit.generation, position, events };
   } finally {
     db.close();
@@ -59,7 +74,22 @@ export const loadAuditIndex = (task: AuditLoadTask): AuditLoaded => {
   }
 };
 
-// Run as a worker_threads worker: load, answer once, exit (an exception reaches the parent as 'error').
+/**
+ * An error as it can cross to the parent thread: SqliteError's message is not enumerable, so
+ * the copy the parent gets would hold its code alone; a plain Error keeps both.
+ */
+const crossable = (error: unknown): Error => {
+  const { message, code } = (error ?? {}) as { message?: unknown; code?: unknown };
+  return Object.assign(new Error(typeof message === 'string' ? message : String(error)), code === undefined ? {} : { code });
+};
+
+// Run as a worker_threads worker: load, answer, exit (an exception reaches the parent as 'error').
 if (parentPort !== null && workerData !== null && typeof workerData === 'object' && 'readModelFile' in workerData) {
-  parentPort.postMessage(loadAuditIndex(workerData as AuditLoadTask));
+  const port = parentPort;
+  const tell = (message: AuditThreadMessage) => port.postMessage(message);
+  try {
+    tell({ loaded: loadAuditIndex(workerData as AuditLoadTask, tell) });
+  } catch (error) {
+    throw crossable(error);
+  }
 }

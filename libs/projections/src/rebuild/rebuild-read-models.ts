@@ -12,7 +12,7 @@ import { ReadModelTables } from '../runtime/read-model-tables';
 import { StateFold } from '../runtime/state-fold';
 import { SnapshotWriter } from '../runtime/snapshots/snapshot-writer';
 import { snapshotsOf, snapshotTablesOf } from '../runtime/snapshots/snapshot-tables';
-import type { AuditLoaded, AuditLoadTask } from './audit-index-worker';
+import type { AuditLoaded, AuditLoadTask, AuditThreadMessage } from './audit-index-worker';
 
 export interface FoldProgress {
   position: number;
@@ -44,6 +44,15 @@ export interface RebuildReadModelsOptions {
    * embedded store's file and a read-model file others may open (not with `stops`).
    */
   auditOnWorker?: { eventFile: string; ledgerUpcasters: boolean };
+  /** Called as each step of the rebuild ends, on either thread (a timeline of where the time goes). */
+  onStep?: (step: RebuildStep) => void;
+}
+
+/** A step of a rebuild, done on the main thread or the audit index's, at `at` (Date.now()). */
+export interface RebuildStep {
+  thread: 'main' | 'audit';
+  step: string;
+  at: number;
 }
 
 export interface RebuiltReadModels {
@@ -52,6 +61,10 @@ export interface RebuiltReadModels {
   seconds: number;
   view: LedgerViewState;
 }
+
+/** Snapshots a fold may keep waiting for the write lock (a few MB each on a big ledger) before it waits too. */
+const MAX_DEFERRED_SNAPSHOTS = 16;
+const pause = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 5));
 
 /** How far the generations a rebuild replaces have got (a running ledger keeps writing them). */
 const replacedPosition = (tables: ReadModelTables): number =>
@@ -73,12 +86,15 @@ const pageReader = (store: EventStore, pageSize: number): ((after: number, json:
 };
 
 /** Starts the audit index's thread; `done` settles with what it filled, `stop` ends it early. */
-const startAuditWorker = (task: AuditLoadTask): { done: Promise<AuditLoaded>; stop: () => Promise<number> } => {
+const startAuditWorker = (task: AuditLoadTask, onStep: (step: RebuildStep) => void): { done: Promise<AuditLoaded>; stop: () => Promise<number> } => {
   // A larger young generation: the thread allocates a page of events after another, and fewer scavenges copy less (about 8% of its CPU).
   const worker = new Worker(join(__dirname, 'audit-index-worker.js'), { workerData: task, resourceLimits: { maxYoungGenerationSizeMb: 96 } });
   const done = new Promise<AuditLoaded>((resolve, reject) => {
     let loaded: AuditLoaded | null = null;
-    worker.once('message', (message: AuditLoaded) => (loaded = message));
+    worker.on('message', (message: AuditThreadMessage) => {
+      if ('loaded' in message) loaded = message.loaded;
+      else onStep({ thread: 'audit', step: message.step, at: message.at });
+    });
     // An error from the thread arrives as a copy (SqliteError's class may not survive, its code does):
     // kept as the cause, so a full disk is still told apart (storageFaultCodeOf follows causes).
     worker.once('error', (error: unknown) =>
@@ -118,6 +134,7 @@ const splitAt = (page: readonly RecordedEvent[], stops: readonly number[]): Reco
 export const rebuildReadModels = async (options: RebuildReadModelsOptions): Promise<RebuiltReadModels> => {
   const started = process.hrtime.bigint();
   const { db, store, snapshotEvery } = options;
+  const step = (name: string) => options.onStep?.({ thread: 'main', step: name, at: Date.now() });
   const until = options.until ?? (await store.headPosition());
   const tables = new ReadModelTables(db);
   const snapshotGeneration = snapshotEvery > 0 ? tables.allocate(snapshotsOf(ledgerProjection.name)) : 0;
@@ -128,11 +145,25 @@ export const rebuildReadModels = async (options: RebuildReadModelsOptions): Prom
   // A second thread reads and parses the log again: worth it only with a second core.
   const parallel = options.auditOnWorker !== undefined && (options.stops ?? []).length === 0 && db.name !== ':memory:' && availableParallelism() >= 2;
   const onWorker = parallel ? options.auditOnWorker! : null;
+  // Set by the thread once its rows are in: then it builds its indexes, holding the write lock seconds at a time.
+  const indexing = new Int32Array(new SharedArrayBuffer(4));
+  const threadIndexing = () => Atomics.load(indexing, 0) === 1;
   const worker = onWorker
-    ? startAuditWorker({ eventFile: onWorker.eventFile, ledgerUpcasters: onWorker.ledgerUpcasters, readModelFile: db.name, until, pageSize })
+    ? startAuditWorker(
+        { eventFile: onWorker.eventFile, ledgerUpcasters: onWorker.ledgerUpcasters, readModelFile: db.name, until, pageSize, indexing: indexing.buffer },
+        (done) => options.onStep?.(done),
+      )
     : null;
   // In-thread from the start, or (with a worker) once the worker has filled its generation to `until`.
   let audit: AuditIndexProjector | null = worker ? null : AuditIndexProjector.fresh(db, { deferIndexes: true });
+  // The thread holds the write lock for its pages and, for seconds at a time, for each of its
+  // indexes: snapshots wait in memory for it rather than stop the fold.
+  let threadDone = worker === null;
+  worker?.done.then(
+    () => (threadDone = true),
+    () => (threadDone = true),
+  );
+  if (worker) snapshots?.deferWhileLocked(() => !threadIndexing());
   const read = pageReader(store, pageSize);
 
   const stops = [...(options.stops ?? [])].filter((stop) => stop <= until).sort((a, b) => a - b);
@@ -159,13 +190,29 @@ export const rebuildReadModels = async (options: RebuildReadModelsOptions): Prom
       position = page[page.length - 1].position;
       events += page.length;
       options.onProgress?.({ position, events, until: Math.max(until, target) });
+      // Far ahead of the lock: wait for it, polling, never on SQLite's busy timeout (an index can take longer).
+      while (snapshots !== null && snapshots.deferredCount >= MAX_DEFERRED_SNAPSHOTS) {
+        if (threadDone ? snapshots.writeDeferred({ wait: true }) : !threadIndexing() && snapshots.writeDeferred({ wait: false })) break;
+        await pause();
+      }
     }
   };
 
   try {
     await foldTo(until);
+    step('view folded');
     if (worker) {
+      // The thread is still loading or indexing the audit rows: serialise the view's checkpoint
+      // meanwhile, and write the snapshots still waiting whenever the lock is free.
+      view.serialiseCheckpoint();
+      step('checkpoint serialised');
+      while (!threadDone) {
+        if (!threadIndexing()) snapshots?.writeDeferred({ wait: false });
+        await Promise.race([worker.done, pause()]);
+      }
       const loaded = await worker.done;
+      snapshots?.stopDeferring();
+      step('snapshots written');
       if (loaded.position !== position) throw new Error(`the audit index's rebuild thread reached position ${loaded.position}, the ledger view ${position}`);
       audit = AuditIndexProjector.filled(db, loaded.generation);
     }
@@ -175,7 +222,11 @@ export const rebuildReadModels = async (options: RebuildReadModelsOptions): Prom
   }
   while (stops.length > 0) options.onStop?.(stops.shift()!, view.state);
   const index = audit!;
-  index.buildIndexes();
+  // In-thread, the rows are all in: index them now (the thread indexed its own).
+  if (!worker) {
+    index.buildIndexes();
+    step('audit indexed');
+  }
   // A running ledger keeps indexing into the generations being replaced while this one
   // folds. Promoting a generation behind them would hide the rows it lacks, and the live
   // projector, following the new generation from its position onwards, would never write
@@ -198,5 +249,6 @@ export const rebuildReadModels = async (options: RebuildReadModelsOptions): Prom
       .immediate();
     if (promoted) break;
   }
+  step('promoted');
   return { events, position, seconds: Number(process.hrtime.bigint() - started) / 1e9, view: view.state };
 };

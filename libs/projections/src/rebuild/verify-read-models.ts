@@ -48,7 +48,7 @@ const spread = (positions: number[], count: number): number[] => {
   return [...picked].sort((a, b) => a - b);
 };
 
-const AUDIT_COLUMNS = ['position', 'stream', 'type', 'recorded_at', 'node_id', 'token', 'ip', 'controller', 'model', 'actor', 'correlation_id', 'event'];
+const AUDIT_COLUMNS = ['position', 'type', 'recorded_at', 'node_id', 'token', 'ip', 'controller', 'model', 'event'];
 
 /**
  * Invariant 8 on real files: rebuilds every read model from position 0 into a scratch

@@ -50,12 +50,17 @@ export class CheckpointStore {
   }
 
   save<State>(name: string, position: number, state: State, savedAt: Date): void {
+    this.saveJson(name, position, JSON.stringify(state), savedAt);
+  }
+
+  /** save() of a state already serialised. */
+  saveJson(name: string, position: number, json: string, savedAt: Date): void {
     this.statements
       .get(
         `INSERT INTO checkpoints (name, position, state, saved_at) VALUES (?, ?, ?, ?)
          ON CONFLICT(name) DO UPDATE SET position = excluded.position, state = excluded.state, saved_at = excluded.saved_at`,
       )
-      .run(name, position, JSON.stringify(state), savedAt.toISOString());
+      .run(name, position, json, savedAt.toISOString());
   }
 
   drop(name: string): void {

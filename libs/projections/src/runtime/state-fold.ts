@@ -17,6 +17,8 @@ export class StateFold<State extends { position: number }> implements Projector 
   private savedPosition: number;
   private snapshotPending = false;
   private readonly options: StateFoldOptions;
+  /** The state serialised ahead of a flush (serialiseCheckpoint), at the position it was taken. */
+  private serialised: { position: number; json: string } | null = null;
 
   constructor(
     private readonly projection: Projection<State>,
@@ -71,9 +73,23 @@ export class StateFold<State extends { position: number }> implements Projector 
   flush(): void {
     const checkpoints = this.options.checkpoints;
     if (!checkpoints || this.state.position === this.savedPosition) return;
-    const state = this.options.snapshots ? this.options.snapshots.unwrapped(this.state) : this.state;
-    checkpoints.save(this.projection.name, this.state.position, state, (this.options.clock ?? (() => new Date()))());
+    const json = this.serialised?.position === this.state.position ? this.serialised.json : JSON.stringify(this.plain());
+    this.serialised = null;
+    checkpoints.saveJson(this.projection.name, this.state.position, json, (this.options.clock ?? (() => new Date()))());
     this.savedPosition = this.state.position;
+  }
+
+  /**
+   * Serialises the checkpoint now, for the next flush() to save if the state has not moved
+   * by then: a rebuild does it while its other thread finishes, so its final transaction
+   * only writes the text (on a big ledger the state is a hundred megabytes of JSON).
+   */
+  serialiseCheckpoint(): void {
+    this.serialised = { position: this.state.position, json: JSON.stringify(this.plain()) };
+  }
+
+  private plain(): State {
+    return this.options.snapshots ? this.options.snapshots.unwrapped(this.state) : this.state;
   }
 
   /** From now on flush() saves checkpoints here (a rebuilt fold, once promoted); the next flush saves. */

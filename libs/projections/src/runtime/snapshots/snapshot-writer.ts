@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import { ReadModelTables } from '../read-model-tables';
 import { createSnapshotTables, snapshotsOf, snapshotTableNames, type SnapshotMeta, type SnapshotTableNames } from './snapshot-tables';
 import { entityKeysAt } from './snapshot-reader';
+import { changedEntities, insertEntitiesInKeyOrder, type ChangedEntities, type GoneEntities } from './snapshot-rows';
 import { TrackedState, type TrackedCollection } from './tracked-collections';
 
 export interface SnapshotWriterOptions {
@@ -17,6 +18,20 @@ interface Prepared {
   latestBefore: Database.Statement;
   insertEntity: Database.Statement;
   insertSnapshot: Database.Statement;
+}
+
+/** A snapshot's changed entities, serialised before its transaction opens, against the base (`since`) the writer expects it to find. */
+interface Serialised {
+  position: number;
+  since: number | null;
+  changed: ChangedEntities;
+}
+
+/** A snapshot taken while the write lock was not free: all of its rows, kept until it is. */
+interface Deferred extends Serialised {
+  gone: GoneEntities;
+  meta: string;
+  takenAt: string;
 }
 
 /** What the next delta is taken against: the generation's latest snapshot, and whether this writer took it. */
@@ -48,6 +63,10 @@ export class SnapshotWriter {
   private trackedState: object | null = null;
   /** The trackers in place when the base was taken: a different set means a collection was replaced. */
   private baseCollections = new Map<string, TrackedCollection>();
+  /** Snapshots waiting for the write lock, oldest first (deferWhileLocked); null: every snapshot is written as it is taken. */
+  private deferred: Deferred[] | null = null;
+  /** Whether take() should try the lock at all (deferWhileLocked). */
+  private mayTry: () => boolean = () => true;
 
   /**
    * `generation`: write into this generation (a rebuild's new one); 'current': into
@@ -70,8 +89,61 @@ export class SnapshotWriter {
     this.generation = 'current';
   }
 
+  /**
+   * From now on, a snapshot taken while another connection holds the write lock waits in
+   * memory, all its rows serialised, and is written (oldest first) by the next take() that
+   * finds the lock free, or by writeDeferred(). A rebuild's fold goes on meanwhile instead
+   * of sleeping on the lock its audit-index thread holds. Only for a new generation that
+   * this writer alone writes until writeDeferred({ wait: true }) and stopDeferring().
+   * `mayTry` says whether take() should try the lock at all (no, while the rebuild's other
+   * thread builds its indexes: each holds it for seconds, and a write between two of them
+   * would only delay the next).
+   */
+  deferWhileLocked(mayTry: () => boolean = () => true): void {
+    if (this.generation === 'current') throw new Error(`${this.name}: only a writer of its own new generation defers snapshots`);
+    this.deferred ??= [];
+    this.mayTry = mayTry;
+  }
+
+  /** Snapshots taken and not written yet (deferWhileLocked). */
+  get deferredCount(): number {
+    return this.deferred?.length ?? 0;
+  }
+
+  /** Writes every snapshot waiting for the write lock; with `wait: false`, none and false if the lock is taken. */
+  writeDeferred(options: { wait: boolean }): boolean {
+    const deferred = this.deferred;
+    if (deferred === null || deferred.length === 0) return true;
+    const patience = options.wait ? null : (this.db.pragma('busy_timeout', { simple: true }) as number);
+    if (patience !== null) this.db.pragma('busy_timeout = 0');
+    let began = false;
+    try {
+      this.db
+        .transaction(() => {
+          began = true;
+          for (const snapshot of deferred) this.writeOwn(snapshot);
+        })
+        .immediate();
+    } catch (error) {
+      // BEGIN found the lock taken: nothing was written. Else they stay waiting, to be written again.
+      if (!began && (error as { code?: unknown }).code === 'SQLITE_BUSY') return false;
+      throw error;
+    } finally {
+      if (patience !== null) this.db.pragma(`busy_timeout = ${patience}`);
+    }
+    deferred.length = 0;
+    return true;
+  }
+
+  /** Writes what still waits (for the lock, however long), then writes every snapshot as it is taken again. */
+  stopDeferring(): void {
+    this.writeDeferred({ wait: true });
+    this.deferred = null;
+  }
+
   /** Watches the collections of `state` (replacing them by tracking proxies) so snapshots find changes cheaply. */
   track(state: object): void {
+    if (this.deferredCount > 0) throw new Error(`${this.name}: a new state to track while snapshots still wait to be written`);
     this.tracked = new TrackedState(state as Record<string, unknown>);
     this.trackedState = state;
     this.base = null;
@@ -89,8 +161,20 @@ export class SnapshotWriter {
 
   take(state: { position: number }): void {
     if (this.trackedState !== state) this.track(state);
+    if (this.deferred !== null) {
+      // Taken again after a failed write (a full disk): it already waits.
+      if (this.deferred[this.deferred.length - 1]?.position !== state.position) this.deferred.push(this.serialiseAll(state));
+      if (this.mayTry()) this.writeDeferred({ wait: false });
+      return;
+    }
+    // Into a rebuild's generation, the next snapshot is almost always a delta against this
+    // writer's own last one (or the first keyframe): its entities are serialised before the
+    // transaction opens, so the write lock, which the rebuild's audit-index thread waits on,
+    // is held for the inserts only. The transaction still decides, and serialises afresh if
+    // the table says otherwise.
+    const ahead = this.generation === 'current' ? null : this.serialise(state.position, this.generation);
     try {
-      this.db.transaction(() => this.write(state)).immediate();
+      this.db.transaction(() => this.write(state, ahead)).immediate();
     } catch (error) {
       // The write rolled back, but it drained the trackers' removals and may have created
       // tables that are gone again: forget the base and the statements, so the next
@@ -101,7 +185,7 @@ export class SnapshotWriter {
     }
   }
 
-  private write(state: { position: number }): void {
+  private write(state: { position: number }, ahead: Serialised | null): void {
     const generation = this.targetGeneration();
     const statements = this.statementsFor(generation);
     const position = state.position;
@@ -116,43 +200,94 @@ export class SnapshotWriter {
       return;
     }
     const latest = (statements.latestBefore.get(position) as { latest: number | null }).latest;
-    const replaced =
-      this.base !== null &&
-      (this.baseCollections.size !== collections.size || [...collections].some(([field, collection]) => this.baseCollections.get(field) !== collection));
     let kind: 'keyframe' | 'own' | 'foreign';
-    if (latest === null || replaced) kind = 'keyframe';
+    if (latest === null || this.replaced(collections)) kind = 'keyframe';
     else if (this.base?.own && this.base.position === latest) kind = 'own';
     else kind = 'foreign';
 
-    const meta: SnapshotMeta = { scalars: {}, collections: [...collections.keys()] };
-    for (const [field, value] of Object.entries(state)) if (!collections.has(field)) meta.scalars[field] = value;
     const baseKeys = kind === 'foreign' ? entityKeysAt(this.db, statements.names, latest!) : null;
+    // Each collection's keys gone since the base; every tracker starts a new period.
+    const gone: GoneEntities = new Map();
     for (const [field, collection] of collections) {
-      this.writeCollection(statements, position, field, collection, kind === 'keyframe' ? null : latest!);
       const removed = collection.takeRemoved();
-      if (kind === 'own') for (const key of removed) statements.insertEntity.run(position, field, key, null);
-      if (kind === 'foreign') for (const key of baseKeys!.get(field) ?? []) if (!collection.has(key)) statements.insertEntity.run(position, field, key, null);
+      if (kind === 'own') gone.set(field, removed);
+      if (kind === 'foreign')
+        gone.set(
+          field,
+          [...(baseKeys!.get(field) ?? [])].filter((key) => !collection.has(key)),
+        );
     }
-    if (baseKeys) {
-      // A collection the base had and the state no longer has: every key it held is gone.
-      for (const [field, keys] of baseKeys) if (!collections.has(field)) for (const key of keys) statements.insertEntity.run(position, field, key, null);
-    }
-    statements.insertSnapshot.run(position, kind === 'keyframe' ? 1 : 0, JSON.stringify(meta), (this.options.clock ?? (() => new Date()))().toISOString());
+    // A collection the base had and the state no longer has: every key it held is gone.
+    if (baseKeys) for (const [field, keys] of baseKeys) if (!collections.has(field)) gone.set(field, [...keys]);
+    const since = kind === 'keyframe' ? null : latest!;
+    const changed = ahead?.position === position && ahead.since === since ? ahead.changed : null;
+    insertEntitiesInKeyOrder(
+      statements.insertEntity,
+      position,
+      collections.keys(),
+      (field) => changed?.get(field) ?? (collections.has(field) ? changedEntities(collections.get(field)!, since) : []),
+      gone,
+    );
+    statements.insertSnapshot.run(position, kind === 'keyframe' ? 1 : 0, this.meta(state, collections), this.now());
     this.tables.advance(this.name, generation, position);
     this.base = { generation, position, own: true };
     this.baseCollections = new Map(collections);
   }
 
-  /** Stores the entities changed since `since` (all of them when null). */
-  private writeCollection(statements: Prepared, position: number, field: string, collection: TrackedCollection, since: number | null): void {
-    const insert = statements.insertEntity;
-    collection.forEach((key, entity) => {
-      if (since !== null) {
-        const last = entity !== null && typeof entity === 'object' ? (entity as { lastPosition?: unknown }).lastPosition : undefined;
-        if (typeof last === 'number' && last <= since) return;
-      }
-      insert.run(position, field, key, JSON.stringify(entity));
-    });
+  /** Writes a snapshot this writer deferred, checking the generation holds what it was taken against. */
+  private writeOwn(snapshot: Deferred): void {
+    const statements = this.statementsFor(this.generation as number);
+    const latest = (statements.latestBefore.get(snapshot.position) as { latest: number | null }).latest;
+    if (statements.exists.get(snapshot.position) || (snapshot.since !== null && latest !== snapshot.since)) {
+      throw new Error(`${this.name}: generation ${this.generation} holds snapshots this writer did not take; a deferred one cannot be written`);
+    }
+    insertEntitiesInKeyOrder(statements.insertEntity, snapshot.position, snapshot.changed.keys(), (field) => snapshot.changed.get(field) ?? [], snapshot.gone);
+    statements.insertSnapshot.run(snapshot.position, snapshot.since === null ? 1 : 0, snapshot.meta, snapshot.takenAt);
+    this.tables.advance(this.name, this.generation as number, snapshot.position);
+  }
+
+  /** Whether a collection was replaced wholesale (or one came or went) since the base was taken. */
+  private replaced(collections: Map<string, TrackedCollection>): boolean {
+    return (
+      this.base !== null &&
+      (this.baseCollections.size !== collections.size || [...collections].some(([field, collection]) => this.baseCollections.get(field) !== collection))
+    );
+  }
+
+  /** The entities of a fixed generation's next snapshot, serialised against the base write() will most likely find. */
+  private serialise(position: number, generation: number): Serialised {
+    const collections = this.tracked!.collections();
+    const own = this.base?.generation === generation && this.base.own && !this.replaced(collections);
+    const since = own ? this.base!.position : null;
+    const changed: ChangedEntities = new Map();
+    for (const [field, collection] of collections) changed.set(field, changedEntities(collection, since));
+    return { position, since, changed };
+  }
+
+  /** All of a deferred snapshot's rows, against the previous one taken (waiting or written); it becomes the base. */
+  private serialiseAll(state: { position: number }): Deferred {
+    const generation = this.generation as number;
+    const collections = this.tracked!.collections();
+    const serialised = this.serialise(state.position, generation);
+    const gone: GoneEntities = new Map();
+    for (const [field, collection] of collections) {
+      const removed = collection.takeRemoved();
+      if (serialised.since !== null) gone.set(field, removed);
+    }
+    this.base = { generation, position: state.position, own: true };
+    this.baseCollections = new Map(collections);
+    return { ...serialised, gone, meta: this.meta(state, collections), takenAt: this.now() };
+  }
+
+  /** The snapshot row's `meta`: the state's plain fields and the names of its collections. */
+  private meta(state: { position: number }, collections: Map<string, TrackedCollection>): string {
+    const meta: SnapshotMeta = { scalars: {}, collections: [...collections.keys()] };
+    for (const [field, value] of Object.entries(state)) if (!collections.has(field)) meta.scalars[field] = value;
+    return JSON.stringify(meta);
+  }
+
+  private now(): string {
+    return (this.options.clock ?? (() => new Date()))().toISOString();
   }
 
   private targetGeneration(): number {
