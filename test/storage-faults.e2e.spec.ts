@@ -252,7 +252,8 @@ describe('storage faults: the store file removed or replaced under a running led
       assert.equal(health.status, 503);
       assert.equal(health.body.store.fault.code, 'storage_replaced');
       assert.equal((await ledger.get('/v1/nodes/before-replace')).status, 200);
-      await ledger.waitForLog(/storage fault: .*replaced/);
+      // Said once, on the line of the request that met it.
+      await ledger.waitForLog(new RegExp(`"correlationId":"${result.body.correlationId}".*storage fault: .*replaced`));
     } finally {
       await ledger.kill();
       ledger.removeData();

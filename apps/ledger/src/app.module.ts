@@ -3,7 +3,7 @@ import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
 import { LoggerModule } from 'nestjs-pino';
 import { InfrastructureModule, type InfrastructureOptions } from './infrastructure/infrastructure.module';
-import { httpLoggerOptions } from './http/http-logging';
+import type { Logger } from 'pino';
 import { LedgerValidationPipe } from './http/ledger-validation.pipe';
 import { LedgerExceptionFilter } from './http/ledger-exception.filter';
 import { AllocationsModule } from './allocations/allocations.module';
@@ -15,7 +15,7 @@ import { AdminModule } from './admin/admin.module';
 import { AccessModule } from './access/access.module';
 import { MetricsModule } from './metrics/metrics.module';
 
-export type LedgerModuleOptions = InfrastructureOptions;
+export type LedgerModuleOptions = InfrastructureOptions & { logger: Logger };
 
 /**
  * The ledger: one module per capability, the infrastructure module owning the store and
@@ -28,9 +28,13 @@ export class LedgerModule {
       module: LedgerModule,
       imports: [
         CqrsModule.forRoot(),
-        LoggerModule.forRoot({
-          pinoHttp: httpLoggerOptions(options.config),
-        }),
+        // Services log through nestjs-pino's PinoLogger, on the same pino logger as fastify's
+        // request logger, and its middleware is on no route: it would put the request's logger
+        // in an AsyncLocalStorage, whose promise hooks cost every promise of the process on
+        // Node 20 (about 100 µs of main thread per request at 64 clients,
+        // bench/results/2026-11-30-http-logging-ab.md).
+        // What a request causes to be logged names its correlation id itself.
+        LoggerModule.forRoot({ pinoHttp: { logger: options.logger }, useExisting: true, forRoutes: [] }),
         InfrastructureModule.register(options),
         // Global guards run in module order: the access guard first, so a request refused at
         // the door never reaches the command metric's guard (test/metrics-and-group-commit).

@@ -7,7 +7,7 @@ import { ConfigError, loadConfig } from './config/ledger-config';
 import { LedgerModule } from './app.module';
 import { ledgerHttpAdapter } from './http/ledger-http-adapter';
 import { echoCorrelationId } from './http/correlation-id';
-import { logUnroutedRequests } from './http/http-logging';
+import { createLedgerLogger, logRequests } from './http/http-logging';
 import { acceptJsonBodies } from './http/json-body';
 import { LedgerMetrics } from './metrics/ledger-metrics';
 import { countHttpRequests } from './metrics/count-http-requests.hook';
@@ -17,7 +17,9 @@ import { keepIdleConnectionsLongerThanClients } from './http/keep-alive';
 
 async function bootstrap(): Promise<void> {
   const config = loadConfig();
-  const app = await NestFactory.create<NestFastifyApplication>(LedgerModule.register({ config }), ledgerHttpAdapter(config), {
+  // One pino logger for fastify's request logger and every service's (nestjs-pino).
+  const pino = createLedgerLogger(config);
+  const app = await NestFactory.create<NestFastifyApplication>(LedgerModule.register({ config, logger: pino }), ledgerHttpAdapter(config, pino), {
     bufferLogs: true,
     // Bodies are read by acceptJsonBodies below, with the API's own errors.
     bodyParser: false,
@@ -32,7 +34,7 @@ async function bootstrap(): Promise<void> {
   const fastify = app.getHttpAdapter().getInstance();
   countHttpRequests(fastify, app.get(LedgerMetrics));
   echoCorrelationId(fastify);
-  logUnroutedRequests(fastify);
+  logRequests(fastify);
   acceptJsonBodies(fastify, config.maxBodyBytes);
   serveOpenApi(app, createOpenApiDocument(app));
   keepIdleConnectionsLongerThanClients(app.getHttpServer(), config.keepAliveTimeoutMs);

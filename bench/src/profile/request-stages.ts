@@ -35,7 +35,8 @@ const STAGES_BY_LAYER: ReadonlyArray<[stage: string, layer: RegExp]> = [
 
 const FOLLOWING_THE_LOG = /log-follower\.js$/;
 const OWNED = /\/node_modules\/|\/dist\/(apps|libs)\//;
-const LOGGING = /\/node_modules\/(pino|pino-http|nestjs-pino|pino-std-serializers|sonic-boom)\//;
+// The ledger's own request-log hook counts as logging too (apps/ledger/src/http/http-logging.ts).
+const LOGGING = /\/node_modules\/(pino|pino-http|nestjs-pino|pino-std-serializers|sonic-boom)\/|\/dist\/apps\/ledger\/src\/http\/http-logging\.js$/;
 
 /** The stage of one sample, given its stack from leaf to root. */
 export const stageOf = (stack: readonly StackFrame[]): string => {

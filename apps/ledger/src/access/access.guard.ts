@@ -68,7 +68,7 @@ export class AccessGuard implements CanActivate {
   private authenticate(request: LedgerRequest, response: FastifyReply): Principal {
     const header = request.headers.authorization;
     const key = typeof header === 'string' && /^Bearer [^\s]{1,200}$/.test(header) ? header.slice(7) : null;
-    const principal = key ? this.keys.authenticate(key) : null;
+    const principal = key ? this.keys.authenticate(key, String(request.id)) : null;
     if (!principal) {
       // Charged to the client's address: an unauthenticated caller has no key to charge.
       const wait = this.failures.take(`address:${request.ip ?? 'unknown'}`);

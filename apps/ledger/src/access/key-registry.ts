@@ -31,24 +31,25 @@ export class KeyRegistry implements OnModuleInit {
     this.reload();
   }
 
-  authenticate(presented: string): Principal | null {
-    this.reloadIfChanged();
+  /** `correlationId`: the request presenting the key, named on the line if the keys file is reloaded for it. */
+  authenticate(presented: string, correlationId?: string): Principal | null {
+    this.reloadIfChanged(correlationId);
     const keyId = keyIdOf(presented);
     const stored = keyId ? this.keys.get(keyId) : undefined;
     if (!stored || stored.revokedAt !== null || !keyMatches(presented, stored.keyHash)) return null;
     return { keyId: stored.keyId, name: stored.name, role: stored.role, scope: stored.scope };
   }
 
-  private reloadIfChanged(): void {
+  private reloadIfChanged(correlationId?: string): void {
     const now = Date.now();
     if (now - this.checkedAt < 1_000) return;
     this.checkedAt = now;
-    if (modifiedAt(this.config.keysFile) !== this.loadedMtime) this.reload();
+    if (modifiedAt(this.config.keysFile) !== this.loadedMtime) this.reload(correlationId);
   }
 
-  private reload(): void {
+  private reload(correlationId?: string): void {
     this.loadedMtime = modifiedAt(this.config.keysFile);
     this.keys = new Map(readKeysFile(this.config.keysFile).keys.map((key) => [key.keyId, key]));
-    this.logger.info({ keys: this.keys.size }, 'API keys loaded');
+    this.logger.info({ correlationId, keys: this.keys.size }, 'API keys loaded');
   }
 }

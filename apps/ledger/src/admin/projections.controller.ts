@@ -7,13 +7,15 @@ import { AuditIndexService } from '../audit/audit-index.service';
 import { ApiAcceptedResponse, ApiConflictResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { ApiErrorDto } from '../openapi/api-error.dto';
 import { RebuildQueryDto } from './rebuild.query.dto';
+import { Ctx } from '../http/request-context.decorator';
+import type { RequestContext } from '../application/request-context';
 import { ProjectionListResponseDto, RebuildResponseDto } from './projections.response.dto';
 
 interface Rebuildable {
   projection: string;
   position: number;
   rebuilding: RebuildProgress | null;
-  rebuild(): Promise<RebuildResult>;
+  rebuild(correlationId: string): Promise<RebuildResult>;
 }
 
 /**
@@ -43,7 +45,7 @@ export class ProjectionsAdminController {
         get rebuilding() {
           return views.rebuilding;
         },
-        rebuild: () => views.rebuild(),
+        rebuild: (correlationId) => views.rebuild(correlationId),
       },
       'audit-index': {
         projection: AUDIT_INDEX,
@@ -53,7 +55,7 @@ export class ProjectionsAdminController {
         get rebuilding() {
           return audit.rebuilding;
         },
-        rebuild: () => audit.rebuild(),
+        rebuild: (correlationId) => audit.rebuild(correlationId),
       },
     };
   }
@@ -74,13 +76,18 @@ export class ProjectionsAdminController {
   @ApiOkResponse({ type: RebuildResponseDto, description: 'wait=true: rebuilt; the new model answers.' })
   @ApiAcceptedResponse({ type: RebuildResponseDto, description: 'Started; poll GET /v1/admin/projections.' })
   @ApiConflictResponse({ type: ApiErrorDto, description: 'rebuild_in_progress: that read model is being rebuilt already.' })
-  async rebuild(@Param('name') name: string, @Query() query: RebuildQueryDto, @Res({ passthrough: true }) response: FastifyReply) {
+  async rebuild(
+    @Param('name') name: string,
+    @Query() query: RebuildQueryDto,
+    @Ctx() { correlationId }: RequestContext,
+    @Res({ passthrough: true }) response: FastifyReply,
+  ) {
     const { wait } = query;
     const target = this.projections[name];
     if (!target) throw new NotFoundException({ code: 'not_found', message: `no projection ${name}; there are ${Object.keys(this.projections).join(', ')}` });
     let done: Promise<RebuildResult>;
     try {
-      done = target.rebuild();
+      done = target.rebuild(correlationId);
     } catch (error) {
       if (error instanceof RebuildInProgressError)
         throw new ConflictException({ code: 'rebuild_in_progress', message: `${name} is already being rebuilt`, details: { rebuilding: target.rebuilding } });
@@ -90,7 +97,7 @@ export class ProjectionsAdminController {
       response.status(200);
       return { name, projection: target.projection, status: 'rebuilt', ...(await done) };
     }
-    done.catch((error: unknown) => this.logger.error({ err: error, projection: name }, 'rebuild failed; the old read model keeps answering'));
+    done.catch((error: unknown) => this.logger.error({ correlationId, err: error, projection: name }, 'rebuild failed; the old read model keeps answering'));
     response.status(202);
     return { name, projection: target.projection, status: 'rebuilding', rebuilding: target.rebuilding };
   }

@@ -60,12 +60,15 @@ export class AuditIndexService implements OnModuleInit, BeforeApplicationShutdow
     }
   }
 
-  /** Indexes the log again into a new generation of tables while this one answers; swaps when caught up. */
-  rebuild(): Promise<RebuildResult> {
+  /**
+   * Indexes the log again into a new generation of tables while this one answers; swaps when
+   * caught up. Its lines carry the correlation id of the request that asked for it.
+   */
+  rebuild(correlationId: string): Promise<RebuildResult> {
     const started = this.runner.rebuild({ fresh: () => AuditIndexProjector.fresh(this.readModels.db), promote: (fresh) => fresh.promote() });
-    this.logger.info('audit index rebuild started');
+    this.logger.info({ correlationId }, 'audit index rebuild started');
     return started.then((result) => {
-      this.logger.info(result, 'audit index rebuild done');
+      this.logger.info({ correlationId, ...result }, 'audit index rebuild done');
       return result;
     });
   }

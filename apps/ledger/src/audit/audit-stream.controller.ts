@@ -32,6 +32,6 @@ export class AuditStreamController {
   // The guard has checked the query (a stream's status line is sent before the handler runs); the parameter documents it.
   events(@Req() request: RequestWithAuditStream, @Query() _query: AuditStreamQueryDto): Observable<AuditStreamMessage> {
     const { filter, resumeAfter } = request.auditStream!;
-    return defer(async () => resumeAfter ?? (await this.store.headPosition())).pipe(mergeMap((from) => this.stream.events(filter, from)));
+    return defer(async () => resumeAfter ?? (await this.store.headPosition())).pipe(mergeMap((from) => this.stream.events(filter, from, String(request.id))));
   }
 }

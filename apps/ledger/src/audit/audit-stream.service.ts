@@ -29,8 +29,8 @@ export class AuditStreamService implements BeforeApplicationShutdown {
     private readonly restarts: SubscriptionRestarts,
   ) {}
 
-  /** Events after `fromPosition` that pass the filter, until the client goes away. */
-  events(filter: LiveAuditFilter, fromPosition: number): Observable<AuditStreamMessage> {
+  /** Events after `fromPosition` that pass the filter, until the client goes away; its resubscriptions are logged with the request's correlation id. */
+  events(filter: LiveAuditFilter, fromPosition: number, correlationId: string): Observable<AuditStreamMessage> {
     return new Observable<AuditStreamMessage>((subscriber) => {
       let sentUpTo = fromPosition;
       const follower = new LogFollower(this.store, {
@@ -42,7 +42,7 @@ export class AuditStreamService implements BeforeApplicationShutdown {
           if (matchesAuditFilter(event, fields, filter)) subscriber.next({ id: String(event.position), data: event });
           sentUpTo = event.position;
         },
-        onRestart: this.restarts.record,
+        onRestart: (restart) => this.restarts.record(restart, correlationId),
       });
       this.open.add(subscriber);
       follower.start();

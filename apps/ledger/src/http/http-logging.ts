@@ -1,37 +1,55 @@
-import type { IncomingMessage } from 'node:http';
-import type { FastifyInstance } from 'fastify';
-import { PinoLogger } from 'nestjs-pino';
-import type { Options } from 'pino-http';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { destination, pino, type DestinationStream, type Logger } from 'pino';
 import type { LedgerConfig } from '../config/ledger-config';
 import { onUnroutedResponse } from './ledger-http-adapter';
 
 /**
- * One line per request ("request completed": correlationId, method, url, status, time),
- * and every log line written while handling it carries the correlationId.
+ * The process's one pino logger: fastify's request logger is a child of it, and so is every
+ * service's (nestjs-pino). No headers are serialized, so there is nothing to redact (the
+ * Authorization and reservation-key headers never reach a log line).
  *
- * Kept lean because it runs on every request (about 9% of the server's CPU under load
- * before, issue 16): no headers are serialized, so there is nothing to redact (the
- * Authorization and reservation-key headers never reach a log line), and the
- * correlationId is bound once (quietReqLogger + customAttributeKeys.reqId) rather than
- * once as req.id and again as a custom prop. The id is fastify's request id (see
- * correlation-id.ts), which fastify's middleware layer copies onto the raw request.
+ * Lines are written to stdout synchronously (pino's `sync: true`): one write(2) per line on
+ * the main thread, where pino's default hands each line to libuv's thread pool and back,
+ * two thread wake-ups per request that cost more than the write on a busy machine
+ * (bench/results/2026-11-30-http-logging-ab.md). A line is out before the next statement
+ * runs, so a crash loses none; a reader that stops reading slows the server instead of
+ * growing an unbounded buffer.
  */
-export const httpLoggerOptions = (config: Pick<LedgerConfig, 'logLevel'>): Options => ({
-  level: config.logLevel,
-  genReqId: (request: IncomingMessage) => String((request as { id?: unknown }).id),
-  quietReqLogger: true,
-  customAttributeKeys: { reqId: 'correlationId' },
-  serializers: {
-    req: (request: { method?: string; url?: string }) => ({ method: request.method, url: request.url }),
-    res: (response: { statusCode?: number }) => ({ statusCode: response.statusCode }),
-  },
-});
-
-/** The same line for a request refused before routing, which the request logger (a middleware) never sees. */
-export const logUnroutedRequests = (fastify: FastifyInstance): void =>
-  onUnroutedResponse(fastify, (request, reply) =>
-    PinoLogger.root.info(
-      { correlationId: request.id, req: { method: request.method, url: request.url }, res: { statusCode: reply.statusCode }, responseTime: 0 },
-      'request completed',
-    ),
+export const createLedgerLogger = (config: Pick<LedgerConfig, 'logLevel'>, to: DestinationStream = destination({ dest: 1, sync: true })): Logger =>
+  pino(
+    {
+      level: config.logLevel,
+      serializers: {
+        req: (request: { method?: string; url?: string }) => ({ method: request.method, url: request.url }),
+        res: (reply: { statusCode?: number }) => ({ statusCode: reply.statusCode }),
+      },
+    },
+    to,
   );
+
+/** `responseTime` in milliseconds, to the microsecond (fastify measures it with hrtime). */
+const logCompleted = (request: FastifyRequest, reply: FastifyReply): void =>
+  request.log.info({ req: request, res: reply, responseTime: Math.round(reply.elapsedTime * 1000) / 1000 }, 'request completed');
+
+/**
+ * One line per request ("request completed": correlationId, method, url, status, time), written
+ * by fastify's request logger (`request.log`, bound to the correlation id), also for a request
+ * refused before routing, which fastify's hooks never see. A request whose client went away
+ * before its answer was sent (a live stream closed by its reader) gets "request aborted".
+ *
+ * Nothing carries the request's logger through its promises (an AsyncLocalStorage would, at the
+ * price of promise hooks on every promise in the process): code that logs because of a request
+ * names the request's `correlationId` in the line itself, as the exception filter, rebuilds,
+ * the storage-fault line, the keys reload and live streams do (test/request-log.e2e.spec.ts).
+ */
+export const logRequests = (fastify: FastifyInstance): void => {
+  fastify.addHook('onResponse', (request, reply, done) => {
+    if (!request.raw.aborted) logCompleted(request, reply);
+    done();
+  });
+  fastify.addHook('onRequestAbort', (request, done) => {
+    request.log.info({ req: request }, 'request aborted');
+    done();
+  });
+  onUnroutedResponse(fastify, logCompleted);
+};

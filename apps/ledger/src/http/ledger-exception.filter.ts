@@ -41,7 +41,7 @@ export class LedgerExceptionFilter implements ExceptionFilter {
     const correlationId = String(request.id ?? '');
     // A stream (server-sent events) writes to the raw response: fastify's reply never says it was sent.
     const answered = reply.sent || reply.raw.headersSent;
-    const fault = this.storage.report(error, 'store');
+    const fault = this.storage.report(error, 'store', correlationId);
     if (fault) {
       noteCommandFailure(request, { outcome: 'unavailable', code: fault.code });
       if (answered) return;

@@ -1,5 +1,6 @@
 import { FastifyAdapter } from '@nestjs/platform-fastify';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Logger } from 'pino';
 import type { LedgerConfig } from '../config/ledger-config';
 import { correlationIdOf } from './correlation-id';
 
@@ -20,7 +21,9 @@ export const onUnroutedResponse = (fastify: FastifyInstance, listener: UnroutedR
  * The HTTP server under Nest: fastify (issue 16: about a third less CPU per request on
  * the main thread than express with its body parser; figures in the README).
  *
- * - the request id is the correlation id (the caller's X-Correlation-Id when sane);
+ * - the request id is the correlation id (the caller's X-Correlation-Id when sane), and the
+ *   request's logger (`request.log`, a child of the ledger's pino logger) is bound to it as
+ *   `correlationId`; fastify's own two lines per request are off (http-logging.ts writes one);
  * - a path parameter may be as long as a URL: fastify's default of 100 characters would
  *   answer a long token or node id with a 404 instead of the validators' 400 naming it;
  * - `/v1/nodes/` is `/v1/nodes`, as it was;
@@ -28,9 +31,14 @@ export const onUnroutedResponse = (fastify: FastifyInstance, listener: UnroutedR
  *   path is not echoed back: it is whatever bytes the client sent).
  * Fastify sends no X-Powered-By and no ETag.
  */
-export const ledgerHttpAdapter = (config: Pick<LedgerConfig, 'maxBodyBytes' | 'keepAliveTimeoutMs'>): FastifyAdapter =>
+export const ledgerHttpAdapter = (config: Pick<LedgerConfig, 'maxBodyBytes' | 'keepAliveTimeoutMs'>, logger: Logger): FastifyAdapter =>
   new FastifyAdapter({
     genReqId: correlationIdOf,
+    loggerInstance: logger,
+    requestIdLogLabel: 'correlationId',
+    disableRequestLogging: true,
+    // No Nest middleware runs (the request log is a fastify hook), so no middleware layer.
+    skipMiddie: true,
     bodyLimit: config.maxBodyBytes,
     keepAliveTimeout: config.keepAliveTimeoutMs,
     // Node's own default, which fastify would turn off (0): a request still arriving after 5 minutes is cut.

@@ -50,9 +50,10 @@ export class StorageHealth implements OnApplicationShutdown {
 
   /**
    * Records `error` if it is a storage fault and returns it as one (null for anything
-   * else, which the caller handles as before).
+   * else, which the caller handles as before). A request's write names its correlation id,
+   * which the line saying the condition started carries.
    */
-  report(error: unknown, component: StorageComponent): StorageFaultError | null {
+  report(error: unknown, component: StorageComponent, correlationId?: string): StorageFaultError | null {
     const fault = diagnoseStorageFault(error, [this.config.dataDir, this.config.readModelDir]);
     if (!fault) return null;
     const code = fault.code;
@@ -64,7 +65,14 @@ export class StorageHealth implements OnApplicationShutdown {
     }
     this.condition = { code, component, message: fault.message, since: new Date(), refusedWrites: 1 };
     this.logger.warn(
-      { code, component, dataDir: this.config.dataDir, readModelDir: this.config.readModelDir, cause: String((error as Error)?.message ?? error) },
+      {
+        correlationId,
+        code,
+        component,
+        dataDir: this.config.dataDir,
+        readModelDir: this.config.readModelDir,
+        cause: String((error as Error)?.message ?? error),
+      },
       `storage fault: ${this.condition.message}; commands are refused with 503 ${code} until it ends, queries keep answering`,
     );
     if (code !== 'storage_replaced') this.startProbing();

@@ -28,14 +28,15 @@ export class SubscriptionRestarts {
     this.logger.setContext(SubscriptionRestarts.name);
   }
 
-  readonly record = (restart: SubscriptionRestart): void => {
+  /** `correlationId`: the request whose subscription this is (a live audit stream), if any. */
+  readonly record = (restart: SubscriptionRestart, correlationId?: string): void => {
     this.counter.inc({ subscriber: restart.subscriber, reason: restart.reason });
     // A write the disk refused (a projector's page on a full disk) is the storage condition,
     // which StorageHealth says once when it starts and once when it ends: not a line per retry.
-    if (restart.reason === 'error' && this.storage.report(restart.error, 'read-models')) return;
+    if (restart.reason === 'error' && this.storage.report(restart.error, 'read-models', correlationId)) return;
     const { subscriber, reason, attempt, delayMs, fromPosition } = restart;
     this.logger.warn(
-      { subscriber, reason, attempt, delayMs, fromPosition, ...(restart.error !== undefined ? { err: restart.error } : {}) },
+      { correlationId, subscriber, reason, attempt, delayMs, fromPosition, ...(restart.error !== undefined ? { err: restart.error } : {}) },
       'log subscription %s; resubscribing from the checkpoint',
       reason === 'ended' ? 'ended by the store' : 'failed',
     );

@@ -79,12 +79,15 @@ export class LedgerViewService implements OnModuleInit, BeforeApplicationShutdow
     return this.runner.state;
   }
 
-  /** Folds a new view (and new snapshots) from position 0 while this one keeps answering; swaps when caught up. */
-  rebuild(): Promise<RebuildResult> {
+  /**
+   * Folds a new view (and new snapshots) from position 0 while this one keeps answering; swaps
+   * when caught up. Its lines carry the correlation id of the request that asked for it.
+   */
+  rebuild(correlationId: string): Promise<RebuildResult> {
     const started = this.runner.rebuildFromZero();
-    this.logger.info({ projection: ledgerProjection.name }, 'rebuild started');
+    this.logger.info({ correlationId, projection: ledgerProjection.name }, 'rebuild started');
     return started.then((result) => {
-      this.logger.info({ projection: ledgerProjection.name, ...result }, 'rebuild done: the new view answers from now on');
+      this.logger.info({ correlationId, projection: ledgerProjection.name, ...result }, 'rebuild done: the new view answers from now on');
       return result;
     });
   }

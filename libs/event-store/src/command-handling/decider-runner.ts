@@ -33,6 +33,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /**
  * Runs one command against one stream: load (from the cache onwards), fold, decide,
  * append with the expected revision; on a revision conflict only, do it all again.
+ * An append decided on the cached state skips the load (see decide).
  * (Named apart from Nest's CommandHandler: this is the loop under every use case, not one.)
  */
 export class DeciderRunner<Command, Event extends { type: string; data: unknown }, State, Reply, Refusal extends StreamRefusal = StreamRefusal> {
@@ -46,10 +47,10 @@ export class DeciderRunner<Command, Event extends { type: string; data: unknown 
   async handle(stream: string, command: Command, options: CommandHandlingOptions<Event>): Promise<HandledCommand<State, Reply, Refusal>> {
     const policy = options.retryPolicy ?? conflictRetryPolicy;
     const random = options.random ?? Math.random;
+    let trustCache = true;
     for (let attempt = 1; attempt <= policy.maxAttempts; attempt++) {
       if (attempt > 1) await sleep(policy.backoffMs(attempt, random));
-      const { revision, state } = await this.load(stream);
-      const decision = this.decider.decide(command, state);
+      const { revision, state, decision, fromCache } = await this.decide(stream, command, trustCache);
       if (decision.outcome === 'refused') return { outcome: 'refused', refusal: decision.refusal, state };
       if (decision.events.length === 0) return { outcome: 'accepted', reply: decision.reply, state, appended: 0, position: null };
       try {
@@ -59,9 +60,32 @@ export class DeciderRunner<Command, Event extends { type: string; data: unknown 
         return { outcome: 'accepted', reply: decision.reply, state: next, appended: decision.events.length, position: result.position };
       } catch (error) {
         if (!isConcurrencyError(error)) throw error;
+        // The cache was behind (another process, or another runner, appended): that is no
+        // rival's conflict, so decide again at once on what is stored, not as a retry.
+        if (fromCache) {
+          trustCache = false;
+          attempt -= 1;
+        }
       }
     }
     throw new RetriesExhaustedError(stream, policy.maxAttempts);
+  }
+
+  /**
+   * Decides on the cached state without reading the stream when that decision appends:
+   * the append's expected revision then proves the cache current, or fails and the
+   * command is decided again on what is stored. Saves a read of the stream per command.
+   * Any other decision (a refusal, or nothing to append) is never checked by the store,
+   * so it is made on the stream as stored.
+   */
+  private async decide(stream: string, command: Command, trustCache: boolean) {
+    const cached = trustCache ? this.cache.get(stream) : undefined;
+    if (cached) {
+      const decision = this.decider.decide(command, cached.state);
+      if (decision.outcome === 'accepted' && decision.events.length > 0) return { ...cached, decision, fromCache: true };
+    }
+    const loaded = await this.load(stream);
+    return { ...loaded, decision: this.decider.decide(command, loaded.state), fromCache: false };
   }
 
   /** The stream's current state: the cached prefix plus whatever was appended since. */

@@ -50,6 +50,13 @@ export const withStoredJson = (event: RecordedEvent, json: string): RecordedEven
   return event;
 };
 
+/** A row as a RecordedEvent that keeps its envelope JSON (see storedEnvelopeJson). */
+export const toRecordedEventWithJson = (row: EventRow): RecordedEvent =>
+  withStoredJson(
+    toRecordedEvent(row),
+    envelopeJsonOfRow(row.position, row.event_id, row.stream, row.revision, row.type, row.data, row.metadata, row.recorded_at),
+  );
+
 /**
  * The envelope JSON of an event this process read from the embedded store's log (the
  * live subscription's pages), or undefined: lets the audit index store the event without

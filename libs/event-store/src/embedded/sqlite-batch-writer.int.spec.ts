@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import Database from 'better-sqlite3';
-import type { AppendResult } from '../event-store.port';
 import type { AppendRequest } from './append-request';
-import { recordedAtFrom, sqliteBatchWriter } from './sqlite-batch-writer';
+import { type WrittenAppend, recordedAtFrom, sqliteBatchWriter } from './sqlite-batch-writer';
 
 const request = (stream: string): AppendRequest => ({ stream, expectedRevision: 'any', events: [] });
 const AT = '2031-02-03T04:05:06.789Z';
@@ -15,10 +14,10 @@ const scratch = (fail: (db: Database.Database, stream: string) => void) => {
   const insert = db.prepare('INSERT INTO written (stream, recorded_at) VALUES (?, ?)');
   const newest = db.prepare('SELECT recorded_at FROM written ORDER BY rowid DESC LIMIT 1');
   const appender = {
-    append: ({ stream }: AppendRequest, recordedAt: string): AppendResult => {
+    append: ({ stream }: AppendRequest, recordedAt: string): WrittenAppend => {
       insert.run(stream, recordedAt);
       fail(db, stream);
-      return { nextExpectedRevision: 0, position: 1 };
+      return { nextExpectedRevision: 0, position: 1, written: true };
     },
     latestRecordedAt: () => (newest.get() as { recorded_at: string } | undefined)?.recorded_at,
   };
@@ -31,7 +30,7 @@ describe('sqlite batch writer', () => {
     const { db, written, writeBatch } = scratch((_db, stream) => {
       if (stream === 'fails') throw new Error('failed after writing');
     });
-    const outcomes = writeBatch([request('first'), request('fails'), request('last')], AT);
+    const { outcomes } = writeBatch([request('first'), request('fails'), request('last')], AT);
     assert.deepEqual(
       outcomes.map((outcome) => outcome.ok),
       [true, false, true],
@@ -58,9 +57,9 @@ describe('sqlite batch writer', () => {
     const db = new Database(':memory:');
     const seen: string[] = [];
     const appender = {
-      append: (_request: AppendRequest, recordedAt: string): AppendResult => {
+      append: (_request: AppendRequest, recordedAt: string): WrittenAppend => {
         seen.push(recordedAt);
-        return { nextExpectedRevision: 0, position: 1 };
+        return { nextExpectedRevision: 0, position: 1, written: true };
       },
       latestRecordedAt: () => undefined,
     };
@@ -71,7 +70,7 @@ describe('sqlite batch writer', () => {
       appendsBeforeCommit = seen.length;
     });
     assert.deepEqual(
-      writeBatch([request('a'), request('b')], AT).map((outcome) => outcome.ok),
+      writeBatch([request('a'), request('b')], AT).outcomes.map((outcome) => outcome.ok),
       [true, true],
     );
     assert.deepEqual(seen, [AT, AT]);
@@ -92,10 +91,14 @@ describe('sqlite batch writer', () => {
   it('never stamps a batch earlier than the newest event stored (a clock read before the lock, or stepped back)', () => {
     const { db, writeBatch } = scratch(() => undefined);
     const stamps = () => (db.prepare('SELECT recorded_at FROM written ORDER BY rowid').all() as { recorded_at: string }[]).map((row) => row.recorded_at);
-    writeBatch([request('first')], AT);
-    writeBatch([request('behind')], '2031-02-03T04:05:05.000Z');
-    writeBatch([request('ahead')], '2031-02-03T04:05:07.000Z');
+    const answered = [
+      writeBatch([request('first')], AT),
+      writeBatch([request('behind')], '2031-02-03T04:05:05.000Z'),
+      writeBatch([request('ahead')], '2031-02-03T04:05:07.000Z'),
+    ].map((batch) => batch.recordedAt);
     assert.deepEqual(stamps(), [AT, AT, '2031-02-03T04:05:07.000Z']);
+    // The stamp is answered with the batch: a subscriber handed the events from memory sees what is stored.
+    assert.deepEqual(answered, stamps());
     db.close();
   });
 });

@@ -4,8 +4,19 @@ import type { AppendRequest } from './append-request';
 import type { BatchOutcome } from './group-commit';
 import type { SqliteStreamAppender } from './sqlite-stream-appender';
 
-/** Commits one batch; `recordedAt` is the batch's time, read once from the store's clock (see notBefore). */
-export type WriteBatch = (requests: AppendRequest[], recordedAt: string) => BatchOutcome<AppendResult>[];
+/** What one append did: its result, and whether it stored anything (false: an idempotent retry of stored events). */
+export interface WrittenAppend extends AppendResult {
+  written: boolean;
+}
+
+/** A committed batch: one outcome per request, in order, and the time its written events were stamped with. */
+export interface WrittenBatch {
+  outcomes: BatchOutcome<WrittenAppend>[];
+  recordedAt: string;
+}
+
+/** Commits one batch; `clockTime` is the batch's time, read once from the store's clock (see the stamp below). */
+export type WriteBatch = (requests: AppendRequest[], clockTime: string) => WrittenBatch;
 
 /** The store's clock, read once per batch (on the thread that owns the clock), checked. */
 export const recordedAtFrom = (clock: () => Date): string => {
@@ -44,7 +55,7 @@ export const sqliteBatchWriter = (
   const writeBatch = db.transaction((requests: AppendRequest[], clockTime: string) => {
     const latest = appender.latestRecordedAt();
     const recordedAt = latest !== undefined && latest > clockTime ? latest : clockTime;
-    const outcomes = requests.map((request): BatchOutcome<AppendResult> => {
+    const outcomes = requests.map((request): BatchOutcome<WrittenAppend> => {
       try {
         return { ok: true, value: appendInSavepoint(request, recordedAt) };
       } catch (error) {
@@ -53,7 +64,7 @@ export const sqliteBatchWriter = (
       }
     });
     beforeCommit();
-    return outcomes;
+    return { outcomes, recordedAt };
   });
-  return (requests, recordedAt) => writeBatch.immediate(requests, recordedAt);
+  return (requests, clockTime) => writeBatch.immediate(requests, clockTime);
 };

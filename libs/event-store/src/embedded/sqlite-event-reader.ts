@@ -1,6 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { RecordedEvent } from '../envelope';
-import { EVENT_COLUMNS, type EventRow, envelopeJsonOfRow, toRecordedEvent, withStoredJson } from './event-row';
+import { EVENT_COLUMNS, type EventRow, toRecordedEvent, toRecordedEventWithJson } from './event-row';
 
 /** The read side: synchronous queries over the `events` table, statements prepared once. */
 export class SqliteEventReader {
@@ -24,14 +24,7 @@ export class SqliteEventReader {
    * (the audit index) store it as JSON again.
    */
   readAfter(afterPosition: number, maxCount: number): RecordedEvent[] {
-    return this.allAfter
-      .all(afterPosition, maxCount)
-      .map((row) =>
-        withStoredJson(
-          toRecordedEvent(row),
-          envelopeJsonOfRow(row.position, row.event_id, row.stream, row.revision, row.type, row.data, row.metadata, row.recorded_at),
-        ),
-      );
+    return this.allAfter.all(afterPosition, maxCount).map(toRecordedEventWithJson);
   }
 
   headPosition(): number {

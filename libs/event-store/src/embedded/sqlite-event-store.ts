@@ -4,8 +4,8 @@ import type { ExpectedRevision } from '../expected-revision';
 import type { AllSubscription, AppendResult, EventStore, ReadAllOptions } from '../event-store.port';
 import { type AppendRequest, prepareAppend } from './append-request';
 import { AppendNotifier } from './append-notifier';
-import { type CommitObserver, GroupCommit, type GroupCommitStats } from './group-commit';
-import { recordedAtFrom } from './sqlite-batch-writer';
+import { type BatchOutcome, type CommitObserver, GroupCommit, type GroupCommitStats } from './group-commit';
+import { type WrittenAppend, type WrittenBatch, recordedAtFrom } from './sqlite-batch-writer';
 import { openSqliteConnection } from './sqlite-connection';
 import { SqliteEventReader } from './sqlite-event-reader';
 import { type ResolvedSqliteStoreOptions, type SqliteStoreOptions, resolveSqliteStoreOptions } from './sqlite-store-options';
@@ -14,11 +14,17 @@ import { SharedTailRead } from './shared-tail-read';
 import { InlineSqliteWriter } from './writer/inline-sqlite-writer';
 import type { SqliteWriter } from './writer/sqlite-writer';
 import { WorkerSqliteWriter } from './writer/worker-sqlite-writer';
-import { StoreFileIdentity } from './store-file-identity';
+import { RecentCommits } from './recent-commits';
 import { asStorageFault } from '../storage-fault';
 import { embeddedEventAtOrAfter, embeddedPositionAtTime } from './point-in-log';
 
 const DEFAULT_READ_ALL_PAGE = 1000;
+/** The newest committed events kept for this handle's subscriptions (a few pages: a subscriber further behind reads the file). */
+const RECENT_EVENTS = 1024;
+
+/** A caller gets the port's AppendResult: whether the append was a retry stays the store's business. */
+const withoutWrittenFlag = (outcome: BatchOutcome<WrittenAppend>): BatchOutcome<AppendResult> =>
+  outcome.ok ? { ok: true, value: { nextExpectedRevision: outcome.value.nextExpectedRevision, position: outcome.value.position } } : outcome;
 
 const nonNegativeInteger = (name: string, value: number): number => {
   if (!Number.isSafeInteger(value) || value < 0) throw new TypeError(`${name} must be an integer >= 0, got ${String(value)}`);
@@ -42,6 +48,7 @@ export class SqliteEventStore implements EventStore {
   private readonly tail: SharedTailRead;
   private readonly groupCommit: GroupCommit<AppendRequest, AppendResult>;
   private readonly subscriptions = new Set<SqliteAllSubscription>();
+  private readonly recent = new RecentCommits(RECENT_EVENTS);
   private closing: Promise<void> | undefined;
 
   static async open(options: SqliteStoreOptions): Promise<SqliteEventStore> {
@@ -72,21 +79,20 @@ export class SqliteEventStore implements EventStore {
     this.db = db;
     this.reader = new SqliteEventReader(this.db);
     this.tail = new SharedTailRead((after, max) => this.reader.readAfter(after, max));
-    const identity = new StoreFileIdentity(options.file);
     this.groupCommit = new GroupCommit(async (requests) => {
-      identity.assertUnchanged();
-      let outcomes: Awaited<ReturnType<SqliteWriter['commit']>>;
+      let batch: WrittenBatch;
       try {
         // The writer thread hands SQLite's errors back with their code, so they classify here as before.
-        outcomes = await this.writer.commit(requests, recordedAtFrom(options.clock));
+        batch = await this.writer.commit(requests, recordedAtFrom(options.clock));
       } catch (error) {
         // A full or read-only disk fails the whole batch: say so in the one storage vocabulary.
         throw asStorageFault(error) ?? error;
       }
+      if (this.subscriptions.size > 0) this.recent.remember(requests, batch);
       // Subscribers wake on the next turn, after the appenders (resolved below) have had
       // their microtasks: a request's answer goes out before the read models fold its events.
-      if (outcomes.some((outcome) => outcome.ok)) setImmediate(() => this.notifier.notify());
-      return outcomes;
+      if (batch.outcomes.some((outcome) => outcome.ok)) setImmediate(() => this.notifier.notify());
+      return batch.outcomes.map(withoutWrittenFlag);
     }, options.maxBatch);
   }
 
@@ -113,7 +119,7 @@ export class SqliteEventStore implements EventStore {
     const source = {
       readAfter: (afterPosition: number, maxCount: number) => {
         this.assertOpen();
-        return this.tail.read(afterPosition, maxCount, this.notifier.sequence);
+        return this.recent.after(afterPosition, maxCount) ?? this.tail.read(afterPosition, maxCount, this.notifier.sequence);
       },
       notifier: this.notifier,
       pollIntervalMs: this.options.pollIntervalMs,

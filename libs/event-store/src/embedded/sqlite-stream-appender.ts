@@ -2,6 +2,7 @@ import type { Database, Statement } from 'better-sqlite3';
 import { ConcurrencyError } from '../concurrency-error';
 import type { ActualRevision, ExpectedRevision } from '../expected-revision';
 import type { AppendResult } from '../event-store.port';
+import type { WrittenAppend } from './sqlite-batch-writer';
 import type { AppendRequest } from './append-request';
 import { EventIdConflictError } from './event-id-conflict-error';
 
@@ -57,9 +58,9 @@ export class SqliteStreamAppender {
     return this.newestRecordedAt.get()?.recorded_at;
   }
 
-  append(request: AppendRequest, recordedAt: string): AppendResult {
+  append(request: AppendRequest, recordedAt: string): WrittenAppend {
     const retried = this.findRetriedAppend(request);
-    if (retried) return retried;
+    if (retried) return { ...retried, written: false };
 
     const current = this.streamRevision.get(request.stream)?.revision;
     const actual: ActualRevision = current ?? 'no_stream';
@@ -75,7 +76,7 @@ export class SqliteStreamAppender {
       position = Number(inserted.lastInsertRowid);
     }
     this.saveStreamRevision.run(request.stream, revision);
-    return { nextExpectedRevision: revision, position };
+    return { nextExpectedRevision: revision, position, written: true };
   }
 
   /**

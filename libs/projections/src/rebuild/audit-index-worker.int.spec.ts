@@ -32,6 +32,16 @@ const auditRows = (db: Database.Database): Record<string, unknown[][]> => {
   return { events: all(names.events, 'position') };
 };
 
+/** The reference: the rows the live projector writes page by page, no bulk load, no thread. */
+const liveProjectorRows = async (files: Awaited<ReturnType<typeof openLedgerFiles>>, head: number, pageSize: number) => {
+  const live = openReadModelDatabase(join(files.dir, 'live.sqlite'));
+  const projector = AuditIndexProjector.live(live);
+  for (let after = 0; after < head; after = projector.position) projector.applyPage(await files.store.readAll({ fromPosition: after, maxCount: pageSize }));
+  const expected = auditRows(live);
+  live.close();
+  return expected;
+};
+
 describe('the audit index rebuilt on a second thread', () => {
   it('equals the index the live projector writes page by page, and verify finds no difference', async () => {
     await fc.assert(
@@ -40,13 +50,7 @@ describe('the audit index rebuilt on a second thread', () => {
         try {
           await appenderTo(files.store)(appendsOf(histories));
           const head = await files.store.headPosition();
-          // Reference: the live projector, no bulk load, no thread.
-          const live = openReadModelDatabase(join(files.dir, 'live.sqlite'));
-          const projector = AuditIndexProjector.live(live);
-          for (let after = 0; after < head; after = projector.position)
-            projector.applyPage(await files.store.readAll({ fromPosition: after, maxCount: pageSize }));
-          const expected = auditRows(live);
-          live.close();
+          const expected = await liveProjectorRows(files, head, pageSize);
 
           const rebuilt = await rebuildReadModels({
             store: files.store,
@@ -119,12 +123,7 @@ describe('the audit index rebuilt on a second thread', () => {
           try {
             await appenderTo(files.store)(appendsOf(histories));
             const head = await files.store.headPosition();
-            const live = openReadModelDatabase(join(files.dir, 'live.sqlite'));
-            const projector = AuditIndexProjector.live(live);
-            for (let after = 0; after < head; after = projector.position)
-              projector.applyPage(await files.store.readAll({ fromPosition: after, maxCount: pageSize }));
-            const expected = auditRows(live);
-            live.close();
+            const expected = await liveProjectorRows(files, head, pageSize);
 
             const bulk = AuditIndexProjector.fresh(files.db, { deferIndexes: true });
             let read = 0;

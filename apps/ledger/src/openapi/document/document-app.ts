@@ -6,6 +6,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { loadConfig } from '../../config/ledger-config';
 import { LedgerModule } from '../../app.module';
 import { ledgerHttpAdapter } from '../../http/ledger-http-adapter';
+import { createLedgerLogger } from '../../http/http-logging';
 
 /** A route as the HTTP server registered it: `GET /v1/nodes/:nodeId`. */
 export type ServedRoute = `${string} ${string}`;
@@ -21,7 +22,8 @@ export const withDocumentApp = async <T>(
 ): Promise<T> => {
   const dataDir = mkdtempSync(join(tmpdir(), 'ledger-openapi-'));
   const config = loadConfig({ LEDGER_DATA_DIR: dataDir, LOG_LEVEL: 'silent', LEDGER_LEASE_CASCADE: 'off' });
-  const app = await NestFactory.create<NestFastifyApplication>(LedgerModule.register({ config }), ledgerHttpAdapter(config), {
+  const logger = createLedgerLogger(config);
+  const app = await NestFactory.create<NestFastifyApplication>(LedgerModule.register({ config, logger }), ledgerHttpAdapter(config, logger), {
     logger: false,
     bodyParser: false,
   });

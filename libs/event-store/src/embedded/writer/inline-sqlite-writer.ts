@@ -1,8 +1,6 @@
 import type { Database } from 'better-sqlite3';
-import type { AppendResult } from '../../event-store.port';
 import type { AppendRequest } from '../append-request';
-import type { BatchOutcome } from '../group-commit';
-import { type WriteBatch, sqliteBatchWriter } from '../sqlite-batch-writer';
+import { type WriteBatch, type WrittenBatch, sqliteBatchWriter } from '../sqlite-batch-writer';
 import { SqliteStreamAppender } from '../sqlite-stream-appender';
 import type { SqliteWriter } from './sqlite-writer';
 
@@ -17,8 +15,8 @@ export class InlineSqliteWriter implements SqliteWriter {
     this.writeBatch = sqliteBatchWriter(db, new SqliteStreamAppender(db));
   }
 
-  async commit(requests: AppendRequest[], recordedAt: string): Promise<BatchOutcome<AppendResult>[]> {
-    return this.writeBatch(requests, recordedAt);
+  async commit(requests: AppendRequest[], clockTime: string): Promise<WrittenBatch> {
+    return this.writeBatch(requests, clockTime);
   }
 
   async close(): Promise<void> {

@@ -10,7 +10,8 @@ import { sqliteBatchWriter } from '../sqlite-batch-writer';
 import { openSqliteConnection } from '../sqlite-connection';
 import { resolveSqliteStoreOptions } from '../sqlite-store-options';
 import { SqliteStreamAppender } from '../sqlite-stream-appender';
-import { type FromWriter, type ToWriter, type WriterSettings, toWireError, toWireOutcome } from './writer-protocol';
+import { StoreFileIdentity } from '../store-file-identity';
+import { type FromWriter, type ToWriter, type WriterSettings, toWireBatch, toWireError } from './writer-protocol';
 
 const port = parentPort!;
 const settings = workerData as WriterSettings;
@@ -30,6 +31,8 @@ const start = (): void => {
     send({ kind: 'open-failed', error: toWireError(error) });
     return;
   }
+  // Checked here rather than on the main thread: a stat per commit is off the event loop.
+  const identity = new StoreFileIdentity(settings.file);
   let transactions = 0;
   const writeBatch = sqliteBatchWriter(db, new SqliteStreamAppender(db), () => {
     if (transactions === settings.pauseInCommit) pauseForever(transactions);
@@ -43,7 +46,8 @@ const start = (): void => {
     }
     transactions += 1;
     try {
-      send({ kind: 'committed', outcomes: writeBatch(message.requests, message.recordedAt).map(toWireOutcome) });
+      identity.assertUnchanged();
+      send(toWireBatch(writeBatch(message.requests, message.clockTime)));
     } catch (error) {
       send({ kind: 'failed', error: toWireError(error) });
     }

@@ -1,13 +1,12 @@
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import type { AppendResult } from '../../event-store.port';
 import type { AppendRequest } from '../append-request';
-import type { BatchOutcome } from '../group-commit';
+import type { WrittenBatch } from '../sqlite-batch-writer';
 import type { SqliteWriter } from './sqlite-writer';
-import { type FromWriter, type ToWriter, type WriterSettings, fromWireError, fromWireOutcome } from './writer-protocol';
+import { type FromWriter, type ToWriter, type WriterSettings, fromWireBatch, fromWireError } from './writer-protocol';
 
 interface Pending {
-  resolve(outcomes: BatchOutcome<AppendResult>[]): void;
+  resolve(batch: WrittenBatch): void;
   reject(error: unknown): void;
 }
 
@@ -50,13 +49,13 @@ export class WorkerSqliteWriter implements SqliteWriter {
     });
   }
 
-  commit(requests: AppendRequest[], recordedAt: string): Promise<BatchOutcome<AppendResult>[]> {
+  commit(requests: AppendRequest[], clockTime: string): Promise<WrittenBatch> {
     if (this.broken) return Promise.reject(this.broken);
     if (this.pending) return Promise.reject(new Error('WorkerSqliteWriter: a commit is already pending'));
     return new Promise((resolve, reject) => {
       this.pending = { resolve, reject };
       this.worker.ref();
-      this.worker.postMessage({ kind: 'commit', requests, recordedAt } satisfies ToWriter);
+      this.worker.postMessage({ kind: 'commit', requests, clockTime } satisfies ToWriter);
     });
   }
 
@@ -74,7 +73,7 @@ export class WorkerSqliteWriter implements SqliteWriter {
       const pending = this.pending;
       this.pending = undefined;
       if (!this.closed) this.worker.unref();
-      if (message.kind === 'committed') pending?.resolve(message.outcomes.map(fromWireOutcome));
+      if (message.kind === 'committed') pending?.resolve(fromWireBatch(message));
       else pending?.reject(fromWireError(message.error));
     }
   }

@@ -1,9 +1,10 @@
 import Database from 'better-sqlite3';
 import { ConcurrencyError } from '../../concurrency-error';
-import type { AppendResult } from '../../event-store.port';
 import type { AppendRequest } from '../append-request';
 import { EventIdConflictError } from '../event-id-conflict-error';
 import type { BatchOutcome } from '../group-commit';
+import type { WrittenAppend, WrittenBatch } from '../sqlite-batch-writer';
+import { StorageFaultError } from '../../storage-fault';
 import type { SqliteSynchronous } from '../sqlite-store-options';
 
 /** What the writer thread needs to open its connection (the clock stays on the main thread). */
@@ -16,13 +17,13 @@ export interface WriterSettings {
 }
 
 /** Main thread to writer: one batch at a time (group commit waits for the answer), then close. */
-export type ToWriter = { kind: 'commit'; requests: AppendRequest[]; recordedAt: string } | { kind: 'close' };
+export type ToWriter = { kind: 'commit'; requests: AppendRequest[]; clockTime: string } | { kind: 'close' };
 
 /** Writer to main thread. */
 export type FromWriter =
   | { kind: 'ready' }
   | { kind: 'open-failed'; error: WireError }
-  | { kind: 'committed'; outcomes: WireOutcome[] }
+  | { kind: 'committed'; outcomes: WireOutcome[]; recordedAt: string }
   | { kind: 'failed'; error: WireError }
   | { kind: 'closed' };
 
@@ -30,19 +31,22 @@ export type FromWriter =
  * An error as it crosses the thread boundary. Structured clone keeps neither the class
  * nor extra fields, so the writer flattens each error it knows and the main thread
  * rebuilds the same class with the same fields: ConcurrencyError and
- * EventIdConflictError for the command side, SqliteError with its `code` unchanged
- * (SQLITE_FULL, SQLITE_IOERR_*, ... are classified by the HTTP layer).
+ * EventIdConflictError for the command side, StorageFaultError for a store file
+ * replaced under the ledger, SqliteError with its `code` unchanged (SQLITE_FULL,
+ * SQLITE_IOERR_*, ... are classified by the HTTP layer).
  */
 export type WireError =
   | { kind: 'concurrency'; stream: string; expected: ConcurrencyError['expected']; actual: ConcurrencyError['actual'] }
+  | { kind: 'storage-fault'; code: StorageFaultError['code']; message: string }
   | { kind: 'event-id-conflict'; stream: string; eventId: string; message: string }
   | { kind: 'error'; name: string; message: string; code?: string; errno?: number; stack?: string };
 
-export type WireOutcome = { ok: true; value: AppendResult } | { ok: false; error: WireError };
+export type WireOutcome = { ok: true; value: WrittenAppend } | { ok: false; error: WireError };
 
 export const toWireError = (error: unknown): WireError => {
   if (error instanceof ConcurrencyError) return { kind: 'concurrency', stream: error.stream, expected: error.expected, actual: error.actual };
   if (error instanceof EventIdConflictError) return { kind: 'event-id-conflict', stream: error.stream, eventId: error.eventId, message: error.message };
+  if (error instanceof StorageFaultError) return { kind: 'storage-fault', code: error.code, message: error.message };
   if (error instanceof Error) {
     const { code, errno } = error as { code?: unknown; errno?: unknown };
     return {
@@ -62,6 +66,7 @@ const ERROR_CLASSES: Record<string, new (message: string) => Error> = { TypeErro
 export const fromWireError = (wire: WireError): Error => {
   if (wire.kind === 'concurrency') return new ConcurrencyError(wire.stream, wire.expected, wire.actual);
   if (wire.kind === 'event-id-conflict') return EventIdConflictError.withMessage(wire.stream, wire.eventId, wire.message);
+  if (wire.kind === 'storage-fault') return new StorageFaultError(wire.code, wire.message);
   let error: Error;
   if (wire.name === 'SqliteError' && wire.code !== undefined) error = new Database.SqliteError(wire.message, wire.code);
   else {
@@ -75,7 +80,13 @@ export const fromWireError = (wire: WireError): Error => {
   return error;
 };
 
-export const toWireOutcome = (outcome: BatchOutcome<AppendResult>): WireOutcome => (outcome.ok ? outcome : { ok: false, error: toWireError(outcome.error) });
+export const toWireBatch = (batch: WrittenBatch): FromWriter => ({
+  kind: 'committed',
+  outcomes: batch.outcomes.map((outcome) => (outcome.ok ? outcome : { ok: false, error: toWireError(outcome.error) })),
+  recordedAt: batch.recordedAt,
+});
 
-export const fromWireOutcome = (outcome: WireOutcome): BatchOutcome<AppendResult> =>
-  outcome.ok ? outcome : { ok: false, error: fromWireError(outcome.error) };
+export const fromWireBatch = (message: { outcomes: WireOutcome[]; recordedAt: string }): WrittenBatch => ({
+  outcomes: message.outcomes.map((outcome): BatchOutcome<WrittenAppend> => (outcome.ok ? outcome : { ok: false, error: fromWireError(outcome.error) })),
+  recordedAt: message.recordedAt,
+});

@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { ConcurrencyError } from '../../concurrency-error';
 import { EventIdConflictError } from '../event-id-conflict-error';
+import { StorageFaultError, storageFaultCodeOf } from '../../storage-fault';
 import { fromWireError, toWireError } from './writer-protocol';
 
 /** What the main thread gets after the error went through postMessage's structured clone. */
@@ -34,6 +35,13 @@ describe('writer protocol: errors across the thread boundary', () => {
     const idConflict = acrossThreads(original);
     assert.ok(idConflict instanceof EventIdConflictError);
     assert.deepEqual([idConflict.stream, idConflict.eventId, idConflict.message], ['node-b', 'e-1', original.message]);
+  });
+
+  it('keeps a replaced store file a StorageFaultError with its code (the writer thread checks the file before each commit)', () => {
+    const crossed = acrossThreads(new StorageFaultError('storage_replaced', '/data/events.db was replaced by another file'));
+    assert.ok(crossed instanceof StorageFaultError);
+    assert.equal(storageFaultCodeOf(crossed), 'storage_replaced');
+    assert.equal(crossed.message, '/data/events.db was replaced by another file');
   });
 
   it('keeps TypeError a TypeError and anything else an Error with its message', () => {

@@ -1,0 +1,36 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { createLedgerLogger, logRequests } from './http-logging';
+import { ledgerHttpAdapter } from './ledger-http-adapter';
+
+/** The ledger's own fastify instance (its adapter, its logger, its request log), answering one route, its log lines kept. */
+const serverLoggingAt = (logLevel: string) => {
+  const lines: Record<string, unknown>[] = [];
+  const logger = createLedgerLogger({ logLevel }, { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) });
+  const fastify = ledgerHttpAdapter({ maxBodyBytes: 1024, keepAliveTimeoutMs: 5000 }, logger).getInstance();
+  logRequests(fastify);
+  fastify.get('/v1/things', async () => ({ things: [] }));
+  return { fastify, lines };
+};
+
+describe('the request log and LOG_LEVEL', () => {
+  it('at info, writes one line per request: correlation id, method, URL, status, time', async () => {
+    const { fastify, lines } = serverLoggingAt('info');
+    const answer = await fastify.inject({ method: 'GET', url: '/v1/things?page=2', headers: { 'x-correlation-id': 'unit-1' } });
+    assert.equal(answer.statusCode, 200);
+    const requestLines = lines.filter((line) => line.correlationId === 'unit-1');
+    assert.equal(requestLines.length, 1, JSON.stringify(lines));
+    const [line] = requestLines;
+    assert.deepEqual([line.level, line.msg, line.req, line.res], [30, 'request completed', { method: 'GET', url: '/v1/things?page=2' }, { statusCode: 200 }]);
+    assert.equal(typeof line.responseTime, 'number');
+    await fastify.close();
+  });
+
+  it('at warn, writes none', async () => {
+    const { fastify, lines } = serverLoggingAt('warn');
+    assert.equal((await fastify.inject({ method: 'GET', url: '/v1/things', headers: { 'x-correlation-id': 'unit-2' } })).statusCode, 200);
+    assert.equal((await fastify.inject({ method: 'GET', url: '/v1/nothing-here' })).statusCode, 404);
+    assert.deepEqual(lines, []);
+    await fastify.close();
+  });
+});

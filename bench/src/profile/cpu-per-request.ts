@@ -1,0 +1,82 @@
+/**
+ * The ledger's CPU per request, as the kernel counts it: utime+stime of the server's main
+ * thread and of the whole process (/proc, Linux) over a window of the bench's command cycle,
+ * divided by the requests completed. A profile samples wall-clock time, which a busy machine
+ * inflates; this does not count time spent waiting for a core, so A/B comparisons of two
+ * builds on a shared machine read better from it.
+ *
+ *   node dist/bench/src/profile/cpu-per-request.js [clients=64] [seconds=10]
+ *
+ * Prints one JSON line: requests/s, p50 latency, main thread and whole process µs per
+ * request, load average. Run each build's copy in turn to compare builds.
+ */
+import { readFileSync } from 'node:fs';
+import { LedgerProcess } from '@ledger/testing';
+import { JsonClient } from '../support/http-client';
+
+/** utime+stime in ms (clock ticks of 10 ms) from a /proc stat file. */
+const cpuMs = (statFile: string): number => {
+  const fields = readFileSync(statFile, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+};
+
+const main = async (): Promise<void> => {
+  const [clientsArg, secondsArg] = process.argv.slice(2);
+  const clients = Number(clientsArg ?? 64);
+  const seconds = Number(secondsArg ?? 10);
+  const ledger = await LedgerProcess.start({ env: { LEDGER_RATE_LIMIT_PER_SECOND: '1000000', LEDGER_RATE_LIMIT_BURST: '1000000' } });
+  const mainThread = `/proc/${ledger.pid}/task/${ledger.pid}/stat`;
+  const wholeProcess = `/proc/${ledger.pid}/stat`;
+  try {
+    const client = new JsonClient(ledger.port, ledger.apiKey, clients);
+    for (let index = 0; index < clients; index++) await client.send('POST', '/v1/nodes', { nodeId: `c-${index}`, hostname: `c-${index}.maas` });
+    for (const phase of ['warm-up', 'measure'] as const) {
+      const latencies: number[] = [];
+      const [main0, all0, started] = [cpuMs(mainThread), cpuMs(wholeProcess), Date.now()];
+      const deadline = started + (phase === 'warm-up' ? 2_000 : seconds * 1000);
+      const timed = async (method: string, path: string, body: unknown) => {
+        const sent = process.hrtime.bigint();
+        const answer = await client.send(method, path, body);
+        latencies.push(Number(process.hrtime.bigint() - sent) / 1e6);
+        if (answer.status >= 300) throw new Error(`${method} ${path}: ${answer.status} ${JSON.stringify(answer.body)}`);
+        return answer.body;
+      };
+      await Promise.all(
+        Array.from({ length: clients }, async (_, index) => {
+          for (let count = 0; Date.now() < deadline; count++) {
+            const { token } = await timed('POST', '/v1/allocations', {
+              requestId: `c-${phase}-${index}-${count}`,
+              consumer: { controller: 'c', model: `m${index}`, machine: String(count) },
+              nodeId: `c-${index}`,
+            });
+            for (const step of ['deploying', 'deployed', 'release']) await timed('POST', `/v1/allocations/${token}/${step}`, {});
+          }
+        }),
+      );
+      if (phase === 'measure') {
+        const requests = latencies.length;
+        latencies.sort((a, b) => a - b);
+        const perRequest = (ms: number) => Math.round((ms * 1000) / requests);
+        const line = {
+          clients,
+          requests,
+          requestsPerSecond: Math.round(requests / ((Date.now() - started) / 1000)),
+          p50Ms: Number(latencies[Math.floor(requests / 2)].toFixed(2)),
+          mainThreadUsPerRequest: perRequest(cpuMs(mainThread) - main0),
+          processUsPerRequest: perRequest(cpuMs(wholeProcess) - all0),
+          loadAverage: readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' '),
+        };
+        process.stdout.write(`${JSON.stringify(line)}\n`);
+      }
+    }
+    client.close();
+  } finally {
+    await ledger.stop();
+    ledger.removeData();
+  }
+};
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exit(1);
+});
