@@ -15,7 +15,7 @@ export interface AuditLoadTask {
   readModelFile: string;
   until: number;
   pageSize: number;
-  /** One Int32 the thread sets to 1 once its rows are in: from then on it holds the write lock seconds at a time (its indexes). */
+  /** One Int32 the thread sets to 1 while it builds its indexes, holding the write lock seconds at a time. */
   indexing?: SharedArrayBuffer;
 }
 
@@ -46,10 +46,6 @@ export const loadAuditIndex = (task: AuditLoadTask, tell: (message: AuditThreadM
     throw Object.assign(new Error(`cannot read the log at ${task.eventFile}: ${(error as Error).message}`), { code: (error as { code?: unknown }).code });
   }
   const db = openReadModelDatabase(task.readModelFile, { mode: 'bulk' });
-  // Copying the WAL into the file falls to whichever connection commits past the threshold.
-  // This one waits four times as long, so the main thread's commits do most of it: this
-  // thread has its rows in sooner, and builds its indexes while the main one still folds.
-  db.pragma(`wal_autocheckpoint = ${4 * (db.pragma('wal_autocheckpoint', { simple: true }) as number)}`);
   try {
     const audit = AuditIndexProjector.fresh(db, { deferIndexes: true });
     let position = 0;
@@ -69,8 +65,17 @@ export const loadAuditIndex = (task: AuditLoadTask, tell: (message: AuditThreadM
     if (task.indexing) Atomics.store(new Int32Array(task.indexing), 0, 1);
     audit.writeQueued({ wait: true });
     tell({ step: 'rows loaded', at: Date.now() });
+    // The main thread only folds now, and soon waits: SQLite sorts each index in 4 MB runs on
+    // two helper threads and merges them, rather than in one run as big as the page cache
+    // (the five indexes of 1M events: 3.6 s instead of 5.9 s on an idle second core).
+    db.pragma('cache_size = -4096');
+    db.pragma('threads = 2');
     audit.buildIndexes();
+    if (task.indexing) Atomics.store(new Int32Array(task.indexing), 0, 0);
     tell({ step: 'indexed', at: Date.now() });
+    // Copy what the WAL holds into the file now (no write lock taken), so the promotion's
+    // commit has little left to copy: the main thread may still be folding.
+    db.pragma('wal_checkpoint(PASSIVE)');
     return { generation: audit.generation, position, events };
   } finally {
     db.close();
