@@ -37,8 +37,8 @@ export interface RebuildReadModelsOptions {
   onStop?: (position: number, view: LedgerViewState) => void;
   clock?: () => Date;
   /**
-   * Fill the audit index on a worker thread, in parallel with the ledger view and its
-   * snapshots (the two cost about the same; a machine has two cores or more): the thread
+   * Fill and index the audit index on a worker thread, in parallel with the ledger view and
+   * its snapshots (the two cost about the same; a machine has two cores or more): the thread
    * opens the log file itself (read-only, through the ledger's upcasters or none, as
    * `store` reads it) and writes through its own connection to `db`'s file. Only for the
    * embedded store's file and a read-model file others may open (not with `stops`).
@@ -129,7 +129,10 @@ const splitAt = (page: readonly RecordedEvent[], stops: readonly number[]): Reco
  * and parsed once, then folded into the ledger view, its snapshots and the audit index),
  * into new generations, and promotes them all at the end. Until then, readers of `db`
  * keep seeing the old ones. The audit index is bulk-loaded and indexed once complete;
- * with `auditOnWorker` it is loaded on a second thread while this one folds the view.
+ * with `auditOnWorker` it is loaded and indexed on a second thread while this one folds
+ * the view. The two share the read-model file's write lock: each writes when it finds it
+ * free and works on meanwhile (the thread reads its next page, this one keeps snapshots
+ * in memory), and this one serialises the view's checkpoint while the thread indexes.
  */
 export const rebuildReadModels = async (options: RebuildReadModelsOptions): Promise<RebuiltReadModels> => {
   const started = process.hrtime.bigint();
