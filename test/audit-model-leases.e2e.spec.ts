@@ -31,9 +31,7 @@ const asIndexedByOlderCode = (dataDir: string): void => {
     db.exec(`
       UPDATE "${names.events}" SET node_id = NULL, token = NULL, controller = NULL, model = NULL
         WHERE type IN ('LeaseRenewed', 'LeaseReleased', 'LeaseExpired');
-      DROP TABLE "${names.leases}";
       ALTER TABLE "${names.events}" RENAME TO "audit_index_v1_events_g${generation}";
-      ALTER TABLE "${names.tokens}" RENAME TO "audit_index_v1_tokens_g${generation}";
     `);
     db.prepare("UPDATE read_model_tables SET name = 'audit-index.v1' WHERE name = ?").run(AUDIT_INDEX);
   } finally {

@@ -33,10 +33,10 @@ interface Statements {
   generation: number;
   names: AuditTableNames;
   insertEvent: Database.Statement;
-  insertToken: Database.Statement;
-  findToken: Database.Statement;
-  insertLease: Database.Statement;
-  findLease: Database.Statement;
+  /** The consumer of a token: the first row naming both (the event that did, or one filed under it since). */
+  findConsumer: Database.Statement;
+  /** The rows on an address that name a token, oldest first: the first grant of a lease among them names its owner. */
+  rowsOnIp: Database.Statement;
 }
 
 /** The current generation is behind the events offered: they must be read again from its position. */
@@ -44,9 +44,9 @@ export class GenerationBehindError extends Error {
   override readonly name = 'GenerationBehindError';
 }
 
-/** Tokens whose consumer is kept in memory; older ones are looked up in the tokens table. */
+/** Tokens whose consumer is kept in memory; older ones are looked up in the index's rows. */
 const TOKEN_CACHE = 200_000;
-/** Leases whose owner is kept in memory; older ones are looked up in the leases table. */
+/** Leases whose owner is kept in memory; older ones are looked up in the index's rows. */
 const LEASE_CACHE = 200_000;
 
 const leaseKey = (lease: LeaseRef): string => `${lease.leaseId} ${lease.ip}`;
@@ -67,9 +67,9 @@ export const envelopeJson = (event: RecordedEvent): string =>
 /**
  * Folds the log into the audit index: one row per event, written a page per
  * transaction together with the generation's position (its checkpoint), so rows and
- * checkpoint never disagree. An event is filed under what it names and, through the
- * index's own tables (written in the same transactions), under what it implies: a token's
- * consumer, a lease's owner. The live projector follows whichever generation is
+ * checkpoint never disagree. An event is filed under what it names and, through the rows
+ * before it, under what it implies: a token's consumer (the row of the event that named
+ * both), a lease's owner (the row of its first grant). The live projector follows whichever generation is
  * current (a CLI rebuild may promote a new one under it); a rebuild writes a fresh
  * generation, optionally without indexes until it is complete (faster bulk load).
  */
@@ -79,19 +79,15 @@ export class AuditIndexProjector implements Projector {
   private statements: Statements;
   private folded: number;
   private readonly tokens = new Map<string, Consumer | null>();
-  /** Lease (leaseKey) -> the token it was granted to, as in the leases table. */
+  /** Lease (leaseKey) -> the token its first grant named. */
   private readonly leases = new Map<string, string | null>();
-  /**
-   * A bulk load's token and lease rows, held until writeHeldRows(): written page by page,
-   * their random keys dirty hundreds of pages per commit (most of a rebuild's COMMIT
-   * time); written once, in key order, they fill pages one after another.
-   */
-  private held: { tokens: Map<string, Consumer>; leases: Map<string, LeaseRef & { token: string }> } | null = null;
+  /** A rebuild's load of a fresh generation, indexed once its rows are in (queue, writeQueued). */
+  private bulk = false;
   /** A bulk load's rows made by queue(), not written yet. */
   private queued: AuditEventRow[] = [];
   /** The caches hold every token and lease of the generation (a fresh one, never evicted): a miss needs no lookup. */
   private complete = false;
-  /** A bulk load whose page failed: its caches and held rows may hold what was rolled back, so it must start again. */
+  /** A bulk load whose page failed: its caches may hold what was rolled back, so it must start again. */
   private broken = false;
 
   private constructor(
@@ -128,14 +124,14 @@ export class AuditIndexProjector implements Projector {
   static fresh(db: Database.Database, options: { deferIndexes?: boolean } = {}): AuditIndexProjector {
     const projector = new AuditIndexProjector(db, new ReadModelTables(db).allocate(AUDIT_INDEX), false, options.deferIndexes === true);
     projector.complete = true;
-    if (options.deferIndexes === true) projector.held = { tokens: new Map(), leases: new Map() };
+    projector.bulk = options.deferIndexes === true;
     return projector;
   }
 
   /**
    * A generation another connection filled and indexed for a rebuild (its audit-index
    * thread), not promoted yet: the rebuild catches it up and promotes it. Token consumers
-   * and lease owners are read back from its tables as needed.
+   * and lease owners are read back from its rows as needed.
    */
   static filled(db: Database.Database, generation: number): AuditIndexProjector {
     return new AuditIndexProjector(db, generation, false, false);
@@ -152,7 +148,7 @@ export class AuditIndexProjector implements Projector {
   /** `envelopes`, when given, are the events' envelopeJson already made (a reader that has the stored text). */
   applyPage(events: readonly RecordedEvent[], envelopes?: readonly string[]): void {
     if (events.length === 0) return;
-    if (this.held !== null) {
+    if (this.bulk) {
       this.queue(events, envelopes);
       this.writeQueued({ wait: true });
       return;
@@ -174,7 +170,7 @@ export class AuditIndexProjector implements Projector {
    * writeQueued().
    */
   queue(events: readonly RecordedEvent[], envelopes?: readonly string[]): void {
-    if (this.held === null) throw new Error(`${AUDIT_INDEX}: only a bulk load queues its rows`);
+    if (!this.bulk) throw new Error(`${AUDIT_INDEX}: only a bulk load queues its rows`);
     this.assertNotBroken();
     const after = this.queued.length > 0 ? this.queued[this.queued.length - 1][0] : this.folded;
     for (const row of this.rowsAfter(after, events, envelopes)) this.queued.push(row);
@@ -222,8 +218,8 @@ export class AuditIndexProjector implements Projector {
     this.tokens.clear();
     this.leases.clear();
     this.complete = false;
-    // A bulk load's held rows live only here; what the failed page added cannot be told apart.
-    if (this.held !== null) this.broken = true;
+    // A bulk load never looks up what its caches lack: what the failed page taught them cannot be told apart.
+    if (this.bulk) this.broken = true;
   }
 
   private assertNotBroken(): void {
@@ -234,39 +230,19 @@ export class AuditIndexProjector implements Projector {
     // Rows and checkpoint are written together as each page is folded.
   }
 
-  /** Builds the indexes a bulk load deferred (before promote, so the switch itself stays short). */
+  /** Writes what a bulk load queued and builds the indexes it deferred (before promote, so the switch itself stays short). */
   buildIndexes(): void {
-    this.writeHeldRows();
+    this.assertNotBroken();
+    this.writeQueued({ wait: true });
     if (!this.deferIndexes) return;
     createAuditIndexes(this.db, this.statements.names);
     this.deferIndexes = false;
   }
 
-  /** Writes the token and lease rows a bulk load held (in key order), so other connections and later lookups see them. */
-  writeHeldRows(): void {
-    this.assertNotBroken();
-    this.writeQueued({ wait: true });
-    const held = this.held;
-    if (held === null || (held.tokens.size === 0 && held.leases.size === 0)) return;
-    const { insertToken, insertLease } = this.statements;
-    this.db
-      .transaction(() => {
-        for (const token of [...held.tokens.keys()].sort()) {
-          const { controller, model } = held.tokens.get(token)!;
-          insertToken.run(token, controller, model);
-        }
-        const byKey = (a: LeaseRef, b: LeaseRef) => (a.ip < b.ip ? -1 : a.ip > b.ip ? 1 : a.leaseId < b.leaseId ? -1 : a.leaseId > b.leaseId ? 1 : 0);
-        for (const lease of [...held.leases.values()].sort(byKey)) insertLease.run(lease.ip, lease.leaseId, lease.token);
-      })
-      .immediate();
-    held.tokens.clear();
-    held.leases.clear();
-  }
-
   /** Makes this generation the one queries read, and follows whichever is current from now on. */
   promote(): void {
     this.buildIndexes();
-    this.held = null;
+    this.bulk = false;
     this.complete = false;
     this.db
       .transaction(() => {
@@ -308,10 +284,9 @@ export class AuditIndexProjector implements Projector {
 
   /**
    * The events table's rows for the events after `after`, in its column order; learns
-   * token consumers and lease grants as it goes (held by a bulk load, else inserted).
+   * token consumers and lease grants as it goes (their rows record them).
    */
   private rowsAfter(after: number, events: readonly RecordedEvent[], envelopes?: readonly string[]): AuditEventRow[] {
-    const { insertToken } = this.statements;
     const rows: AuditEventRow[] = [];
     for (let i = 0; i < events.length; i++) {
       const event = events[i];
@@ -331,11 +306,7 @@ export class AuditIndexProjector implements Projector {
         }
       } else if (fields.token !== null) {
         if (controller !== null && model !== null) {
-          if (this.tokenConsumer(fields.token) === null) {
-            if (this.held !== null) this.held.tokens.set(fields.token, { controller, model });
-            else insertToken.run(fields.token, controller, model);
-            this.remember(fields.token, { controller, model });
-          }
+          if (this.tokenConsumer(fields.token) === null) this.remember(fields.token, { controller, model });
         } else {
           const consumer = this.tokenConsumer(fields.token);
           if (consumer) ({ controller, model } = consumer);
@@ -360,7 +331,7 @@ export class AuditIndexProjector implements Projector {
     const cached = this.tokens.get(token);
     if (cached !== undefined) return cached;
     if (this.complete) return null;
-    const row = this.statements.findToken.get(token) as Consumer | undefined;
+    const row = this.statements.findConsumer.get(token) as Consumer | undefined;
     this.remember(token, row ?? null);
     return row ?? null;
   }
@@ -377,28 +348,25 @@ export class AuditIndexProjector implements Projector {
     const cached = this.leases.get(key);
     if (cached !== undefined) return cached;
     if (this.complete) return null;
-    const row = this.statements.findLease.get(lease.ip, lease.leaseId) as { token: string } | undefined;
-    this.rememberLease(key, row?.token ?? null);
-    return row?.token ?? null;
+    let owner: string | null = null;
+    // The address's rows naming a token, oldest first, until the lease's first grant (a few on most addresses).
+    for (const [json] of this.statements.rowsOnIp.iterate(lease.ip) as IterableIterator<[string]>) {
+      const event = JSON.parse(json) as RecordedEvent;
+      const grant = leaseGrantOf(event, deriveAuditFields(event));
+      if (grant !== null && grant.ip === lease.ip && grant.leaseId === lease.leaseId) {
+        owner = grant.token;
+        break;
+      }
+    }
+    this.rememberLease(key, owner);
+    return owner;
   }
 
-  /** The first grant of a lease names its owner for good (as the ledger view keeps the first). */
+  /** The first grant of a lease names its owner for good (as the ledger view keeps the first); its row records it. */
   private recordLeaseOwner(grant: LeaseRef & { token: string }): void {
     const key = leaseKey(grant);
     if (typeof this.leases.get(key) === 'string') return;
-    if (this.held !== null) {
-      // Held until writeHeldRows(): the first grant seen (cache, else the table) keeps the lease.
-      if (this.leaseOwner(grant) !== null) return;
-      this.held.leases.set(key, { ip: grant.ip, leaseId: grant.leaseId, token: grant.token });
-      this.rememberLease(key, grant.token);
-      return;
-    }
-    // One statement per grant: the insert says whether the lease was already there.
-    if (this.statements.insertLease.run(grant.ip, grant.leaseId, grant.token).changes > 0) this.rememberLease(key, grant.token);
-    else {
-      this.leases.delete(key);
-      this.leaseOwner(grant);
-    }
+    if (this.leaseOwner(grant) === null) this.rememberLease(key, grant.token);
   }
 
   private rememberLease(key: string, token: string | null): void {
@@ -417,10 +385,10 @@ export class AuditIndexProjector implements Projector {
       generation,
       names,
       insertEvent: this.db.prepare(`INSERT INTO "${names.events}" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`),
-      insertToken: this.db.prepare(`INSERT OR IGNORE INTO "${names.tokens}" (token, controller, model) VALUES (?, ?, ?)`),
-      findToken: this.db.prepare(`SELECT controller, model FROM "${names.tokens}" WHERE token = ?`),
-      insertLease: this.db.prepare(`INSERT OR IGNORE INTO "${names.leases}" (ip, lease_id, token) VALUES (?, ?, ?)`),
-      findLease: this.db.prepare(`SELECT token FROM "${names.leases}" WHERE ip = ? AND lease_id = ?`),
+      findConsumer: this.db.prepare(
+        `SELECT controller, model FROM "${names.events}" WHERE token = ? AND controller IS NOT NULL AND model IS NOT NULL ORDER BY position LIMIT 1`,
+      ),
+      rowsOnIp: this.db.prepare(`SELECT event FROM "${names.events}" WHERE ip = ? AND token IS NOT NULL ORDER BY position`).raw(true),
     };
   }
 }

@@ -5,33 +5,29 @@ import { generationTable } from '../runtime/read-model-tables';
  * The audit index's name in the read-model file; bump the version when its rows change
  * shape or meaning, so a file indexed by older code is indexed again instead of mixed.
  * v2: a lease's renewal, release and expiry are filed under the lease's owner.
- * v3: no stream, actor or correlation_id columns: a timeline takes them from the event's
- * JSON, which it parses anyway; a third less work per row for a rebuild's inserts.
+ * v3: no stream, actor or correlation_id columns (a timeline takes them from the event's
+ * JSON, which it parses anyway), and no tokens or leases tables (a token's consumer and a
+ * lease's owner are read back from the rows that named them): less for a rebuild to write.
  */
 export const AUDIT_INDEX = 'audit-index.v3';
 
 export interface AuditTableNames {
   events: string;
-  tokens: string;
-  leases: string;
 }
 
 export const auditTableNames = (generation: number): AuditTableNames => ({
   events: generationTable(`${AUDIT_INDEX} events`, generation),
-  tokens: generationTable(`${AUDIT_INDEX} tokens`, generation),
-  leases: generationTable(`${AUDIT_INDEX} leases`, generation),
 });
 
 export const auditTablesOf = (generation: number): string[] => Object.values(auditTableNames(generation));
 
 /**
  * One row per event, with the fields audit queries filter by and the event's JSON (the
- * envelope as stored, which also holds its stream, actor and correlation id).
- * `tokens` remembers which consumer each token was issued to, so every later event
- * naming the token (deployment reports, releases, refusals) is indexed under that
- * consumer's controller and model too. `leases` remembers the token each lease was
- * granted to, so its renewal, release and expiry (which name only the address and the
- * lease) are filed under that owner: its token, its node, its consumer.
+ * envelope as stored, which also holds its stream, actor and correlation id). Every later
+ * event naming a token (deployment reports, releases, refusals) is filed under the
+ * controller and model of the consumer it was issued to; a lease's renewal, release and
+ * expiry (which name only the address and the lease) under its owner: its token, its
+ * node, its consumer. The projector finds both in the rows before (token, ip indexes).
  */
 export const createAuditTables = (db: Database.Database, names: AuditTableNames): void => {
   db.exec(`
@@ -46,17 +42,6 @@ export const createAuditTables = (db: Database.Database, names: AuditTableNames)
       model       TEXT,
       event       TEXT NOT NULL
     );
-    CREATE TABLE IF NOT EXISTS "${names.tokens}" (
-      token      TEXT PRIMARY KEY,
-      controller TEXT NOT NULL,
-      model      TEXT NOT NULL
-    ) WITHOUT ROWID;
-    CREATE TABLE IF NOT EXISTS "${names.leases}" (
-      ip       TEXT NOT NULL,
-      lease_id TEXT NOT NULL,
-      token    TEXT NOT NULL,
-      PRIMARY KEY (ip, lease_id)
-    ) WITHOUT ROWID;
   `);
 };
 

@@ -37,8 +37,8 @@ export interface RebuildReadModelsOptions {
   onStop?: (position: number, view: LedgerViewState) => void;
   clock?: () => Date;
   /**
-   * Fill the audit index on a worker thread, in parallel with the ledger view and its
-   * snapshots (the two cost about the same; a machine has two cores or more): the thread
+   * Fill and index the audit index on a worker thread, in parallel with the ledger view and
+   * its snapshots (the two cost about the same; a machine has two cores or more): the thread
    * opens the log file itself (read-only, through the ledger's upcasters or none, as
    * `store` reads it) and writes through its own connection to `db`'s file. Only for the
    * embedded store's file and a read-model file others may open (not with `stops`).
@@ -129,7 +129,10 @@ const splitAt = (page: readonly RecordedEvent[], stops: readonly number[]): Reco
  * and parsed once, then folded into the ledger view, its snapshots and the audit index),
  * into new generations, and promotes them all at the end. Until then, readers of `db`
  * keep seeing the old ones. The audit index is bulk-loaded and indexed once complete;
- * with `auditOnWorker` it is loaded on a second thread while this one folds the view.
+ * with `auditOnWorker` it is loaded and indexed on a second thread while this one folds
+ * the view. The two share the read-model file's write lock: each writes when it finds it
+ * free and works on meanwhile (the thread reads its next page, this one keeps snapshots
+ * in memory), and this one serialises the view's checkpoint while the thread indexes.
  */
 export const rebuildReadModels = async (options: RebuildReadModelsOptions): Promise<RebuiltReadModels> => {
   const started = process.hrtime.bigint();
@@ -145,7 +148,7 @@ export const rebuildReadModels = async (options: RebuildReadModelsOptions): Prom
   // A second thread reads and parses the log again: worth it only with a second core.
   const parallel = options.auditOnWorker !== undefined && (options.stops ?? []).length === 0 && db.name !== ':memory:' && availableParallelism() >= 2;
   const onWorker = parallel ? options.auditOnWorker! : null;
-  // Set by the thread once its rows are in: then it builds its indexes, holding the write lock seconds at a time.
+  // Set by the thread while it builds its indexes, holding the write lock seconds at a time.
   const indexing = new Int32Array(new SharedArrayBuffer(4));
   const threadIndexing = () => Atomics.load(indexing, 0) === 1;
   const worker = onWorker
@@ -206,8 +209,11 @@ export const rebuildReadModels = async (options: RebuildReadModelsOptions): Prom
       // meanwhile, and write the snapshots still waiting whenever the lock is free.
       view.serialiseCheckpoint();
       step('checkpoint serialised');
-      while (!threadDone) {
+      for (let idle = 0; !threadDone; idle++) {
         if (!threadIndexing()) snapshots?.writeDeferred({ wait: false });
+        // Idle while the thread indexes: copy the WAL into the file meanwhile (a checkpoint
+        // takes no write lock), so the promotion's commit has less to copy.
+        else if (idle % 40 === 39) db.pragma('wal_checkpoint(PASSIVE)');
         await Promise.race([worker.done, pause()]);
       }
       const loaded = await worker.done;
