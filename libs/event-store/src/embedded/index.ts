@@ -5,3 +5,4 @@ export type { CommitObservation, CommitObserver, GroupCommitStats } from './grou
 export * from './sqlite-read-only-store';
 export * from './data-files';
 export { storedEnvelopeJson } from './event-row';
+export { toWireError, fromWireError, type WireError } from './writer/writer-protocol';

@@ -121,6 +121,14 @@ export class SqliteReadOnlyEventStore implements EventStore {
     return subscription;
   }
 
+  /**
+   * Another handle on this file (the process that writes it) says it committed: live
+   * subscriptions read now instead of at their next poll.
+   */
+  poke(): void {
+    this.notifier.notify();
+  }
+
   async headPosition(): Promise<number> {
     this.assertOpen();
     return this.head.get()?.[0] ?? 0;

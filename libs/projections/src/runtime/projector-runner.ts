@@ -15,6 +15,8 @@ export interface ProjectorRunnerOptions {
   retryMs?: number;
   /** Fold live pages at most this often (LogFollower's minPageIntervalMs); a reader waiting in waitFor hurries it. */
   minPageIntervalMs?: number;
+  /** Told the projector's position each time it moves (a page folded, a rebuild swapped in): a thread reports it this way. */
+  onAdvance?: (position: number) => void;
 }
 
 export interface RebuildProgress {
@@ -84,7 +86,7 @@ export class ProjectorRunner<P extends Projector> {
       catchUp: () => this.catchUpInPages(),
       handlePage: (events) => {
         this.current.applyPage(events);
-        this.waiters.reached(this.current.position);
+        this.advanced();
       },
       onRestart: this.options.onRestart ?? ((restart) => restart.reason === 'error' && this.options.onError?.(restart.error)),
       initialDelayMs: this.options.retryMs ?? 1_000,
@@ -157,9 +159,14 @@ export class ProjectorRunner<P extends Projector> {
       if (fresh.position < this.current.position) continue;
       how.promote(fresh);
       this.current = fresh;
-      this.waiters.reached(fresh.position);
+      this.advanced();
       return { position: fresh.position, events: progress.events, seconds: (Date.now() - progress.startedAt.getTime()) / 1000 };
     }
+  }
+
+  private advanced(): void {
+    this.waiters.reached(this.current.position);
+    this.options.onAdvance?.(this.current.position);
   }
 
   /** Catch up in pages (yielding between them so the API keeps answering). */
@@ -170,7 +177,7 @@ export class ProjectorRunner<P extends Projector> {
       const page = await this.store.readAll({ fromPosition: this.current.position, maxCount: pageSize });
       if (page.length === 0) return;
       this.current.applyPage(page);
-      this.waiters.reached(this.current.position);
+      this.advanced();
       await nextTurn();
     }
   }
