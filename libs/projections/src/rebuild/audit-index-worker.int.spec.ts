@@ -13,7 +13,7 @@ import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { storageFaultCodeOf } from '@ledger/event-store';
 import { AuditIndexProjector } from '../audit/audit-index-projector';
-import { AUDIT_INDEX, auditTableNames } from '../audit/audit-index-tables';
+import { AUDIT_INDEX } from '../audit/audit-index-tables';
 import { ledgerProjection } from '../ledger-view/ledger-projection';
 import { openReadModelDatabase } from '../runtime/read-model-database';
 import { ReadModelTables } from '../runtime/read-model-tables';
@@ -21,26 +21,10 @@ import { snapshotsOf } from '../runtime/snapshots/snapshot-tables';
 import { faultPlan, faultyDatabase } from '../runtime/testing/faulty-database';
 import { appenderTo, appendsOf, generatedHistoriesArb } from './testing/generated-log';
 import { openLedgerFiles } from './testing/ledger-files';
+import { auditRows, liveProjectorRows } from './testing/audit-rows';
 import { rebuildReadModels } from './rebuild-read-models';
 import type { AuditLoadTask } from './audit-index-worker';
 import { verifyReadModels } from './verify-read-models';
-
-/** Every row of the current audit generation, in position order. */
-const auditRows = (db: Database.Database): Record<string, unknown[][]> => {
-  const names = auditTableNames(new ReadModelTables(db).current(AUDIT_INDEX)!.generation);
-  const all = (table: string, order: string) => db.prepare(`SELECT * FROM "${table}" ORDER BY ${order}`).raw(true).all() as unknown[][];
-  return { events: all(names.events, 'position') };
-};
-
-/** The reference: the rows the live projector writes page by page, no bulk load, no thread. */
-const liveProjectorRows = async (files: Awaited<ReturnType<typeof openLedgerFiles>>, head: number, pageSize: number) => {
-  const live = openReadModelDatabase(join(files.dir, 'live.sqlite'));
-  const projector = AuditIndexProjector.live(live);
-  for (let after = 0; after < head; after = projector.position) projector.applyPage(await files.store.readAll({ fromPosition: after, maxCount: pageSize }));
-  const expected = auditRows(live);
-  live.close();
-  return expected;
-};
 
 describe('the audit index rebuilt on a second thread', () => {
   it('equals the index the live projector writes page by page, and verify finds no difference', async () => {

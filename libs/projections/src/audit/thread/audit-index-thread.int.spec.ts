@@ -1,0 +1,132 @@
+/**
+ * Issue 16: the live audit index folds on a thread of its own. Nothing may change for its
+ * readers: the rows it writes equal those the live projector writes on the main thread,
+ * whatever the pages; it learns of commits by being poked (no poll needed), catches up on
+ * what was there before it started, rebuilds beside itself, and a thread that cannot open
+ * its files says so instead of starting.
+ */
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import fc from 'fast-check';
+import { RebuildInProgressError } from '../../runtime/projector-runner';
+import { ReadModelTables } from '../../runtime/read-model-tables';
+import { openReadModelDatabase } from '../../runtime/read-model-database';
+import { appenderTo, appendsOf, generatedHistoriesArb } from '../../rebuild/testing/generated-log';
+import { openLedgerFiles, type LedgerFiles } from '../../rebuild/testing/ledger-files';
+import { auditRows, liveProjectorRows } from '../../rebuild/testing/audit-rows';
+import { AUDIT_INDEX } from '../audit-index-tables';
+import { AuditIndexThread } from './audit-index-thread';
+
+/** Never polls on its own: whatever it folds, it was told of (poked) or asked for (waitFor). */
+const NEVER = 3_600_000;
+
+const startThread = (files: LedgerFiles, errors: Error[] = []) =>
+  AuditIndexThread.start(
+    { eventFile: join(files.dir, 'events.sqlite'), readModelFile: join(files.dir, 'read-models.sqlite'), minPageIntervalMs: 0, pollIntervalMs: NEVER },
+    {
+      onError: (error) => errors.push(error),
+      onRestart: (restart) => restart.error && errors.push(restart.error as Error),
+      onExit: (error) => errors.push(error),
+    },
+  );
+
+/** Waits, on the thread's own reports, until it has folded `position` (generous: a busy machine). */
+const reaches = async (thread: AuditIndexThread, position: number): Promise<void> => {
+  for (let i = 0; i < 3_000 && thread.position < position; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+  assert.ok(thread.position >= position, `the thread stayed at ${thread.position}, short of ${position}`);
+};
+
+describe('the live audit index on its own thread', () => {
+  it('writes the rows the live projector writes, catching up on what came before it and poked for what comes after', async () => {
+    await fc.assert(
+      fc.asyncProperty(generatedHistoriesArb(24), fc.integer({ min: 0, max: 100 }), async (histories, splitPercent) => {
+        const files = await openLedgerFiles('ledger-audit-thread-');
+        const errors: Error[] = [];
+        let thread: AuditIndexThread | null = null;
+        try {
+          const appends = appendsOf(histories);
+          const split = Math.floor((appends.length * splitPercent) / 100);
+          const append = appenderTo(files.store);
+          await append(appends.slice(0, split));
+          thread = await startThread(files, errors);
+          const unobserve = files.store.observeCommits(() => thread!.poke());
+          await append(appends.slice(split));
+          unobserve();
+          const head = await files.store.headPosition();
+          await reaches(thread, head);
+          assert.deepEqual(errors, []);
+          assert.deepStrictEqual(auditRows(files.db), await liveProjectorRows(files, head, 3));
+        } finally {
+          await thread?.stop();
+          await files.close();
+        }
+      }),
+      { numRuns: 12 },
+    );
+  });
+
+  it('folds what a reader waits for at once, and a position the log has not reached times out', async () => {
+    const files = await openLedgerFiles('ledger-audit-thread-');
+    const thread = await startThread(files);
+    try {
+      await appenderTo(files.store)(appendsOf(fc.sample(generatedHistoriesArb(10), { numRuns: 1, seed: 7 })[0]));
+      const head = await files.store.headPosition();
+      assert.equal(await thread.waitFor(head, 30_000), true);
+      assert.equal(new ReadModelTables(files.db).current(AUDIT_INDEX)?.position, head, 'its checkpoint is in the file the queries read');
+      assert.equal(await thread.waitFor(head + 1, 50), false);
+    } finally {
+      await thread.stop();
+      await files.close();
+    }
+  });
+
+  it('rebuilds into a new generation beside the live one, one rebuild at a time, with the same rows', async () => {
+    const files = await openLedgerFiles('ledger-audit-thread-');
+    const thread = await startThread(files);
+    try {
+      await appenderTo(files.store)(appendsOf(fc.sample(generatedHistoriesArb(20), { numRuns: 1, seed: 11 })[0]));
+      const head = await files.store.headPosition();
+      assert.equal(await thread.waitFor(head, 30_000), true);
+      const before = new ReadModelTables(files.db).current(AUDIT_INDEX)!;
+      const rows = auditRows(files.db);
+      const rebuilt = thread.rebuild();
+      assert.throws(() => thread.rebuild(), RebuildInProgressError);
+      assert.ok(thread.rebuilding, 'a rebuild under way is reported');
+      const result = await rebuilt;
+      assert.equal(result.position, head);
+      assert.equal(thread.rebuilding, null);
+      const after = new ReadModelTables(files.db).current(AUDIT_INDEX)!;
+      assert.notEqual(after.generation, before.generation);
+      assert.deepStrictEqual(auditRows(files.db), rows);
+    } finally {
+      await thread.stop();
+      await files.close();
+    }
+  });
+
+  it('does not start on a log it cannot open, and says which file', async () => {
+    const files = await openLedgerFiles('ledger-audit-thread-');
+    try {
+      await assert.rejects(
+        AuditIndexThread.start(
+          {
+            eventFile: join(files.dir, 'missing', 'events.sqlite'),
+            readModelFile: join(files.dir, 'read-models.sqlite'),
+            minPageIntervalMs: 0,
+            pollIntervalMs: NEVER,
+          },
+          { onError: () => undefined, onRestart: () => undefined, onExit: () => undefined },
+        ),
+        {
+          message: `the audit index's thread cannot open ${join(files.dir, 'missing', 'events.sqlite')}: Cannot open database because the directory does not exist`,
+        },
+      );
+      const db = openReadModelDatabase(join(files.dir, 'read-models.sqlite'));
+      assert.equal(new ReadModelTables(db).current(AUDIT_INDEX), null, 'nothing was written');
+      db.close();
+    } finally {
+      await files.close();
+    }
+  });
+});

@@ -1,0 +1,137 @@
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { fromWireError, type SubscriptionRestart } from '@ledger/event-store';
+import { PositionWaiters } from '../../runtime/position-waiters';
+import { RebuildInProgressError, type RebuildProgress, type RebuildResult } from '../../runtime/projector-runner';
+import type { AuditThreadSettings, FromAuditThread, ToAuditThread } from './audit-thread-protocol';
+
+export interface AuditIndexThreadOptions {
+  /** A page the thread could not write (a full disk, ...): it retries from its checkpoint. */
+  onError: (error: Error) => void;
+  onRestart: (restart: SubscriptionRestart) => void;
+  /** The thread ended without being asked to (a crash): the index stops following the log. */
+  onExit: (error: Error) => void;
+}
+
+/**
+ * The main thread's handle on the live audit index's thread (audit-index-thread.worker):
+ * how far it has folded, waiting for a position (read-your-writes), rebuilds. The same
+ * surface as a ProjectorRunner, so the service in front of it does not care where the
+ * fold runs.
+ */
+export class AuditIndexThread {
+  private readonly waiters = new PositionWaiters();
+  private folded = 0;
+  private rebuildRun: { progress: RebuildProgress; resolve: (result: RebuildResult) => void; reject: (error: Error) => void } | null = null;
+  private stopping: Promise<void> | null = null;
+  private exited = false;
+
+  private constructor(
+    private readonly worker: Worker,
+    private readonly options: AuditIndexThreadOptions,
+  ) {}
+
+  /** Starts the thread; resolves once it follows the log (its position known), rejects if it cannot open the files. */
+  static start(settings: AuditThreadSettings, options: AuditIndexThreadOptions): Promise<AuditIndexThread> {
+    const worker = new Worker(join(__dirname, 'audit-index-thread.worker.js'), { workerData: settings });
+    const thread = new AuditIndexThread(worker, options);
+    return new Promise((resolve, reject) => {
+      let started = false;
+      worker.on('message', (message: FromAuditThread) => {
+        if (message.kind === 'ready') {
+          started = true;
+          thread.advance(message.position);
+          resolve(thread);
+        } else if (message.kind === 'open-failed') {
+          reject(fromWireError(message.error));
+          void worker.terminate();
+        } else thread.receive(message);
+      });
+      worker.once('error', (error) => (started ? thread.ended(error) : reject(error)));
+      worker.once('exit', (code) => {
+        thread.exited = true;
+        if (!started) reject(new Error(`the audit index's thread stopped (exit code ${code}) before it started`));
+        else if (thread.stopping === null) thread.ended(new Error(`the audit index's thread stopped (exit code ${code})`));
+      });
+    });
+  }
+
+  get position(): number {
+    return this.folded;
+  }
+
+  get rebuilding(): RebuildProgress | null {
+    return this.rebuildRun ? { ...this.rebuildRun.progress } : null;
+  }
+
+  /**
+   * The ledger committed: the thread reads now instead of at its next poll. One message per
+   * commit, not fewer: a poke answered by nothing new (the thread had already read that
+   * commit) must not hold back the next one, and the group commit already batches commits.
+   */
+  poke(): void {
+    if (this.stopping === null) this.send({ kind: 'poke' });
+  }
+
+  /** Resolves true once the thread has folded `position`, false after `timeoutMs`. */
+  waitFor(position: number, timeoutMs: number): Promise<boolean> {
+    if (position > this.folded && this.stopping === null) this.send({ kind: 'hurry', position, timeoutMs });
+    return this.waiters.wait(position, this.folded, timeoutMs);
+  }
+
+  /** Indexes the log again into a new generation beside the live one, swapped in once caught up. One at a time. */
+  rebuild(): Promise<RebuildResult> {
+    if (this.rebuildRun) throw new RebuildInProgressError('the audit index is already being rebuilt');
+    return new Promise((resolve, reject) => {
+      this.rebuildRun = { progress: { startedAt: new Date(), position: 0, events: 0 }, resolve, reject };
+      this.send({ kind: 'rebuild' });
+    });
+  }
+
+  /** Stops following the log: the thread writes its checkpoint, closes its files and ends. */
+  stop(): Promise<void> {
+    this.stopping ??= new Promise<void>((resolve) => {
+      if (this.exited) return resolve();
+      this.worker.once('exit', () => resolve());
+      this.worker.on('message', (message: FromAuditThread) => message.kind === 'stopped' && void this.worker.terminate());
+      this.send({ kind: 'stop' });
+    }).finally(() => {
+      this.waiters.releaseAll();
+      this.rebuildRun?.reject(new Error('audit index rebuild abandoned: the ledger is stopping'));
+      this.rebuildRun = null;
+    });
+    return this.stopping;
+  }
+
+  private receive(message: FromAuditThread): void {
+    if (message.kind === 'advanced') this.advance(message.position);
+    else if (message.kind === 'error') this.options.onError(fromWireError(message.error));
+    else if (message.kind === 'restart') {
+      const { error, ...restart } = message.restart;
+      this.options.onRestart({ ...restart, ...(error === undefined ? {} : { error: fromWireError(error) }) });
+    } else if (message.kind === 'rebuild-progress' && this.rebuildRun) {
+      this.rebuildRun.progress = { startedAt: new Date(message.progress.startedAt), position: message.progress.position, events: message.progress.events };
+    } else if (message.kind === 'rebuild-done' || message.kind === 'rebuild-failed') {
+      const run = this.rebuildRun;
+      this.rebuildRun = null;
+      if (message.kind === 'rebuild-done') run?.resolve(message.result);
+      else run?.reject(fromWireError(message.error));
+    }
+  }
+
+  private advance(position: number): void {
+    this.folded = position;
+    this.waiters.reached(position);
+  }
+
+  private ended(error: Error): void {
+    this.waiters.releaseAll();
+    this.rebuildRun?.reject(error);
+    this.rebuildRun = null;
+    this.options.onExit(error);
+  }
+
+  private send(message: ToAuditThread): void {
+    this.worker.postMessage(message);
+  }
+}
