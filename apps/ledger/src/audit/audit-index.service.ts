@@ -1,7 +1,15 @@
 import { BeforeApplicationShutdown, Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { PinoLogger } from 'nestjs-pino';
-import { AuditIndexProjector, AuditIndexReader, ProjectorRunner, type RebuildProgress, type RebuildResult } from '@ledger/projections';
-import type { EventStore } from '@ledger/event-store';
+import {
+  AuditIndexProjector,
+  AuditIndexReader,
+  AuditIndexThread,
+  ProjectorRunner,
+  readModelFile,
+  type RebuildProgress,
+  type RebuildResult,
+} from '@ledger/projections';
+import { eventStoreFile, type EventStore } from '@ledger/event-store';
 import { EVENT_STORE, LEDGER_CONFIG } from '../infrastructure/injection-tokens';
 import type { LedgerConfig } from '../config/ledger-config';
 import { ReadModelDatabase } from '../infrastructure/read-model-database';
@@ -10,53 +18,92 @@ import { StorageHealth } from '../infrastructure/storage-health.service';
 import { SubscriptionRestarts } from '../infrastructure/subscription-restarts';
 import { LogFollowers } from '../infrastructure/log-followers';
 
+/** What keeps the index up to date: a runner on this thread, or the index's own thread. */
+type AuditFold = Pick<AuditIndexThread, 'position' | 'rebuilding' | 'waitFor' | 'stop'> & { rebuild(): Promise<RebuildResult> };
+
 /**
  * The audit index (one row per event, in the read-model file), followed from the log.
  * It catches up in the background: on a big log the API answers before it is done,
  * and audit queries say which position they reflect (or wait for `minPosition`).
+ * On the embedded store it folds on a thread of its own (LEDGER_AUDIT_INDEX_THREAD): its
+ * page transactions then never hold up a request. Queries read it here either way.
  */
 @Injectable()
 export class AuditIndexService implements OnModuleInit, BeforeApplicationShutdown {
-  private readonly runner: ProjectorRunner<AuditIndexProjector>;
+  private fold: AuditFold | null = null;
+  private unobserve: (() => void) | null = null;
   readonly reader: AuditIndexReader;
 
   constructor(
-    @Inject(EVENT_STORE) store: EventStore,
+    @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(LEDGER_CONFIG) private readonly config: LedgerConfig,
     private readonly logger: PinoLogger,
     private readonly storage: StorageHealth,
     private readonly readModels: ReadModelDatabase,
-    restarts: SubscriptionRestarts,
+    private readonly restarts: SubscriptionRestarts,
     followers: LogFollowers,
   ) {
     this.logger.setContext(AuditIndexService.name);
-    this.runner = new ProjectorRunner(store, AuditIndexProjector.live(readModels.db), {
-      onError: (error) => this.storage.report(error, 'read-models') ?? this.logger.error({ err: error }, 'audit index failed; retrying'),
-      onRestart: restarts.record,
-      // One transaction per page costs about the same for one event as for a hundred: under a
-      // trickle of commits, fold them together. Queries with minPosition hurry it.
-      minPageIntervalMs: config.auditFoldIntervalMs,
-    });
     this.reader = new AuditIndexReader(readModels.db);
-    followers.register('audit-index', () => this.runner.position);
+    followers.register('audit-index', () => this.position);
   }
 
-  onModuleInit(): void {
-    this.runner.start();
+  async onModuleInit(): Promise<void> {
+    const onError = (error: unknown) => this.storage.report(error, 'read-models') ?? this.logger.error({ err: error }, 'audit index failed; retrying');
+    if (this.config.store === 'embedded' && this.config.auditIndexThread) {
+      const thread = await AuditIndexThread.start(
+        {
+          eventFile: eventStoreFile(this.config),
+          readModelFile: readModelFile(this.config),
+          minPageIntervalMs: this.config.auditFoldIntervalMs,
+          // Commits of this process are told to it (below); other processes' it finds by looking, as subscriptions here do.
+          pollIntervalMs: this.config.sqlitePollMs,
+        },
+        {
+          onError,
+          onRestart: this.restarts.record,
+          onExit: (error) => this.logger.error({ err: error }, 'the audit index thread stopped: the index no longer follows the log; restart the ledger'),
+        },
+      );
+      this.fold = thread;
+      this.unobserve = (this.store as { observeCommits?: (observer: () => void) => () => void }).observeCommits?.(() => thread.poke()) ?? null;
+      return;
+    }
+    const runner = new ProjectorRunner(this.store, AuditIndexProjector.live(this.readModels.db), {
+      onError,
+      onRestart: this.restarts.record,
+      // One transaction per page costs about the same for one event as for a hundred: under a
+      // trickle of commits, fold them together. Queries with minPosition hurry it.
+      minPageIntervalMs: this.config.auditFoldIntervalMs,
+    });
+    runner.start();
+    const db = this.readModels.db;
+    this.fold = {
+      get position() {
+        return runner.position;
+      },
+      get rebuilding() {
+        return runner.rebuilding;
+      },
+      waitFor: (position, timeoutMs) => runner.waitFor(position, timeoutMs),
+      stop: () => runner.stop(),
+      rebuild: () => runner.rebuild({ fresh: () => AuditIndexProjector.fresh(db), promote: (fresh) => fresh.promote() }),
+    };
   }
 
   async beforeApplicationShutdown(): Promise<void> {
-    await this.runner.stop();
+    this.unobserve?.();
+    await this.fold?.stop();
   }
 
   get position(): number {
-    return this.runner.position;
+    return this.fold?.position ?? 0;
   }
 
   /** Resolves once the index reflects `minPosition`; 503 if it does not in time. */
   async atLeast(minPosition: number | undefined): Promise<void> {
-    if (minPosition !== undefined && !(await this.runner.waitFor(minPosition, this.config.readWaitMs))) {
-      throw new NotCaughtUp(`the audit index is at position ${this.runner.position}, not yet at ${minPosition}; retry shortly`);
+    if (minPosition !== undefined && !(await this.fold?.waitFor(minPosition, this.config.readWaitMs))) {
+      throw new NotCaughtUp(`the audit index is at position ${this.position}, not yet at ${minPosition}; retry shortly`);
     }
   }
 
@@ -65,7 +112,7 @@ export class AuditIndexService implements OnModuleInit, BeforeApplicationShutdow
    * caught up. Its lines carry the correlation id of the request that asked for it.
    */
   rebuild(correlationId: string): Promise<RebuildResult> {
-    const started = this.runner.rebuild({ fresh: () => AuditIndexProjector.fresh(this.readModels.db), promote: (fresh) => fresh.promote() });
+    const started = this.fold!.rebuild();
     this.logger.info({ correlationId }, 'audit index rebuild started');
     return started.then((result) => {
       this.logger.info({ correlationId, ...result }, 'audit index rebuild done');
@@ -74,6 +121,6 @@ export class AuditIndexService implements OnModuleInit, BeforeApplicationShutdow
   }
 
   get rebuilding(): RebuildProgress | null {
-    return this.runner.rebuilding;
+    return this.fold?.rebuilding ?? null;
   }
 }

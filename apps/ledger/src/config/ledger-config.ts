@@ -19,6 +19,8 @@ export interface LedgerConfig {
   checkpointIntervalMs: number;
   /** The audit index folds new events at most this often (a reader waiting on minPosition does not wait for it). */
   auditFoldIntervalMs: number;
+  /** Embedded store: the audit index folds on a thread of its own, off the request path. */
+  auditIndexThread: boolean;
   maxBodyBytes: number;
   reservationTtlDefaultSeconds: number;
   reservationTtlMaxSeconds: number;
@@ -89,6 +91,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): LedgerConfig =
     readWaitMs: integer(env, 'LEDGER_READ_WAIT_MS', 5_000, 0, 60_000),
     checkpointIntervalMs: integer(env, 'LEDGER_CHECKPOINT_INTERVAL_MS', 5_000, 10, 3_600_000),
     auditFoldIntervalMs: integer(env, 'LEDGER_AUDIT_FOLD_INTERVAL_MS', 20, 0, 10_000),
+    auditIndexThread: oneOf(env, 'LEDGER_AUDIT_INDEX_THREAD', 'on', ['on', 'off']) === 'on',
     maxBodyBytes: integer(env, 'LEDGER_MAX_BODY_BYTES', 1_048_576, 1_024, 64 * 1_048_576),
     reservationTtlDefaultSeconds: integer(env, 'LEDGER_RESERVATION_TTL_SECONDS', 3_600, 1, 30 * 86_400),
     reservationTtlMaxSeconds: integer(env, 'LEDGER_RESERVATION_TTL_MAX_SECONDS', 7 * 86_400, 1, 365 * 86_400),
