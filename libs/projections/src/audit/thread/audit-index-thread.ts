@@ -25,16 +25,21 @@ export class AuditIndexThread {
   private rebuildRun: { progress: RebuildProgress; resolve: (result: RebuildResult) => void; reject: (error: Error) => void } | null = null;
   private stopping: Promise<void> | null = null;
   private exited = false;
+  /** When the last poke was sent (performance.now()), and the one waiting to be sent after it, if any. */
+  private lastPokeAt = -Infinity;
+  private pokeTimer: NodeJS.Timeout | null = null;
 
   private constructor(
     private readonly worker: Worker,
     private readonly options: AuditIndexThreadOptions,
+    /** The thread folds at most this often; pokes closer together than this would only wake it for nothing. */
+    private readonly minPokeIntervalMs: number,
   ) {}
 
   /** Starts the thread; resolves once it follows the log (its position known), rejects if it cannot open the files. */
   static start(settings: AuditThreadSettings, options: AuditIndexThreadOptions): Promise<AuditIndexThread> {
     const worker = new Worker(join(__dirname, 'audit-index-thread.worker.js'), { workerData: settings });
-    const thread = new AuditIndexThread(worker, options);
+    const thread = new AuditIndexThread(worker, options, settings.minPageIntervalMs);
     return new Promise((resolve, reject) => {
       let started = false;
       worker.on('message', (message: FromAuditThread) => {
@@ -65,12 +70,17 @@ export class AuditIndexThread {
   }
 
   /**
-   * The ledger committed: the thread reads now instead of at its next poll. One message per
-   * commit, not fewer: a poke answered by nothing new (the thread had already read that
-   * commit) must not hold back the next one, and the group commit already batches commits.
+   * The ledger committed: the thread reads now instead of at its next poll. Every commit is
+   * followed by a poke sent after it, but at most one per fold interval (waking a thread
+   * costs the main thread about 100 µs; it would fold no sooner): a commit inside the
+   * interval is told with the poke that ends it. Never fewer than that: a poke answered by
+   * nothing new (the thread had already read that commit) must not hold back the next.
    */
   poke(): void {
-    if (this.stopping === null) this.send({ kind: 'poke' });
+    if (this.stopping !== null || this.pokeTimer !== null) return;
+    const wait = this.lastPokeAt + this.minPokeIntervalMs - performance.now();
+    if (wait <= 0) this.sendPoke();
+    else this.pokeTimer = setTimeout(() => this.sendPoke(), wait);
   }
 
   /** Resolves true once the thread has folded `position`, false after `timeoutMs`. */
@@ -90,6 +100,8 @@ export class AuditIndexThread {
 
   /** Stops following the log: the thread writes its checkpoint, closes its files and ends. */
   stop(): Promise<void> {
+    if (this.pokeTimer !== null) clearTimeout(this.pokeTimer);
+    this.pokeTimer = null;
     this.stopping ??= new Promise<void>((resolve) => {
       if (this.exited) return resolve();
       this.worker.once('exit', () => resolve());
@@ -101,6 +113,13 @@ export class AuditIndexThread {
       this.rebuildRun = null;
     });
     return this.stopping;
+  }
+
+  private sendPoke(): void {
+    this.pokeTimer = null;
+    if (this.stopping !== null) return;
+    this.lastPokeAt = performance.now();
+    this.send({ kind: 'poke' });
   }
 
   private receive(message: FromAuditThread): void {
