@@ -42,6 +42,21 @@ const reaches = async (thread: AuditIndexThread, position: number): Promise<void
   assert.ok(thread.position >= position, `the thread stayed at ${thread.position}, short of ${position}`);
 };
 
+/** A thread on a fresh log of one sampled history, waited on until it has folded all of it (`waitFor`, not a poke). */
+const onFoldedSampleLog = async (size: number, seed: number, body: (files: LedgerFiles, thread: AuditIndexThread, head: number) => Promise<void>) => {
+  const files = await openLedgerFiles('ledger-audit-thread-');
+  const thread = await startThread(files);
+  try {
+    await appenderTo(files.store)(appendsOf(fc.sample(generatedHistoriesArb(size), { numRuns: 1, seed })[0]));
+    const head = await files.store.headPosition();
+    assert.equal(await thread.waitFor(head, 30_000), true);
+    await body(files, thread, head);
+  } finally {
+    await thread.stop();
+    await files.close();
+  }
+};
+
 describe('the live audit index on its own thread', () => {
   it('writes the rows the live projector writes, catching up on what came before it and poked (at most once per fold interval) for what comes after', async () => {
     await fc.assert(
@@ -78,28 +93,14 @@ describe('the live audit index on its own thread', () => {
     );
   });
 
-  it('folds what a reader waits for at once, and a position the log has not reached times out', async () => {
-    const files = await openLedgerFiles('ledger-audit-thread-');
-    const thread = await startThread(files);
-    try {
-      await appenderTo(files.store)(appendsOf(fc.sample(generatedHistoriesArb(10), { numRuns: 1, seed: 7 })[0]));
-      const head = await files.store.headPosition();
-      assert.equal(await thread.waitFor(head, 30_000), true);
+  it('folds what a reader waits for at once, and a position the log has not reached times out', () =>
+    onFoldedSampleLog(10, 7, async (files, thread, head) => {
       assert.equal(new ReadModelTables(files.db).current(AUDIT_INDEX)?.position, head, 'its checkpoint is in the file the queries read');
       assert.equal(await thread.waitFor(head + 1, 50), false);
-    } finally {
-      await thread.stop();
-      await files.close();
-    }
-  });
+    }));
 
-  it('rebuilds into a new generation beside the live one, one rebuild at a time, with the same rows', async () => {
-    const files = await openLedgerFiles('ledger-audit-thread-');
-    const thread = await startThread(files);
-    try {
-      await appenderTo(files.store)(appendsOf(fc.sample(generatedHistoriesArb(20), { numRuns: 1, seed: 11 })[0]));
-      const head = await files.store.headPosition();
-      assert.equal(await thread.waitFor(head, 30_000), true);
+  it('rebuilds into a new generation beside the live one, one rebuild at a time, with the same rows', () =>
+    onFoldedSampleLog(20, 11, async (files, thread, head) => {
       const before = new ReadModelTables(files.db).current(AUDIT_INDEX)!;
       const rows = auditRows(files.db);
       const rebuilt = thread.rebuild();
@@ -111,11 +112,7 @@ describe('the live audit index on its own thread', () => {
       const after = new ReadModelTables(files.db).current(AUDIT_INDEX)!;
       assert.notEqual(after.generation, before.generation);
       assert.deepStrictEqual(auditRows(files.db), rows);
-    } finally {
-      await thread.stop();
-      await files.close();
-    }
-  });
+    }));
 
   it('does not start on a log it cannot open, and says which file', async () => {
     const files = await openLedgerFiles('ledger-audit-thread-');
