@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { parseToken } from '@ledger/domain';
 import { type RecordedEvent, storedEnvelopeJson } from '@ledger/event-store';
-import type { Projector } from '../runtime/projector';
+import type { Projector, ProjectorRebuild } from '../runtime/projector';
 import { ReadModelTables } from '../runtime/read-model-tables';
 import { deriveAuditFields, leaseGrantOf, ownerlessLeaseOf, type LeaseRef } from './audit-fields';
 import {
@@ -118,6 +118,11 @@ export class AuditIndexProjector implements Projector {
       })
       .immediate();
     return new AuditIndexProjector(db, generation, true, false);
+  }
+
+  /** How a live runner rebuilds the index on `db`: a fresh generation, promoted once caught up. */
+  static rebuildOn(db: Database.Database): ProjectorRebuild<AuditIndexProjector> {
+    return { fresh: () => AuditIndexProjector.fresh(db), promote: (fresh) => fresh.promote() };
   }
 
   /** A new generation for a rebuild; with `deferIndexes` its indexes are built by promote(). */

@@ -34,7 +34,7 @@ describe('rebuilding a read model while it serves', () => {
 
       const oldAnswered: boolean[] = [];
       const rebuilt = view.rebuildFromZero(() => oldAnswered.push(view.state === old));
-      const reindexed = audit.rebuild({ fresh: () => AuditIndexProjector.fresh(db), promote: (fresh) => fresh.promote() });
+      const reindexed = audit.rebuild(AuditIndexProjector.rebuildOn(db));
       assert.throws(() => view.rebuildFromZero(), RebuildInProgressError, 'one rebuild at a time');
       assert.equal(view.state, old, 'the old view answers while the new one folds');
       assert.ok(view.rebuilding, 'the rebuild reports its progress');

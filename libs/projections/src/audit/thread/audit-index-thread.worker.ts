@@ -42,11 +42,7 @@ const run = (settings: AuditThreadSettings, tell: (message: FromAuditThread) => 
     } else if (message.kind === 'rebuild') {
       // The main thread refuses a second rebuild before asking; a refusal here still only answers.
       Promise.resolve()
-        .then(() =>
-          runner.rebuild({ fresh: () => AuditIndexProjector.fresh(db), promote: (fresh) => fresh.promote() }, (progress) =>
-            tell({ kind: 'rebuild-progress', progress: progressOnWire(progress) }),
-          ),
-        )
+        .then(() => runner.rebuild(AuditIndexProjector.rebuildOn(db), (progress) => tell({ kind: 'rebuild-progress', progress: progressOnWire(progress) })))
         .then(
           (result) => tell({ kind: 'rebuild-done', result }),
           (error: unknown) => tell({ kind: 'rebuild-failed', error: toWireError(error) }),
