@@ -9,7 +9,7 @@ import {
   type RebuildProgress,
   type RebuildResult,
 } from '@ledger/projections';
-import { eventStoreFile, type EventStore } from '@ledger/event-store';
+import { eventStoreFile, groupCommitting, type EventStore } from '@ledger/event-store';
 import { EVENT_STORE, LEDGER_CONFIG } from '../infrastructure/injection-tokens';
 import type { LedgerConfig } from '../config/ledger-config';
 import { ReadModelDatabase } from '../infrastructure/read-model-database';
@@ -66,7 +66,7 @@ export class AuditIndexService implements OnModuleInit, BeforeApplicationShutdow
         },
       );
       this.fold = thread;
-      this.unobserve = (this.store as { observeCommits?: (observer: () => void) => () => void }).observeCommits?.(() => thread.poke()) ?? null;
+      this.unobserve = groupCommitting(this.store)?.observeCommits(() => thread.poke()) ?? null;
       return;
     }
     const runner = new ProjectorRunner(this.store, AuditIndexProjector.live(this.readModels.db), {
@@ -87,7 +87,7 @@ export class AuditIndexService implements OnModuleInit, BeforeApplicationShutdow
       },
       waitFor: (position, timeoutMs) => runner.waitFor(position, timeoutMs),
       stop: () => runner.stop(),
-      rebuild: () => runner.rebuild({ fresh: () => AuditIndexProjector.fresh(db), promote: (fresh) => fresh.promote() }),
+      rebuild: () => runner.rebuild(AuditIndexProjector.rebuildOn(db)),
     };
   }
 

@@ -1,21 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { collectDefaultMetrics, Counter, exponentialBuckets, Gauge, Histogram, Registry } from 'prom-client';
-import type { CommitObserver, EventStore, GroupCommitStats } from '@ledger/event-store';
+import { groupCommitting, type EventStore, type GroupCommitting } from '@ledger/event-store';
 import { EVENT_STORE } from '../infrastructure/injection-tokens';
 import { LedgerViewService } from '../read-models/ledger-view.service';
 import { LogFollowers } from '../infrastructure/log-followers';
 import { SubscriptionRestarts } from '../infrastructure/subscription-restarts';
 import { StorageHealth } from '../infrastructure/storage-health.service';
-
-/** Only the embedded store commits in groups; other adapters simply have no such series. */
-interface GroupCommitting {
-  stats(): GroupCommitStats;
-  observeCommits(observer: CommitObserver): () => void;
-}
-const groupCommitting = (store: EventStore): GroupCommitting | undefined => {
-  const candidate = store as EventStore & Partial<GroupCommitting>;
-  return typeof candidate.stats === 'function' && typeof candidate.observeCommits === 'function' ? (candidate as GroupCommitting) : undefined;
-};
 
 /** Past this many events a lag is reported as the cap: a scrape must stay cheap while a rebuild runs. */
 const LAG_COUNT_CAP = 1_000;
@@ -73,6 +63,7 @@ export class LedgerMetrics {
       buckets: LATENCY_BUCKETS,
       registers,
     });
+    // Only the embedded store commits in groups; other adapters simply have no such series.
     const grouped = groupCommitting(store);
     if (grouped) this.groupCommitSeries(grouped, registers);
     new Gauge({

@@ -4,5 +4,6 @@ export * from './event-id-conflict-error';
 export type { CommitObservation, CommitObserver, GroupCommitStats } from './group-commit';
 export * from './sqlite-read-only-store';
 export * from './data-files';
+export * from './group-committing';
 export { storedEnvelopeJson } from './event-row';
 export { toWireError, fromWireError, type WireError } from './writer/writer-protocol';
