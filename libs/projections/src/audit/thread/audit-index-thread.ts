@@ -52,11 +52,13 @@ export class AuditIndexThread {
           void worker.terminate();
         } else thread.receive(message);
       });
-      worker.once('error', (error) => (started ? thread.ended(error) : reject(error)));
+      // A thread that throws emits 'error' and then 'exit': the crash is told once, at the exit, with its error.
+      let crash: Error | null = null;
+      worker.once('error', (error) => (started ? (crash = error) : reject(error)));
       worker.once('exit', (code) => {
         thread.exited = true;
         if (!started) reject(new Error(`the audit index's thread stopped (exit code ${code}) before it started`));
-        else if (thread.stopping === null) thread.ended(new Error(`the audit index's thread stopped (exit code ${code})`));
+        else if (thread.stopping === null) thread.ended(crash ?? new Error(`the audit index's thread stopped (exit code ${code})`));
       });
     });
   }
@@ -105,7 +107,6 @@ export class AuditIndexThread {
     this.stopping ??= new Promise<void>((resolve) => {
       if (this.exited) return resolve();
       this.worker.once('exit', () => resolve());
-      this.worker.on('message', (message: FromAuditThread) => message.kind === 'stopped' && void this.worker.terminate());
       this.send({ kind: 'stop' });
     }).finally(() => {
       this.waiters.releaseAll();
@@ -130,6 +131,9 @@ export class AuditIndexThread {
       this.options.onRestart({ ...restart, ...(error === undefined ? {} : { error: fromWireError(error) }) });
     } else if (message.kind === 'rebuild-progress' && this.rebuildRun) {
       this.rebuildRun.progress = { startedAt: new Date(message.progress.startedAt), position: message.progress.position, events: message.progress.events };
+    } else if (message.kind === 'stopped') {
+      // Its files are closed; only the port keeps the thread alive.
+      void this.worker.terminate();
     } else if (message.kind === 'rebuild-done' || message.kind === 'rebuild-failed') {
       const run = this.rebuildRun;
       this.rebuildRun = null;
