@@ -9,6 +9,8 @@ export interface CliCommand {
   usage: string;
   /** Every option it takes: string options need a value, boolean ones take none (node:util parseArgs, strict). */
   options: NonNullable<ParseArgsConfig['options']>;
+  /** Folds the whole log (rebuild, verify): run in a Node process with a bigger young generation (bulk-heap.ts). */
+  foldsTheLog?: true;
   /** Returns the process exit code. */
   run(args: ParsedArgs, io: CliIo): Promise<number>;
 }

@@ -15,6 +15,7 @@ import { dirname, resolve } from 'node:path';
 import { diagnoseStorageFault } from '@ledger/event-store';
 import { ledgerFiles } from './data-dir';
 import { STORAGE_FAULT_EXIT } from './exit-codes';
+import { hasChosenHeap, relaunchWithBulkHeap } from './bulk-heap';
 
 /** The directories a command writes into: its data and read-model directories, and --out's. */
 const storageDirs = (command: CliCommand, argv: string[], io: CliIo): string[] => {
@@ -98,6 +99,17 @@ if (require.main === module) {
     errRaw: (text) => process.stderr.write(text),
     stdout: process.stdout,
   };
-  exitQuietlyOnClosedPipe();
-  runCli(process.argv.slice(2), io).then(exitAfterFlush);
+  const argv = process.argv.slice(2);
+  const run = () => {
+    exitQuietlyOnClosedPipe();
+    void runCli(argv, io).then(exitAfterFlush);
+  };
+  const command = COMMANDS.find((c) => c.name === argv[0]);
+  if (command?.foldsTheLog && !asksForHelp(argv.slice(1)) && !hasChosenHeap()) {
+    relaunchWithBulkHeap(__filename, argv).catch((error: unknown) => {
+      // Could not start a second process (out of processes or memory): fold in this one, slower.
+      io.err(`(running ${command.name} without a larger young generation: ${error instanceof Error ? error.message : String(error)})`);
+      run();
+    });
+  } else run();
 }

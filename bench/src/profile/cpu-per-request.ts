@@ -5,7 +5,7 @@
  * inflates; this does not count time spent waiting for a core, so A/B comparisons of two
  * builds on a shared machine read better from it.
  *
- *   node dist/bench/src/profile/cpu-per-request.js [clients=64] [seconds=10]
+ *   node dist/bench/src/profile/cpu-per-request.js [clients=64] [seconds=10] [node flags for the server...]
  *
  * Prints one JSON line: requests/s, p50 latency, main thread and whole process µs per
  * request, load average. Run each build's copy in turn to compare builds.
@@ -21,10 +21,10 @@ const cpuMs = (statFile: string): number => {
 };
 
 const main = async (): Promise<void> => {
-  const [clientsArg, secondsArg] = process.argv.slice(2);
+  const [clientsArg, secondsArg, ...nodeArgs] = process.argv.slice(2);
   const clients = Number(clientsArg ?? 64);
   const seconds = Number(secondsArg ?? 10);
-  const ledger = await LedgerProcess.start({ env: { LEDGER_RATE_LIMIT_PER_SECOND: '1000000', LEDGER_RATE_LIMIT_BURST: '1000000' } });
+  const ledger = await LedgerProcess.start({ nodeArgs, env: { LEDGER_RATE_LIMIT_PER_SECOND: '1000000', LEDGER_RATE_LIMIT_BURST: '1000000' } });
   const mainThread = `/proc/${ledger.pid}/task/${ledger.pid}/stat`;
   const wholeProcess = `/proc/${ledger.pid}/stat`;
   try {

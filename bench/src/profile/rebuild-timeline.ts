@@ -16,12 +16,16 @@ import { tempDatabase } from '../support/temp-file';
 const TICKS_PER_SECOND = 100;
 const SNAPSHOT_EVERY = 10_000;
 
+/** Each thread's name (Linux's `comm`: "V8 DefaultWorke", "libuv-worker", ...), by thread id, as last seen. */
+const threadNames = new Map<string, string>();
+
 /** CPU seconds of every thread of this process, by thread id. */
 const threadCpu = (): Map<string, number> => {
   const cpu = new Map<string, number>();
   for (const tid of readdirSync('/proc/self/task')) {
     try {
       const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+      threadNames.set(tid, stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')));
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       cpu.set(tid, (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND);
     } catch {
@@ -78,12 +82,22 @@ const main = async (): Promise<void> => {
     // The audit thread's steps reach the main thread when it next yields: its CPU then is the sample nearest the step's own time.
     const cpuAt = (at: number) => samples.reduce((best, next) => (Math.abs(next.at - at) < Math.abs(best.at - at) ? next : best)).cpu;
     const total = [...final.values()].reduce((sum, seconds) => sum + seconds, 0);
+    // The other threads by name: V8's GC helpers, SQLite's sorter threads, libuv's pool.
+    const others = new Map<string, number>();
+    for (const [tid, seconds] of final) {
+      if (tid === mainTid || tid === audit) continue;
+      const name = threadNames.get(tid) ?? '?';
+      others.set(name, (others.get(name) ?? 0) + seconds);
+    }
+    const otherList = [...others].filter(([, seconds]) => seconds >= 0.05).sort((a, b) => b[1] - a[1]);
     const lines = [
       `# Timeline of a rebuild of ${result.events.toLocaleString('en-US')} events`,
       '',
       `\`node dist/bench/src/profile/rebuild-timeline.js\`: ${wall.toFixed(1)} s wall; CPU ${total.toFixed(1)} s ` +
         `(main thread ${cpuOf(final, mainTid).toFixed(1)} s, audit thread ${cpuOf(final, audit).toFixed(1)} s, others ${(total - cpuOf(final, mainTid) - cpuOf(final, audit)).toFixed(1)} s); ` +
         `load average ${load.toFixed(2)} at start, ${loadavg()[0].toFixed(2)} at end.`,
+      '',
+      `Other threads, CPU by name: ${otherList.map(([name, seconds]) => `${name} ${seconds.toFixed(1)} s`).join(', ') || 'none'}.`,
       '',
       '| at (s) | thread | step done | main thread CPU (s) | audit thread CPU (s) |',
       '|---:|---|---|---:|---:|',

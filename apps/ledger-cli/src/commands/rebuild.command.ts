@@ -20,6 +20,7 @@ export const rebuildCommand: CliCommand = {
   summary: 'rebuild every read model from the log (progress bar on a terminal)',
   options: { 'data-dir': { type: 'string' }, 'read-model-dir': { type: 'string' }, 'snapshot-every': { type: 'string' } },
   usage: USAGE,
+  foldsTheLog: true,
   async run(args, io) {
     const files = ledgerFiles(args, io);
     const every = snapshotEvery(args, io);

@@ -26,6 +26,7 @@ export const verifyCommand: CliCommand = {
   summary: 'rebuild into a scratch store and compare with the live read models',
   options: { snapshots: { type: 'string' }, 'keep-scratch': { type: 'boolean' }, 'data-dir': { type: 'string' }, 'read-model-dir': { type: 'string' } },
   usage: USAGE,
+  foldsTheLog: true,
   async run(args, io) {
     const files = ledgerFiles(args, io);
     const samplesFlag = stringFlag(args, 'snapshots') ?? '4';
