@@ -9,4 +9,5 @@ export * from './command-handling';
 export * from './embedded';
 export * from './eventstoredb';
 export * from './time-ordered-uuid';
+export * from './pooled-random-bytes';
 export * from './upcasting';

@@ -1,4 +1,4 @@
-import { randomFillSync } from 'node:crypto';
+import { pooledRandomBytes } from './pooled-random-bytes';
 
 /**
  * UUID version 7 (RFC 9562): 48 bits of Unix milliseconds, a 12-bit counter that keeps
@@ -10,19 +10,10 @@ import { randomFillSync } from 'node:crypto';
  * time-ordered ids all land on the rightmost leaf. Measured: half the system time per
  * event and 40-60% more appends per second with 64 concurrent clients.
  */
-const pool = Buffer.alloc(8 * 512);
-let poolOffset = pool.length;
 let lastMs = -1;
 let counter = 0;
 
-const randomBytes8 = (): Buffer => {
-  if (poolOffset >= pool.length) {
-    randomFillSync(pool);
-    poolOffset = 0;
-  }
-  poolOffset += 8;
-  return pool.subarray(poolOffset - 8, poolOffset);
-};
+const randomBytes8 = (): Buffer => pooledRandomBytes(8);
 
 export const timeOrderedUuid = (now: number = Date.now()): string => {
   if (now > lastMs) {

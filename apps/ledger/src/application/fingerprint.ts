@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, hash } from 'node:crypto';
 
 const canonical = (value: unknown): unknown => {
   if (Array.isArray(value)) return value.map(canonical);
@@ -14,13 +14,10 @@ const canonical = (value: unknown): unknown => {
 };
 
 /** A digest of a request body, key order aside: the same requestId must carry the same body. */
-export const fingerprintOf = (body: unknown): string =>
-  createHash('sha256')
-    .update(JSON.stringify(canonical(body)))
-    .digest('base64url');
+export const fingerprintOf = (body: unknown): string => hash('sha256', JSON.stringify(canonical(body)), 'base64url');
 
 /** Secrets (reservation keys) are only ever stored as this digest. */
-export const hashSecret = (secret: string): string => createHash('sha256').update(secret, 'utf8').digest('hex');
+export const hashSecret = (secret: string): string => hash('sha256', secret, 'hex');
 
 /** A UUID derived from a name, so a retried write carries the same event id (RFC 4122 v5 layout). */
 export const deterministicUuid = (name: string): string => {

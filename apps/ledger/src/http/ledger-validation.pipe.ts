@@ -1,4 +1,5 @@
 import { ArgumentMetadata, BadRequestException, Injectable, ValidationError, ValidationPipe } from '@nestjs/common';
+import { cacheValidationMetadata } from './validation-metadata-cache';
 
 const describe = (errors: ValidationError[], parent = ''): { field: string; problems: string[] }[] =>
   errors.flatMap((error) => {
@@ -29,6 +30,7 @@ export class LedgerValidationPipe extends ValidationPipe {
         });
       },
     });
+    cacheValidationMetadata();
   }
 
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {

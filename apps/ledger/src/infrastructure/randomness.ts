@@ -1,5 +1,4 @@
-import { randomBytes } from 'node:crypto';
-import { timeOrderedUuid } from '@ledger/event-store';
+import { pooledRandomBytes, timeOrderedUuid } from '@ledger/event-store';
 
 /** Every random value the ledger makes, injected so tests can make them predictable. */
 export interface Randomness {
@@ -15,7 +14,7 @@ export interface Randomness {
 export const cryptoRandomness: Randomness = {
   // Time-ordered (v7): event ids are indexed, and ordered keys make appends cheap (see timeOrderedUuid).
   uuid: () => timeOrderedUuid(),
-  tokenEntropy: () => randomBytes(16).toString('base64url'),
-  secretKey: () => `rk_${randomBytes(24).toString('base64url')}`,
+  tokenEntropy: () => pooledRandomBytes(16).toString('base64url'),
+  secretKey: () => `rk_${pooledRandomBytes(24).toString('base64url')}`,
   fraction: () => Math.random(),
 };
