@@ -12,6 +12,8 @@ interface Storage {
   addValidationMetadata(metadata: ValidationMetadata): void;
 }
 
+const FLAGS = ['', 's', 'a', 'as'];
+
 const CACHED = Symbol.for('provisioning-ledger.validation-metadata-cache');
 
 /**
@@ -39,7 +41,11 @@ export const cacheValidationMetadata = (): void => {
     add(metadata);
   };
   storage.getTargetValidationMetadatas = (target, schema, always, strictGroups, groups) => {
-    const key = `${schema}\u0000${always}\u0000${strictGroups}\u0000${groups?.join('\u0001') ?? ''}`;
+    // The pipe never passes a schema or groups: its key is one of four short strings, built without a template.
+    const key =
+      schema === undefined && groups === undefined
+        ? FLAGS[(always ? 2 : 0) + (strictGroups ? 1 : 0)]
+        : `${schema}|${always}|${strictGroups}|${groups?.join(',')}`;
     let forTarget = byTarget.get(target);
     if (!forTarget) byTarget.set(target, (forTarget = new Map()));
     let metadata = forTarget.get(key);
