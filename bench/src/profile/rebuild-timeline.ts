@@ -5,11 +5,15 @@
  * and each thread's share of a core over the run, against the wall.
  *
  *   node dist/bench/src/profile/rebuild-timeline.js [out.md]
+ *
+ * Like `ledger-cli rebuild`, it runs itself again with the CLI's heap flags (bulk-heap.ts)
+ * unless a semi-space size is given (`node --max-semi-space-size=16 ...` for Node's default).
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { SqliteReadOnlyEventStore } from '@ledger/event-store';
 import { openReadModelDatabase, rebuildReadModels, type RebuildStep } from '@ledger/projections';
+import { hasChosenHeap, relaunchWithBulkHeap } from '../../../apps/ledger-cli/src/bulk-heap';
 import { benchEvents, generatedLog } from '../support/generated-log';
 import { tempDatabase } from '../support/temp-file';
 
@@ -133,7 +137,7 @@ const main = async (): Promise<void> => {
   }
 };
 
-main().catch((error: unknown) => {
+(hasChosenHeap() ? main() : relaunchWithBulkHeap(__filename, process.argv.slice(2))).catch((error: unknown) => {
   console.error(error);
   process.exit(1);
 });
