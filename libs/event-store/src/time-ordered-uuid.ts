@@ -13,12 +13,10 @@ import { pooledRandomBytes } from './pooled-random-bytes';
 let lastMs = -1;
 let counter = 0;
 
-const randomBytes8 = (): Buffer => pooledRandomBytes(8);
-
 export const timeOrderedUuid = (now: number = Date.now()): string => {
   if (now > lastMs) {
     lastMs = now;
-    counter = randomBytes8().readUInt16BE(0) & 0x3ff; // start low, leaving room to count up
+    counter = pooledRandomBytes(2).readUInt16BE(0) & 0x3ff; // start low, leaving room to count up
   } else if (++counter > 0xfff) {
     lastMs += 1; // the counter ran out within one millisecond: borrow the next one
     counter = 0;
@@ -26,7 +24,7 @@ export const timeOrderedUuid = (now: number = Date.now()): string => {
   const bytes = Buffer.alloc(16);
   bytes.writeUIntBE(lastMs, 0, 6);
   bytes.writeUInt16BE(0x7000 | counter, 6);
-  randomBytes8().copy(bytes, 8);
+  pooledRandomBytes(8).copy(bytes, 8);
   bytes[8] = (bytes[8] & 0x3f) | 0x80;
   const hex = bytes.toString('hex');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;

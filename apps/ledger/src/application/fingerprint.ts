@@ -1,4 +1,4 @@
-import { createHash, hash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 const canonical = (value: unknown): unknown => {
   if (Array.isArray(value)) return value.map(canonical);
@@ -21,7 +21,7 @@ export const hashSecret = (secret: string): string => hash('sha256', secret, 'he
 
 /** A UUID derived from a name, so a retried write carries the same event id (RFC 4122 v5 layout). */
 export const deterministicUuid = (name: string): string => {
-  const bytes = createHash('sha1').update(`provisioning-ledger:${name}`).digest().subarray(0, 16);
+  const bytes = hash('sha1', `provisioning-ledger:${name}`, 'buffer').subarray(0, 16);
   bytes[6] = (bytes[6] & 0x0f) | 0x50;
   bytes[8] = (bytes[8] & 0x3f) | 0x80;
   const hex = bytes.toString('hex');
