@@ -26,6 +26,14 @@ const childrenOf = (pid: number): number[] => {
   }
 };
 
+const commandLineOf = (pid: number): string | undefined => {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+  } catch {
+    return undefined;
+  }
+};
+
 const until = async <T>(what: string, probe: () => T | undefined, timeoutMs = 30_000): Promise<T> => {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -60,8 +68,14 @@ describe('ledger-cli folds the log with a bigger young generation', () => {
   it('passes a SIGTERM on to the rebuild, and ends by it', { skip: process.platform !== 'linux' && 'reads /proc' }, async () => {
     const cli = spawn(process.execPath, [CLI, 'rebuild', '--data-dir', dataDir, '--read-model-dir', join(readModels, 'stopped')], { stdio: 'ignore' });
     const ended = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) => cli.once('exit', (code, signal) => done({ code, signal })));
-    const child = await until('the relaunched CLI', () => childrenOf(cli.pid!)[0]);
-    const commandLine = readFileSync(`/proc/${child}/cmdline`, 'utf8').split('\0');
+    // Between fork and exec a child still shows its parent's command line: wait for its own.
+    const parentLine = readFileSync(`/proc/${cli.pid}/cmdline`, 'utf8');
+    const [child, ownLine] = await until('the relaunched CLI', () => {
+      const pid = childrenOf(cli.pid!)[0];
+      const line = pid === undefined ? undefined : commandLineOf(pid);
+      return line !== undefined && line !== parentLine ? ([pid, line] as const) : undefined;
+    });
+    const commandLine = ownLine.split('\0');
     assert.ok(commandLine.includes('--max-semi-space-size=64'), commandLine.join(' '));
     cli.kill('SIGTERM');
     assert.deepEqual(await ended, { code: null, signal: 'SIGTERM' });
