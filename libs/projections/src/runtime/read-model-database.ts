@@ -14,6 +14,9 @@ export interface ReadModelDatabaseOptions {
   mode?: 'shared' | 'bulk' | 'scratch';
 }
 
+/** Bytes per page of a new read-model file (SQLite's largest but one). */
+export const READ_MODEL_PAGE_SIZE = 32_768;
+
 /**
  * The read-model file: one SQLite database of its own, apart from the event store, so
  * the store can be a remote one. Every read model keeps its data and its checkpoint
@@ -25,8 +28,11 @@ export const openReadModelDatabase = (file: string, options: ReadModelDatabaseOp
   try {
     db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 10_000}`);
     if (options.readonly) return db;
-    // Bigger pages suit rows of event JSON; it only takes effect on a new file.
-    db.pragma('page_size = 8192');
+    // Big pages suit rows of event JSON (0.4-1 KB each, a gigabyte for a million events):
+    // a rebuild writes, copies back and syncs a quarter of the pages it would at 8 KB
+    // (1M events: 14.5 s against 16.5 s; the live path measured no different). Only a new
+    // file takes it: an older one keeps its pages until its read models are rebuilt afresh.
+    db.pragma(`page_size = ${READ_MODEL_PAGE_SIZE}`);
     db.pragma('cache_size = -32768');
     if (options.mode === 'scratch') {
       db.pragma('journal_mode = OFF');
