@@ -6,13 +6,29 @@
  * builds on a shared machine read better from it.
  *
  *   node dist/bench/src/profile/cpu-per-request.js [clients=64] [seconds=10] [node flags for the server...]
+ *   BASELINE=1 node dist/bench/src/profile/cpu-per-request.js [clients] [seconds]   (the bench's baseline server instead)
  *
  * Prints one JSON line: requests/s, p50 latency, main thread and whole process µs per
- * request, load average. Run each build's copy in turn to compare builds.
+ * request, the same for each thread (by thread id and name, in the order they started:
+ * the main thread, V8's, libuv's, then the store's writer and the audit-index thread), load average. Run each build's copy in turn to compare builds.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { LedgerProcess } from '@ledger/testing';
+import { BaselineProcess } from '../baseline/baseline-process';
 import { JsonClient } from '../support/http-client';
+
+/** CPU ms of each thread of a process, by "tid name" (Linux's comm, in the order the threads were started). */
+const threadsCpuMs = (pid: number): Map<string, number> => {
+  const threads = new Map<string, number>();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      threads.set(`${tid} ${readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim()}`, cpuMs(`/proc/${pid}/task/${tid}/stat`));
+    } catch {
+      // The thread ended between the listing and the read.
+    }
+  }
+  return threads;
+};
 
 /** utime+stime in ms (clock ticks of 10 ms) from a /proc stat file. */
 const cpuMs = (statFile: string): number => {
@@ -20,11 +36,20 @@ const cpuMs = (statFile: string): number => {
   return (Number(fields[11]) + Number(fields[12])) * 10;
 };
 
+/** The bench's baseline server (no API key, no node flags), with what this script uses of a LedgerProcess. */
+const baselineServer = async () => {
+  const baseline = await BaselineProcess.start();
+  return { pid: baseline.pid, port: baseline.port, apiKey: '', stop: () => baseline.stop(), removeData: () => undefined };
+};
+
 const main = async (): Promise<void> => {
   const [clientsArg, secondsArg, ...nodeArgs] = process.argv.slice(2);
   const clients = Number(clientsArg ?? 64);
   const seconds = Number(secondsArg ?? 10);
-  const ledger = await LedgerProcess.start({ nodeArgs, env: { LEDGER_RATE_LIMIT_PER_SECOND: '1000000', LEDGER_RATE_LIMIT_BURST: '1000000' } });
+  const ledger =
+    process.env.BASELINE === '1'
+      ? await baselineServer()
+      : await LedgerProcess.start({ nodeArgs, env: { LEDGER_RATE_LIMIT_PER_SECOND: '1000000', LEDGER_RATE_LIMIT_BURST: '1000000' } });
   const mainThread = `/proc/${ledger.pid}/task/${ledger.pid}/stat`;
   const wholeProcess = `/proc/${ledger.pid}/stat`;
   try {
@@ -32,7 +57,7 @@ const main = async (): Promise<void> => {
     for (let index = 0; index < clients; index++) await client.send('POST', '/v1/nodes', { nodeId: `c-${index}`, hostname: `c-${index}.maas` });
     for (const phase of ['warm-up', 'measure'] as const) {
       const latencies: number[] = [];
-      const [main0, all0, started] = [cpuMs(mainThread), cpuMs(wholeProcess), Date.now()];
+      const [main0, all0, threads0, started] = [cpuMs(mainThread), cpuMs(wholeProcess), threadsCpuMs(ledger.pid), Date.now()];
       const deadline = started + (phase === 'warm-up' ? 2_000 : seconds * 1000);
       const timed = async (method: string, path: string, body: unknown) => {
         const sent = process.hrtime.bigint();
@@ -64,6 +89,9 @@ const main = async (): Promise<void> => {
           p50Ms: Number(latencies[Math.floor(requests / 2)].toFixed(2)),
           mainThreadUsPerRequest: perRequest(cpuMs(mainThread) - main0),
           processUsPerRequest: perRequest(cpuMs(wholeProcess) - all0),
+          threadsUsPerRequest: Object.fromEntries(
+            [...threadsCpuMs(ledger.pid)].map(([thread, ms]) => [thread, perRequest(ms - (threads0.get(thread) ?? 0))]).filter(([, us]) => (us as number) > 0),
+          ),
           loadAverage: readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' '),
         };
         process.stdout.write(`${JSON.stringify(line)}\n`);
