@@ -16,6 +16,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { LedgerProcess } from '@ledger/testing';
 import { BaselineProcess } from '../baseline/baseline-process';
 import { JsonClient } from '../support/http-client';
+import { commandCycles, enlistNodes } from './command-cycles';
 
 /** CPU ms of each thread of a process, by "tid name" (Linux's comm, in the order the threads were started). */
 const threadsCpuMs = (pid: number): Map<string, number> => {
@@ -54,30 +55,10 @@ const main = async (): Promise<void> => {
   const wholeProcess = `/proc/${ledger.pid}/stat`;
   try {
     const client = new JsonClient(ledger.port, ledger.apiKey, clients);
-    for (let index = 0; index < clients; index++) await client.send('POST', '/v1/nodes', { nodeId: `c-${index}`, hostname: `c-${index}.maas` });
+    await enlistNodes(client, clients, 'c');
     for (const phase of ['warm-up', 'measure'] as const) {
-      const latencies: number[] = [];
       const [main0, all0, threads0, started] = [cpuMs(mainThread), cpuMs(wholeProcess), threadsCpuMs(ledger.pid), Date.now()];
-      const deadline = started + (phase === 'warm-up' ? 2_000 : seconds * 1000);
-      const timed = async (method: string, path: string, body: unknown) => {
-        const sent = process.hrtime.bigint();
-        const answer = await client.send(method, path, body);
-        latencies.push(Number(process.hrtime.bigint() - sent) / 1e6);
-        if (answer.status >= 300) throw new Error(`${method} ${path}: ${answer.status} ${JSON.stringify(answer.body)}`);
-        return answer.body;
-      };
-      await Promise.all(
-        Array.from({ length: clients }, async (_, index) => {
-          for (let count = 0; Date.now() < deadline; count++) {
-            const { token } = await timed('POST', '/v1/allocations', {
-              requestId: `c-${phase}-${index}-${count}`,
-              consumer: { controller: 'c', model: `m${index}`, machine: String(count) },
-              nodeId: `c-${index}`,
-            });
-            for (const step of ['deploying', 'deployed', 'release']) await timed('POST', `/v1/allocations/${token}/${step}`, {});
-          }
-        }),
-      );
+      const latencies = await commandCycles(client, { clients, seconds: phase === 'warm-up' ? 2 : seconds, prefix: 'c', phase });
       if (phase === 'measure') {
         const requests = latencies.length;
         latencies.sort((a, b) => a - b);

@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LedgerProcess } from '@ledger/testing';
 import { JsonClient } from '../support/http-client';
+import { commandCycles, enlistNodes } from './command-cycles';
 import { summarize } from './summarize-cpu-profile';
 
 const main = async (): Promise<void> => {
@@ -28,22 +29,9 @@ const main = async (): Promise<void> => {
   const window = { fromUs: 0, toUs: 0 };
   try {
     const client = new JsonClient(ledger.port, ledger.apiKey, clients);
-    for (let index = 0; index < clients; index++) await client.send('POST', '/v1/nodes', { nodeId: `p-${index}`, hostname: `p-${index}.maas` });
+    await enlistNodes(client, clients, 'p');
     window.fromUs = Number(process.hrtime.bigint() / 1000n);
-    const deadline = Date.now() + seconds * 1000;
-    await Promise.all(
-      Array.from({ length: clients }, async (_, index) => {
-        for (let count = 0; Date.now() < deadline; count++) {
-          const { body } = await client.send('POST', '/v1/allocations', {
-            requestId: `p-${index}-${count}`,
-            consumer: { controller: 'p', model: `m${index}`, machine: String(count) },
-            nodeId: `p-${index}`,
-          });
-          for (const step of ['deploying', 'deployed', 'release']) await client.send('POST', `/v1/allocations/${body.token}/${step}`, {});
-          requests += 4;
-        }
-      }),
-    );
+    requests = (await commandCycles(client, { clients, seconds, prefix: 'p', phase: 'measure' })).length;
     window.toUs = Number(process.hrtime.bigint() / 1000n);
     client.close();
   } finally {
