@@ -30,7 +30,7 @@ const table = (title: string, bytes: Map<string, number>, requests: number, top:
   return [`| ${title} | bytes per request |`, '|---|---:|', ...rows].join('\n');
 };
 
-export const summarizeAllocations = (head: SamplingNode, requests: number): string => {
+const summarizeAllocations = (head: SamplingNode, requests: number): string => {
   const byLayer = new Map<string, number>();
   const byFunction = new Map<string, number>();
   let total = 0;
