@@ -74,6 +74,25 @@ describe('concurrent and repeated commands', () => {
     assert.equal(list.body.nodes.filter((n: any) => n.zone === 'pool').length, 1);
   });
 
+  it('a constraint-based acquire retried after it took the last matching node answers the same, not no_matching_node', async () => {
+    const ledger = started();
+    await enlist(ledger, 'last-one', { zone: 'last' });
+    await ledger.get(`/v1/nodes?minPosition=${(await ledger.get('/healthz')).body.store.head}`);
+    const body = { requestId: newRequestId('last'), consumer: consumer('c', 'last-model'), constraints: { zone: 'last' } };
+    const first = await ledger.post('/v1/allocations', body);
+    assert.equal(first.status, 201, JSON.stringify(first.body));
+    // No node of the zone is free now: the retry must still find its own route and replay.
+    await ledger.get(`/v1/nodes?minPosition=${first.body.position}`);
+    const again = await ledger.post('/v1/allocations', body);
+    assert.equal(again.status, 201, JSON.stringify(again.body));
+    assert.equal(again.body.token, first.body.token);
+    assert.equal(again.body.nodeId, 'last-one');
+    // And a different request for the zone hears that none is left.
+    const other = await ledger.post('/v1/allocations', { ...body, requestId: newRequestId('last-other') });
+    assert.equal(other.status, 409);
+    assert.equal(other.body.code, 'no_matching_node');
+  });
+
   it('the same requestId with a different body is a request_conflict', async () => {
     const ledger = started();
     await enlist(ledger, 'conflicted-1');
