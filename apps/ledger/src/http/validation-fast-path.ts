@@ -75,8 +75,9 @@ const toArray = (value: unknown[] | Set<unknown> | Map<unknown, unknown>): unkno
 const isCollection = (value: unknown): value is unknown[] | Set<unknown> | Map<unknown, unknown> =>
   Array.isArray(value) || value instanceof Set || value instanceof Map;
 
-/** One verdict of a constraint: true, false, or null when it answers with a promise (not mirrored). */
-const verdict = (result: unknown): boolean | null => (result !== null && typeof (result as { then?: unknown }).then === 'function' ? null : Boolean(result));
+/** One verdict of a constraint: true, false, or null when it answers with a promise (not mirrored; class-validator's own test of one). */
+const verdict = (result: unknown): boolean | null =>
+  result !== null && typeof result === 'object' && typeof (result as { then?: unknown }).then === 'function' ? null : Boolean(result);
 
 /** Every rule holds for `value` (each element, for a rule with `each` on a collection); null: cannot tell here. */
 const rulesHold = (object: object, value: unknown, rules: CheckedRule[]): boolean | null => {

@@ -5,7 +5,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { plainToInstance } from 'class-transformer';
-import { getMetadataStorage, IsInt, IsOptional, validate, ValidateNested, type ValidatorOptions } from 'class-validator';
+import { getMetadataStorage, IsInt, IsOptional, validate, ValidateBy, ValidateNested, type ValidatorOptions } from 'class-validator';
 import { passesValidation } from './validation-fast-path';
 
 /** The options LedgerValidationPipe hands class-validator. */
@@ -131,6 +131,18 @@ describe('the validation fast path', () => {
       const holder = Object.assign(new Holder(), { inner });
       assert.equal(passesValidation(holder, PIPE_OPTIONS), (await validate(holder, PIPE_OPTIONS)).length === 0, `inner: ${String(inner)}`);
     }
+    // A constraint that answers undefined, or a promise: refused like class-validator, and left to it.
+    class Odd {
+      @ValidateBy({ name: 'answersNothing', validator: { validate: () => undefined as never } })
+      silent?: unknown;
+    }
+    assert.equal(passesValidation(Object.assign(new Odd(), { silent: 1 }), PIPE_OPTIONS), false);
+    assert.equal((await validate(Object.assign(new Odd(), { silent: 1 }), PIPE_OPTIONS)).length, 1);
+    class Later {
+      @ValidateBy({ name: 'answersLater', validator: { validate: () => Promise.resolve(true) as never } })
+      slow?: unknown;
+    }
+    assert.equal(passesValidation(Object.assign(new Later(), { slow: 1 }), PIPE_OPTIONS), null);
     // An object no rule knows is refused (forbidUnknownValues), as class-validator refuses it.
     assert.equal(passesValidation({}, PIPE_OPTIONS), false);
     assert.equal((await validate({}, PIPE_OPTIONS)).length, 1);
