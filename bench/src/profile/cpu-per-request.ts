@@ -7,6 +7,7 @@
  *
  *   node dist/bench/src/profile/cpu-per-request.js [clients=64] [seconds=10] [node flags for the server...]
  *   BASELINE=1 node dist/bench/src/profile/cpu-per-request.js [clients] [seconds]   (the bench's baseline server instead)
+ *   WARM_UP_SECONDS=20 ...   (a longer unmeasured warm-up than the default 2 s)
  *
  * Prints one JSON line: requests/s, p50 latency, main thread and whole process µs per
  * request, the same for each thread (by thread id and name, in the order they started:
@@ -37,6 +38,9 @@ const cpuMs = (statFile: string): number => {
   return (Number(fields[11]) + Number(fields[12])) * 10;
 };
 
+/** Unmeasured load before the measured window (WARM_UP_SECONDS, default 2): V8 compiles the hot paths meanwhile. */
+const WARM_UP_SECONDS = Number(process.env.WARM_UP_SECONDS ?? 2);
+
 /** The bench's baseline server (no API key, no node flags), with what this script uses of a LedgerProcess. */
 const baselineServer = async () => {
   const baseline = await BaselineProcess.start();
@@ -58,7 +62,7 @@ const main = async (): Promise<void> => {
     await enlistNodes(client, clients, 'c');
     for (const phase of ['warm-up', 'measure'] as const) {
       const [main0, all0, threads0, started] = [cpuMs(mainThread), cpuMs(wholeProcess), threadsCpuMs(ledger.pid), Date.now()];
-      const latencies = await commandCycles(client, { clients, seconds: phase === 'warm-up' ? 2 : seconds, prefix: 'c', phase });
+      const latencies = await commandCycles(client, { clients, seconds: phase === 'warm-up' ? WARM_UP_SECONDS : seconds, prefix: 'c', phase });
       if (phase === 'measure') {
         const requests = latencies.length;
         latencies.sort((a, b) => a - b);
