@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { LedgerProcess } from '@ledger/testing';
 import { JsonClient } from '../support/http-client';
-import { commandCycles, enlistNodes } from './command-cycles';
+import { commandCycles, enlistNodes } from '../support/command-cycles';
 import { layerOf } from './layer-of';
 
 interface SamplingNode {
@@ -67,9 +67,9 @@ const main = async (): Promise<void> => {
   try {
     const client = new JsonClient(ledger.port, ledger.apiKey, clients);
     await enlistNodes(client, clients, 'a');
-    await commandCycles(client, { clients, seconds: 2, prefix: 'a', phase: 'warm-up' });
+    await commandCycles(client, { clients, seconds: 2, nodePrefix: 'a', requestPrefix: 'a-warm-up' });
     process.kill(ledger.pid, 'SIGWINCH');
-    requests = (await commandCycles(client, { clients, seconds, prefix: 'a', phase: 'measure' })).length;
+    requests = (await commandCycles(client, { clients, seconds, nodePrefix: 'a', requestPrefix: 'a-measure' })).length;
     process.kill(ledger.pid, 'SIGWINCH');
     for (let waited = 0; !existsSync(file); waited += 100) {
       if (waited > 60_000) throw new Error('the server wrote no heap profile within 60 s');

@@ -17,7 +17,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { LedgerProcess } from '@ledger/testing';
 import { BaselineProcess } from '../baseline/baseline-process';
 import { JsonClient } from '../support/http-client';
-import { commandCycles, enlistNodes } from './command-cycles';
+import { commandCycles, enlistNodes } from '../support/command-cycles';
 
 /** CPU ms of each thread of a process, by "tid name" (Linux's comm, in the order the threads were started). */
 const threadsCpuMs = (pid: number): Map<string, number> => {
@@ -62,7 +62,12 @@ const main = async (): Promise<void> => {
     await enlistNodes(client, clients, 'c');
     for (const phase of ['warm-up', 'measure'] as const) {
       const [main0, all0, threads0, started] = [cpuMs(mainThread), cpuMs(wholeProcess), threadsCpuMs(ledger.pid), Date.now()];
-      const latencies = await commandCycles(client, { clients, seconds: phase === 'warm-up' ? WARM_UP_SECONDS : seconds, prefix: 'c', phase });
+      const latencies = await commandCycles(client, {
+        clients,
+        seconds: phase === 'warm-up' ? WARM_UP_SECONDS : seconds,
+        nodePrefix: 'c',
+        requestPrefix: `c-${phase}`,
+      });
       if (phase === 'measure') {
         const requests = latencies.length;
         latencies.sort((a, b) => a - b);

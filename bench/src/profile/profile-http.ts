@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LedgerProcess } from '@ledger/testing';
 import { JsonClient } from '../support/http-client';
-import { commandCycles, enlistNodes } from './command-cycles';
+import { commandCycles, enlistNodes } from '../support/command-cycles';
 import { summarize } from './summarize-cpu-profile';
 
 const main = async (): Promise<void> => {
@@ -31,7 +31,7 @@ const main = async (): Promise<void> => {
     const client = new JsonClient(ledger.port, ledger.apiKey, clients);
     await enlistNodes(client, clients, 'p');
     window.fromUs = Number(process.hrtime.bigint() / 1000n);
-    requests = (await commandCycles(client, { clients, seconds, prefix: 'p', phase: 'measure' })).length;
+    requests = (await commandCycles(client, { clients, seconds, nodePrefix: 'p', requestPrefix: 'p-measure' })).length;
     window.toUs = Number(process.hrtime.bigint() / 1000n);
     client.close();
   } finally {

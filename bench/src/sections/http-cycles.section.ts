@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { LedgerProcess } from '@ledger/testing';
 import { BaselineProcess } from '../baseline/baseline-process';
 import type { BenchOptions, BenchSection, Measurement } from '../support/bench-section';
+import { commandCycles, enlistNodes } from '../support/command-cycles';
 import { JsonClient } from '../support/http-client';
 import { percentile, sorted } from '../support/stats';
 import { AppendLoad } from './store-append.section';
@@ -36,59 +37,32 @@ interface Target {
   apiKey: string | null;
 }
 
-/**
- * `clients` loops, each on its own node: acquire, deploying, deployed, release, again,
- * until the time is up (a cycle started before then is finished). Every request is timed.
- */
-const cycles = async (target: Target, clients: number, seconds: number, label: string) => {
+/** Nodes both servers enlist, one per client of the biggest load. */
+const NODE_PREFIX = 'bench-node';
+
+/** The command cycle (commandCycles) against one server: its rate and its requests' latency. */
+const cycles = async (target: Target, clients: number, seconds: number, requestPrefix: string) => {
   const client = new JsonClient(target.port, target.apiKey, clients);
-  const latenciesMs: number[] = [];
-  let failures = 0;
-  const timedSend = async (method: string, path: string, body: unknown, expected: number) => {
-    const started = process.hrtime.bigint();
-    const answer = await client.send(method, path, body);
-    latenciesMs.push(Number(process.hrtime.bigint() - started) / 1e6);
-    if (answer.status !== expected) {
-      failures++;
-      throw new Error(`${target.name}: ${method} ${path}: ${answer.status} ${JSON.stringify(answer.body)}`);
-    }
-    return answer.body;
-  };
   const started = process.hrtime.bigint();
-  const deadline = Date.now() + seconds * 1000;
-  const done = await Promise.all(
-    Array.from({ length: clients }, async (_, index) => {
-      const nodeId = `bench-node-${index}`;
-      let count = 0;
-      while (Date.now() < deadline) {
-        const requestId = `bench-${label}-${clients}-${index}-${count}`;
-        const { token } = await timedSend(
-          'POST',
-          '/v1/allocations',
-          { requestId, consumer: { controller: 'bench', model: `m${index}`, machine: String(count) }, nodeId },
-          201,
-        );
-        await timedSend('POST', `/v1/allocations/${token}/deploying`, {}, 200);
-        await timedSend('POST', `/v1/allocations/${token}/deployed`, {}, 200);
-        await timedSend('POST', `/v1/allocations/${token}/release`, {}, 200);
-        count++;
-      }
-      return count;
-    }),
-  );
-  const elapsed = Number(process.hrtime.bigint() - started) / 1e9;
-  client.close();
-  const ordered = sorted(latenciesMs);
-  return { cyclesPerSecond: done.reduce((a, b) => a + b, 0) / elapsed, p50: percentile(ordered, 50, true), p99: percentile(ordered, 99, true), failures };
+  try {
+    const latenciesMs = await commandCycles(client, { clients, seconds, nodePrefix: NODE_PREFIX, requestPrefix });
+    const elapsed = Number(process.hrtime.bigint() - started) / 1e9;
+    const ordered = sorted(latenciesMs);
+    return { cyclesPerSecond: latenciesMs.length / COMMANDS_PER_CYCLE / elapsed, p50: percentile(ordered, 50, true), p99: percentile(ordered, 99, true) };
+  } catch (error) {
+    throw new Error(`${target.name} with ${clients} clients: ${error instanceof Error ? error.message : String(error)}`);
+  } finally {
+    client.close();
+  }
 };
 
 const enlistBenchNodes = async (target: Target): Promise<void> => {
   const setup = new JsonClient(target.port, target.apiKey, 8);
-  for (let index = 0; index < Math.max(...CONCURRENCY); index++) {
-    const answer = await setup.send('POST', '/v1/nodes', { nodeId: `bench-node-${index}`, hostname: `bench-node-${index}.maas`, cpuCount: 8, memoryMb: 16384 });
-    if (answer.status !== 201) throw new Error(`${target.name}: enlist: ${answer.status} ${JSON.stringify(answer.body)}`);
+  try {
+    await enlistNodes(setup, Math.max(...CONCURRENCY), NODE_PREFIX);
+  } finally {
+    setup.close();
   }
-  setup.close();
 };
 
 /** The store alone at 64 clients (SqliteEventStore in this process, as the store-append section runs it), for the ledger's ratio to it. */
@@ -132,14 +106,12 @@ export const httpCyclesSection: BenchSection = {
       await enlistBenchNodes(targets.ledger);
       const label = Date.now().toString(36);
       for (const clients of CONCURRENCY) {
-        await cycles(targets.baseline, clients, WARM_UP_SECONDS, `${label}w`);
-        const base = await cycles(targets.baseline, clients, options.httpSeconds, label);
-        await cycles(targets.ledger, clients, WARM_UP_SECONDS, `${label}w`);
-        if (base.failures > 0) throw new Error(`baseline: ${base.failures} requests failed with ${clients} clients`);
+        await cycles(targets.baseline, clients, WARM_UP_SECONDS, `bench-${label}w-${clients}`);
+        const base = await cycles(targets.baseline, clients, options.httpSeconds, `bench-${label}-${clients}`);
+        await cycles(targets.ledger, clients, WARM_UP_SECONDS, `bench-${label}w-${clients}`);
         const before = await storeCounters(ledger);
-        const result = await cycles(targets.ledger, clients, options.httpSeconds, label);
+        const result = await cycles(targets.ledger, clients, options.httpSeconds, `bench-${label}-${clients}`);
         const after = await storeCounters(ledger);
-        if (result.failures > 0) throw new Error(`${result.failures} requests failed with ${clients} clients`);
         options.log(
           `    ${clients} clients: ledger ${result.cyclesPerSecond.toFixed(1)} cycles/s p50 ${result.p50.toFixed(2)} ms p99 ${result.p99.toFixed(2)} ms; baseline ${base.cyclesPerSecond.toFixed(1)} cycles/s p50 ${base.p50.toFixed(2)} ms p99 ${base.p99.toFixed(2)} ms`,
         );
