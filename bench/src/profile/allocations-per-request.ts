@@ -80,16 +80,7 @@ const main = async (): Promise<void> => {
     await ledger.stop();
     ledger.removeData();
   }
-  // Written in one call, but read only once it parses: the file may appear before its last byte.
-  let head: SamplingNode | undefined;
-  for (let attempt = 0; !head; attempt++) {
-    try {
-      head = (JSON.parse(readFileSync(file, 'utf8')) as { head: SamplingNode }).head;
-    } catch (error) {
-      if (attempt > 50) throw error;
-      await sleep(100);
-    }
-  }
+  const { head } = JSON.parse(readFileSync(file, 'utf8')) as { head: SamplingNode };
   rmSync(dir, { recursive: true, force: true });
   const summary = `${requests} requests in ${seconds} s at ${clients} clients\n\n${summarizeAllocations(head, requests)}\n`;
   if (out) writeFileSync(out, summary);

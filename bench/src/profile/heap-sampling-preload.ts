@@ -3,9 +3,9 @@
  * (a signal a server without a terminal never gets otherwise; SIGUSR2 stops the ledger)
  * the main thread starts V8's sampling heap profiler, keeping the samples of objects already
  * collected (so it counts what a request allocates, not what survives it); on the second it
- * writes the profile to LEDGER_HEAP_PROFILE_FILE. Worker threads load it too and do nothing.
+ * writes the profile to LEDGER_HEAP_PROFILE_FILE (renamed into place once whole). Worker threads load it too and do nothing.
  */
-import { writeFileSync } from 'node:fs';
+import { renameSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
 import { isMainThread } from 'node:worker_threads';
 
@@ -27,7 +27,10 @@ if (isMainThread && file) {
     }
     session.post('HeapProfiler.stopSampling', (error, result) => {
       fail(error);
-      if (result) writeFileSync(file, JSON.stringify(result.profile));
+      if (!result) return;
+      // Whole or not at all: the tool reads the file as soon as it appears.
+      writeFileSync(`${file}.partial`, JSON.stringify(result.profile));
+      renameSync(`${file}.partial`, file);
     });
   });
 }

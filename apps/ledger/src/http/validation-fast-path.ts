@@ -63,7 +63,7 @@ const planOf = (storage: Storage, metadatas: ValidationMetadata[]): Plan | null 
       rules: rules.filter((rule) => rule.type === ValidationTypes.CUSTOM_VALIDATION).map(checked),
       nested: rules.filter((rule) => rule.type === ValidationTypes.NESTED_VALIDATION),
     }));
-    plan = { known: new Set(Object.keys(grouped).filter((name) => grouped[name].length > 0)), properties };
+    plan = { known: new Set(Object.keys(grouped)), properties };
   }
   plans.set(metadatas, plan);
   return plan;
@@ -82,17 +82,22 @@ const verdict = (result: unknown): boolean | null =>
 /** Every rule holds for `value` (each element, for a rule with `each` on a collection); null: cannot tell here. */
 const rulesHold = (object: object, value: unknown, rules: CheckedRule[]): boolean | null => {
   for (const { metadata, constraints } of rules) {
+    const args: ValidationArguments = {
+      targetName: object.constructor ? object.constructor.name : (undefined as never),
+      property: metadata.propertyName,
+      object,
+      value,
+      constraints: metadata.constraints,
+    };
+    const eachOf = metadata.each && isCollection(value) ? toArray(value) : null;
     for (const constraint of constraints) {
       if (constraint.async) return null;
-      const args: ValidationArguments = {
-        targetName: object.constructor ? object.constructor.name : (undefined as never),
-        property: metadata.propertyName,
-        object,
-        value,
-        constraints: metadata.constraints,
-      };
-      const values = metadata.each && isCollection(value) ? toArray(value) : [value];
-      for (const each of values) {
+      if (eachOf === null) {
+        const held = verdict(constraint.instance.validate(value, args));
+        if (held !== true) return held;
+        continue;
+      }
+      for (const each of eachOf) {
         const held = verdict(constraint.instance.validate(each, args));
         if (held !== true) return held;
       }
@@ -106,7 +111,7 @@ const nestedHolds = (storage: Storage, value: unknown, nested: ValidationMetadat
   if (value === undefined) return true;
   for (const metadata of nested) {
     if (isCollection(value)) {
-      for (const each of value instanceof Set ? Array.from(value) : value instanceof Map ? Array.from(value.values()) : value) {
+      for (const each of toArray(value)) {
         const held = nestedHolds(storage, each, [metadata]);
         if (held !== true) return held;
       }
@@ -116,6 +121,12 @@ const nestedHolds = (storage: Storage, value: unknown, nested: ValidationMetadat
       if (held !== true) return held;
     } else return false;
   }
+  return true;
+};
+
+/** IsOptional, ValidateIf: whether the property is to be checked at all. */
+const conditionsHold = (object: object, value: unknown, conditions: ValidationMetadata[]): boolean => {
+  for (const condition of conditions) if (!(condition.constraints[0] as (object: object, value: unknown) => boolean)(object, value)) return false;
   return true;
 };
 
@@ -130,10 +141,12 @@ const objectPasses = (storage: Storage, object: object, schema: string | undefin
   for (const property of plan.properties) {
     const value = (object as Record<string, unknown>)[property.name];
     if (value instanceof Promise) return null;
-    if (!property.conditions.every((condition) => (condition.constraints[0] as (object: object, value: unknown) => boolean)(object, value))) continue;
-    for (const held of [rulesHold(object, value, property.defined), rulesHold(object, value, property.rules), nestedHolds(storage, value, property.nested)]) {
-      if (held !== true) return held;
-    }
+    if (!conditionsHold(object, value, property.conditions)) continue;
+    // In class-validator's order, stopping at the first rule that does not hold.
+    let held = rulesHold(object, value, property.defined);
+    if (held === true) held = rulesHold(object, value, property.rules);
+    if (held === true) held = nestedHolds(storage, value, property.nested);
+    if (held !== true) return held;
   }
   return true;
 };
