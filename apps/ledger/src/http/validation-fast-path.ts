@@ -1,20 +1,6 @@
-import { getMetadataStorage, ValidationTypes, type ValidationArguments, type ValidatorOptions } from 'class-validator';
+import { ValidationTypes, type ValidationArguments, type ValidatorOptions } from 'class-validator';
 import type { ValidationMetadata } from 'class-validator/types/metadata/ValidationMetadata';
-
-/** A constraint class's validator, as class-validator's storage keeps it. */
-interface Constraint {
-  instance: { validate(value: unknown, args: ValidationArguments): unknown };
-  async: boolean;
-}
-
-/** A DTO class, as class-validator keys its rules. */
-type Target = abstract new (...args: never[]) => unknown;
-
-interface Storage {
-  getTargetValidationMetadatas(target: Target, schema: string | undefined, always: boolean, strictGroups: boolean, groups?: string[]): ValidationMetadata[];
-  groupByPropertyName(metadata: ValidationMetadata[]): Record<string, ValidationMetadata[]>;
-  getTargetValidatorConstraints(target: Target): Constraint[];
-}
+import { validationStorage, type Constraint, type Target, type ValidationStorage as Storage } from './validation-storage';
 
 interface CheckedRule {
   metadata: ValidationMetadata;
@@ -131,7 +117,7 @@ const conditionsHold = (object: object, value: unknown, conditions: ValidationMe
 };
 
 const objectPasses = (storage: Storage, object: object, schema: string | undefined): boolean | null => {
-  const metadatas = storage.getTargetValidationMetadatas(object.constructor as Target, schema as string, false, false, undefined);
+  const metadatas = storage.getTargetValidationMetadatas(object.constructor as Target, schema as string, false, false);
   // forbidUnknownValues: an object no rule knows is refused.
   if (metadatas.length === 0) return false;
   const plan = planOf(storage, metadatas);
@@ -174,5 +160,5 @@ export const passesValidation = (object: object, options: ValidatorOptions | und
   ) {
     return null;
   }
-  return objectPasses(getMetadataStorage() as unknown as Storage, object, undefined);
+  return objectPasses(validationStorage(), object, undefined);
 };

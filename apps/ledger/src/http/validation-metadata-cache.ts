@@ -1,16 +1,7 @@
-import { getMetadataStorage } from 'class-validator';
 import type { ValidationMetadata } from 'class-validator/types/metadata/ValidationMetadata';
+import { validationStorage, type Target, type ValidationStorage } from './validation-storage';
 
-/** A DTO class, as class-validator keys its rules. */
-type Target = abstract new (...args: never[]) => unknown;
-type TargetMetadatas = (target: Target, schema: string, always: boolean, strictGroups: boolean, groups?: string[]) => ValidationMetadata[];
 type Grouped = Record<string, ValidationMetadata[]>;
-
-interface Storage {
-  getTargetValidationMetadatas: TargetMetadatas;
-  groupByPropertyName(metadata: ValidationMetadata[]): Grouped;
-  addValidationMetadata(metadata: ValidationMetadata): void;
-}
 
 const FLAGS = ['', 's', 'a', 'as'];
 
@@ -27,7 +18,7 @@ const CACHED = Symbol.for('provisioning-ledger.validation-metadata-cache');
  * storage.
  */
 export const cacheValidationMetadata = (): void => {
-  const storage = getMetadataStorage() as unknown as Storage & { [CACHED]?: true };
+  const storage = validationStorage() as ValidationStorage & { [CACHED]?: true };
   if (storage[CACHED]) return;
   storage[CACHED] = true;
   let byTarget = new Map<Target, Map<string, ValidationMetadata[]>>();
