@@ -68,12 +68,13 @@ describe('ledger-cli folds the log with a bigger young generation', () => {
   it('passes a SIGTERM on to the rebuild, and ends by it', { skip: process.platform !== 'linux' && 'reads /proc' }, async () => {
     const cli = spawn(process.execPath, [CLI, 'rebuild', '--data-dir', dataDir, '--read-model-dir', join(readModels, 'stopped')], { stdio: 'ignore' });
     const ended = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) => cli.once('exit', (code, signal) => done({ code, signal })));
-    // Between fork and exec a child still shows its parent's command line: wait for its own.
+    // Between fork and exec a child still shows its parent's command line, and while exec
+    // swaps its memory it shows an empty one: wait for its own.
     const parentLine = readFileSync(`/proc/${cli.pid}/cmdline`, 'utf8');
     const [child, ownLine] = await until('the relaunched CLI', () => {
       const pid = childrenOf(cli.pid!)[0];
       const line = pid === undefined ? undefined : commandLineOf(pid);
-      return line !== undefined && line !== parentLine ? ([pid, line] as const) : undefined;
+      return line && line !== parentLine ? ([pid, line] as const) : undefined;
     });
     const commandLine = ownLine.split('\0');
     assert.ok(commandLine.includes('--max-semi-space-size=64'), commandLine.join(' '));
