@@ -12,9 +12,13 @@ export class BaselineProcess {
     readonly dataDir: string,
   ) {}
 
-  static async start(): Promise<BaselineProcess> {
+  /** `nodeArgs` and `env` (added to this process's) are for the profiling tools, which load a preload into it. */
+  static async start(options: { nodeArgs?: readonly string[]; env?: Record<string, string> } = {}): Promise<BaselineProcess> {
     const dataDir = mkdtempSync(join(tmpdir(), 'ledger-bench-baseline-'));
-    const child = spawn(process.execPath, [join(__dirname, 'bare-http-server.js'), dataDir], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [...(options.nodeArgs ?? []), join(__dirname, 'bare-http-server.js'), dataDir], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+      env: { ...process.env, ...options.env },
+    });
     const port = await new Promise<number>((resolve, reject) => {
       child.once('exit', (code) => reject(new Error(`the baseline server exited with ${code} before listening`)));
       createInterface({ input: child.stdout! }).once('line', (line) => resolve((JSON.parse(line) as { port: number }).port));

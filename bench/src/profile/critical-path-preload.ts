@@ -1,0 +1,108 @@
+/**
+ * Loaded into a server with `node -r` by critical-path.js: stamps each token command
+ * (POST /v1/allocations/:token/deploying, deployed, failed or release) at the steps of its
+ * way through the server, on a clock of microseconds, so a one-client latency splits into
+ * stages. The steps are found by class and method name as modules load; a server without
+ * one (the bench's baseline has no guards, pipes or command bus) simply has fewer stages.
+ * One request at a time is assumed (one client); a request arriving while another is in
+ * flight is dropped with it. On the first SIGWINCH (see heap-sampling-preload.ts) it starts
+ * collecting; on the second it writes the stamps to LEDGER_CRITICAL_PATH_FILE (renamed into
+ * place once whole). Worker threads load it too and do nothing.
+ */
+import { renameSync, writeFileSync } from 'node:fs';
+import { Server, type IncomingMessage, type ServerResponse } from 'node:http';
+import Module from 'node:module';
+import { isMainThread } from 'node:worker_threads';
+
+/** The steps in the order a request passes them; `committed` is the append's promise settling. */
+export const CRITICAL_PATH_STEPS = [
+  'request',
+  'body read',
+  'access guard',
+  'metrics guard',
+  'validation pipe',
+  'command bus',
+  'command handler',
+  'append submitted',
+  'append committed',
+  'response finished',
+] as const;
+export type CriticalPathStep = (typeof CRITICAL_PATH_STEPS)[number];
+export type Stamps = Partial<Record<CriticalPathStep, number>>;
+
+/** [exported class, method, the step its first call in a request stamps]. */
+const HOOKS: [string, string, CriticalPathStep][] = [
+  ['AccessGuard', 'canActivate', 'access guard'],
+  ['CommandMetricsGuard', 'canActivate', 'metrics guard'],
+  ['LedgerValidationPipe', 'transform', 'validation pipe'],
+  ['CommandBus', 'execute', 'command bus'],
+  ['RunTokenCommandHandler', 'execute', 'command handler'],
+  ['SqliteEventStore', 'appendToStream', 'append submitted'],
+];
+
+const TOKEN_COMMAND = /^\/v1\/allocations\/[^/]+\/(deploying|deployed|failed|release)$/;
+
+const file = process.env.LEDGER_CRITICAL_PATH_FILE;
+if (isMainThread && file) {
+  const now = () => Number(process.hrtime.bigint()) / 1000;
+  let collecting = false;
+  let current: Stamps | null = null;
+  let collected: Stamps[] = [];
+
+  const emit = Server.prototype.emit as (this: Server, event: string, ...args: unknown[]) => boolean;
+  Server.prototype.emit = function (this: Server, event: string, ...args: unknown[]) {
+    if (event === 'request' && collecting) {
+      const [request, response] = args as [IncomingMessage, ServerResponse];
+      if (current !== null) current = null;
+      else if (request.method === 'POST' && TOKEN_COMMAND.test(request.url ?? '')) {
+        const stamps: Stamps = { request: now() };
+        current = stamps;
+        request.once('end', () => (stamps['body read'] ??= now()));
+        response.once('finish', () => {
+          stamps['response finished'] = now();
+          if (current === stamps) collected.push(stamps);
+          current = null;
+        });
+      }
+    }
+    return emit.call(this, event, ...args);
+  } as typeof Server.prototype.emit;
+
+  const patched = new Set<string>();
+  const moduleLoader = Module as unknown as { _load: (...args: unknown[]) => unknown };
+  const load = moduleLoader._load;
+  moduleLoader._load = function (...args: unknown[]) {
+    const exported = load.apply(this, args) as Record<string, unknown> | null;
+    if (exported === null || typeof exported !== 'object') return exported;
+    for (const [name, method, step] of HOOKS) {
+      const prototype = (exported[name] as { prototype?: Record<string, unknown> } | undefined)?.prototype;
+      const original = prototype?.[method];
+      if (patched.has(name) || typeof original !== 'function') continue;
+      patched.add(name);
+      prototype![method] = function (this: unknown, ...callArgs: unknown[]) {
+        const stamps = current;
+        if (stamps !== null) stamps[step] ??= now();
+        const result: unknown = original.apply(this, callArgs);
+        if (stamps !== null && step === 'append submitted') {
+          void (result as Promise<unknown>).then(
+            () => (stamps['append committed'] = now()),
+            () => undefined,
+          );
+        }
+        return result;
+      };
+    }
+    return exported;
+  };
+
+  process.on('SIGWINCH', () => {
+    if (!collecting) {
+      collecting = true;
+      collected = [];
+      return;
+    }
+    collecting = false;
+    writeFileSync(`${file}.partial`, JSON.stringify(collected));
+    renameSync(`${file}.partial`, file);
+  });
+}
