@@ -14,7 +14,11 @@ import { Server, type IncomingMessage, type ServerResponse } from 'node:http';
 import Module from 'node:module';
 import { isMainThread } from 'node:worker_threads';
 
-/** The steps in the order a request passes them; `committed` is the append's promise settling. */
+/**
+ * The steps in the order a request passes them. `writer called` is group commit handing the
+ * batch to the store's writer thread, `writer answered` that call's promise settling (the
+ * transaction and its sync done), `append committed` the append's own promise settling.
+ */
 export const CRITICAL_PATH_STEPS = [
   'request',
   'body read',
@@ -24,20 +28,23 @@ export const CRITICAL_PATH_STEPS = [
   'command bus',
   'command handler',
   'append submitted',
+  'writer called',
+  'writer answered',
   'append committed',
   'response finished',
 ] as const;
 export type CriticalPathStep = (typeof CRITICAL_PATH_STEPS)[number];
 export type Stamps = Partial<Record<CriticalPathStep, number>>;
 
-/** [exported class, method, the step its first call in a request stamps]. */
-const HOOKS: [string, string, CriticalPathStep][] = [
+/** [exported class, method, the step its first call in a request stamps, the step its promise settling stamps]. */
+const HOOKS: [string, string, CriticalPathStep, CriticalPathStep?][] = [
   ['AccessGuard', 'canActivate', 'access guard'],
   ['CommandMetricsGuard', 'canActivate', 'metrics guard'],
   ['LedgerValidationPipe', 'transform', 'validation pipe'],
   ['CommandBus', 'execute', 'command bus'],
   ['RunTokenCommandHandler', 'execute', 'command handler'],
-  ['SqliteEventStore', 'appendToStream', 'append submitted'],
+  ['SqliteEventStore', 'appendToStream', 'append submitted', 'append committed'],
+  ['WorkerSqliteWriter', 'commit', 'writer called', 'writer answered'],
 ];
 
 const TOKEN_COMMAND = /^\/v1\/allocations\/[^/]+\/(deploying|deployed|failed|release)$/;
@@ -74,7 +81,7 @@ if (isMainThread && file) {
   moduleLoader._load = function (...args: unknown[]) {
     const exported = load.apply(this, args) as Record<string, unknown> | null;
     if (exported === null || typeof exported !== 'object') return exported;
-    for (const [name, method, step] of HOOKS) {
+    for (const [name, method, step, settled] of HOOKS) {
       const prototype = (exported[name] as { prototype?: Record<string, unknown> } | undefined)?.prototype;
       const original = prototype?.[method];
       if (patched.has(name) || typeof original !== 'function') continue;
@@ -83,9 +90,9 @@ if (isMainThread && file) {
         const stamps = current;
         if (stamps !== null) stamps[step] ??= now();
         const result: unknown = original.apply(this, callArgs);
-        if (stamps !== null && step === 'append submitted') {
+        if (stamps !== null && settled !== undefined) {
           void (result as Promise<unknown>).then(
-            () => (stamps['append committed'] = now()),
+            () => (stamps[settled] ??= now()),
             () => undefined,
           );
         }

@@ -23,7 +23,15 @@ const WARM_UP_SECONDS = 2;
 /** As the bench's http-cycles section: one node per client of its biggest load. */
 const NODES = 64;
 /** The stages both servers have: the ledger's finer ones fall inside the second. */
-const COMMON_STEPS: CriticalPathStep[] = ['request', 'body read', 'append submitted', 'append committed', 'response finished'];
+const COMMON_STEPS: CriticalPathStep[] = [
+  'request',
+  'body read',
+  'append submitted',
+  'writer called',
+  'writer answered',
+  'append committed',
+  'response finished',
+];
 
 interface Server {
   name: 'baseline' | 'ledger';
