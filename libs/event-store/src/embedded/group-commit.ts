@@ -70,7 +70,11 @@ export class GroupCommit<Request, Result> {
     return { transactions: this.transactions, appends: this.appends };
   }
 
-  /** Calls `observer` after each transaction; returns the unsubscribe. An observer that throws is ignored. */
+  /**
+   * Calls `observer` after each transaction, on the turn after its callers were answered
+   * (an observer registered when a transaction ends is told of it even if it unsubscribes
+   * meanwhile); returns the unsubscribe. An observer that throws is ignored.
+   */
   observeCommits(observer: CommitObserver): () => void {
     this.observers.add(observer);
     return () => this.observers.delete(observer);
@@ -95,12 +99,19 @@ export class GroupCommit<Request, Result> {
     this.committing = false;
     this.transactions += 1;
     this.appends += batch.length;
-    if (this.observers.size > 0) this.notifyObservers(batch);
+    const committedAt = performance.now();
     batch.forEach((waiting, index) => {
       const outcome = outcomes[index];
       if (outcome.ok) waiting.resolve(outcome.value);
       else waiting.reject(outcome.error);
     });
+    // The observers registered now are told on the next turn, after the callers' microtasks:
+    // what they do (metrics, waking the audit index's thread) is no part of an append's
+    // answer, and at one client it was about 20 µs of every command's wait (critical-path.js).
+    if (this.observers.size > 0) {
+      const observers = [...this.observers];
+      setImmediate(() => this.notifyObservers(observers, batch, committedAt));
+    }
     if (this.queue.length > 0) {
       this.scheduleFlush();
     } else {
@@ -110,10 +121,9 @@ export class GroupCommit<Request, Result> {
     }
   }
 
-  private notifyObservers(batch: Waiting<Request, Result>[]): void {
-    const committedAt = performance.now();
+  private notifyObservers(observers: CommitObserver[], batch: Waiting<Request, Result>[], committedAt: number): void {
     const commit: CommitObservation = { appends: batch.length, appendSeconds: batch.map((waiting) => (committedAt - waiting.submittedAt) / 1000) };
-    for (const observer of this.observers) {
+    for (const observer of observers) {
       try {
         observer(commit);
       } catch {

@@ -36,6 +36,21 @@ describe('GroupCommit', () => {
     assert.equal(settled, true);
   });
 
+  it("answers the batch's callers before telling the commit's observers, and tells every observer registered when it ended", async () => {
+    const { groupCommit } = recordingGroupCommit(100);
+    const seen: string[] = [];
+    const stop = groupCommit.observeCommits(({ appends, appendSeconds }) => seen.push(`observer: ${appends} appends, ${appendSeconds.length} latencies`));
+    await Promise.all([groupCommit.submit(0), groupCommit.submit(2)]);
+    // The caller runs on, and even unsubscribes, before the observer hears of the commit it saw end.
+    seen.push('caller');
+    stop();
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.deepEqual(seen, ['caller', 'observer: 2 appends, 2 latencies']);
+    await groupCommit.submit(4);
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(seen.length, 2, 'an observer gone before a commit ends is not told of it');
+  });
+
   it('splits a large burst into batches of at most maxBatch, in submission order', async () => {
     const { batches, groupCommit } = recordingGroupCommit(3);
     await Promise.all([0, 2, 4, 6, 8, 10, 12].map((n) => groupCommit.submit(n)));

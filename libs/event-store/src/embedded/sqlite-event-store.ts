@@ -88,10 +88,15 @@ export class SqliteEventStore implements EventStore {
         // A full or read-only disk fails the whole batch: say so in the one storage vocabulary.
         throw asStorageFault(error) ?? error;
       }
-      if (this.subscriptions.size > 0) this.recent.remember(requests, batch);
       // Subscribers wake on the next turn, after the appenders (resolved below) have had
-      // their microtasks: a request's answer goes out before the read models fold its events.
-      if (batch.outcomes.some((outcome) => outcome.ok)) setImmediate(() => this.notifier.notify());
+      // their microtasks: a request's answer goes out before the read models fold its events,
+      // and before the events are kept for them (a subscriber reading meanwhile reads the file).
+      if (batch.outcomes.some((outcome) => outcome.ok)) {
+        setImmediate(() => {
+          if (this.subscriptions.size > 0) this.recent.remember(requests, batch);
+          this.notifier.notify();
+        });
+      }
       return batch.outcomes.map(withoutWrittenFlag);
     }, options.maxBatch);
   }
