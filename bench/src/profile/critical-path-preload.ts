@@ -10,14 +10,15 @@
  * place once whole). Worker threads load it too and do nothing.
  */
 import { renameSync, writeFileSync } from 'node:fs';
-import { Server, type IncomingMessage, type ServerResponse } from 'node:http';
+import { Server, ServerResponse, type IncomingMessage } from 'node:http';
 import Module from 'node:module';
 import { isMainThread } from 'node:worker_threads';
 
 /**
  * The steps in the order a request passes them. `writer called` is group commit handing the
  * batch to the store's writer thread, `writer answered` that call's promise settling (the
- * transaction and its sync done), `append committed` the append's own promise settling.
+ * transaction and its sync done), `append committed` the append's own promise settling,
+ * `head written` the response's status line and headers (its body follows at once).
  */
 export const CRITICAL_PATH_STEPS = [
   'request',
@@ -31,6 +32,8 @@ export const CRITICAL_PATH_STEPS = [
   'writer called',
   'writer answered',
   'append committed',
+  'handler answered',
+  'head written',
   'response finished',
 ] as const;
 export type CriticalPathStep = (typeof CRITICAL_PATH_STEPS)[number];
@@ -42,7 +45,7 @@ const HOOKS: [string, string, CriticalPathStep, CriticalPathStep?][] = [
   ['CommandMetricsGuard', 'canActivate', 'metrics guard'],
   ['LedgerValidationPipe', 'transform', 'validation pipe'],
   ['CommandBus', 'execute', 'command bus'],
-  ['RunTokenCommandHandler', 'execute', 'command handler'],
+  ['RunTokenCommandHandler', 'execute', 'command handler', 'handler answered'],
   ['SqliteEventStore', 'appendToStream', 'append submitted', 'append committed'],
   ['WorkerSqliteWriter', 'commit', 'writer called', 'writer answered'],
 ];
@@ -74,6 +77,12 @@ if (isMainThread && file) {
     }
     return emit.call(this, event, ...args);
   } as typeof Server.prototype.emit;
+
+  const writeHead = ServerResponse.prototype.writeHead as (this: ServerResponse, ...args: unknown[]) => ServerResponse;
+  ServerResponse.prototype.writeHead = function (this: ServerResponse, ...args: unknown[]) {
+    if (current !== null) current['head written'] ??= now();
+    return writeHead.apply(this, args);
+  } as typeof ServerResponse.prototype.writeHead;
 
   const patched = new Set<string>();
   const moduleLoader = Module as unknown as { _load: (...args: unknown[]) => unknown };

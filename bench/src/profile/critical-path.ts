@@ -30,6 +30,7 @@ const COMMON_STEPS: CriticalPathStep[] = [
   'writer called',
   'writer answered',
   'append committed',
+  'head written',
   'response finished',
 ];
 
