@@ -7,13 +7,13 @@
  *
  *   node dist/bench/src/profile/allocations-per-request.js [clients=64] [seconds=6] [out.md]
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { LedgerProcess } from '@ledger/testing';
 import { JsonClient } from '../support/http-client';
 import { commandCycles, enlistNodes } from '../support/command-cycles';
+import { waitForFile } from '../support/wait-for-file';
 import { layerOf } from './layer-of';
 
 interface SamplingNode {
@@ -71,10 +71,7 @@ const main = async (): Promise<void> => {
     process.kill(ledger.pid, 'SIGWINCH');
     requests = (await commandCycles(client, { clients, seconds, nodePrefix: 'a', requestPrefix: 'a-measure' })).length;
     process.kill(ledger.pid, 'SIGWINCH');
-    for (let waited = 0; !existsSync(file); waited += 100) {
-      if (waited > 60_000) throw new Error('the server wrote no heap profile within 60 s');
-      await sleep(100);
-    }
+    await waitForFile(file, 'the server wrote no heap profile');
     client.close();
   } finally {
     await ledger.stop();

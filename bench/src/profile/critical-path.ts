@@ -8,14 +8,14 @@
  *
  *   node dist/bench/src/profile/critical-path.js [rounds=3] [seconds=5] [out.md]
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { LedgerProcess } from '@ledger/testing';
 import { BaselineProcess } from '../baseline/baseline-process';
 import { JsonClient } from '../support/http-client';
 import { commandCycles, enlistNodes } from '../support/command-cycles';
+import { waitForFile } from '../support/wait-for-file';
 import { median, spread } from '../support/stats';
 import { CRITICAL_PATH_STEPS, type CriticalPathStep, type Stamps } from './critical-path-preload';
 
@@ -61,10 +61,7 @@ const measure = async (server: Server, seconds: number, round: number): Promise<
     process.kill(server.pid, 'SIGWINCH');
     const latencies = await commandCycles(client, { clients: 1, seconds, nodePrefix: 'p', requestPrefix: `p-${round}` });
     process.kill(server.pid, 'SIGWINCH');
-    for (let waited = 0; !existsSync(server.profileFile); waited += 50) {
-      if (waited > 30_000) throw new Error(`${server.name} wrote no stamps within 30 s`);
-      await sleep(50);
-    }
+    await waitForFile(server.profileFile, `${server.name} wrote no stamps`, 30_000);
     const requests = JSON.parse(readFileSync(server.profileFile, 'utf8')) as Stamps[];
     rmSync(server.profileFile);
     // Every fourth latency is an acquire; the rest are token commands, as the preload stamps.
