@@ -5,14 +5,14 @@
  * stages. The steps are found by class and method name as modules load; a server without
  * one (the bench's baseline has no guards, pipes or command bus) simply has fewer stages.
  * One request at a time is assumed (one client); a request arriving while another is in
- * flight is dropped with it. On the first SIGWINCH (see heap-sampling-preload.ts) it starts
- * collecting; on the second it writes the stamps to LEDGER_CRITICAL_PATH_FILE (renamed into
+ * flight is dropped with it. When its measured window opens (measured-window.ts) it starts
+ * collecting; when it closes it writes the stamps to LEDGER_CRITICAL_PATH_FILE (renamed into
  * place once whole). Worker threads load it too and do nothing.
  */
-import { renameSync, writeFileSync } from 'node:fs';
 import { Server, ServerResponse, type IncomingMessage } from 'node:http';
 import Module from 'node:module';
 import { isMainThread } from 'node:worker_threads';
+import { onMeasuredWindow, writeWhole } from './measured-window';
 
 /**
  * The steps in the order a request passes them. `writer called` is group commit handing the
@@ -111,14 +111,14 @@ if (isMainThread && file) {
     return exported;
   };
 
-  process.on('SIGWINCH', () => {
-    if (!collecting) {
+  onMeasuredWindow(
+    () => {
       collecting = true;
       collected = [];
-      return;
-    }
-    collecting = false;
-    writeFileSync(`${file}.partial`, JSON.stringify(collected));
-    renameSync(`${file}.partial`, file);
-  });
+    },
+    () => {
+      collecting = false;
+      writeWhole(file, JSON.stringify(collected));
+    },
+  );
 }
