@@ -51,6 +51,12 @@ export class NodeCommandService {
     return this.refusals.refuse(refusedNodeCommand(command), outcome.refused, context);
   }
 
+  /** Whether the node is enlisted, from its stream: an enlistment is never undone, so one the cache has seen is not read again. */
+  async isEnlisted(nodeId: string): Promise<boolean> {
+    const enlisted = (state: NodeState) => state.profile !== null;
+    return enlisted((await this.handler.load(Streams.node(nodeId), enlisted)).state);
+  }
+
   /** The node's current state, from the stream itself (not a projection). */
   async load(nodeId: string): Promise<NodeState> {
     return (await this.handler.load(Streams.node(nodeId))).state;

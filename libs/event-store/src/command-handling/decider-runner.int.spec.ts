@@ -75,6 +75,21 @@ describe('decider runner: deciding on the cached state', () => {
     });
   });
 
+  it('answers a load from the cache only when the cached state already settles the question asked', async () => {
+    await withStore(async (store) => {
+      const mine = new DeciderRunner(store, counter);
+      await mine.handle('counter-1', { type: 'increment', max: 100 }, options);
+      await new DeciderRunner(store, counter).handle('counter-1', { type: 'increment', max: 100 }, options);
+      const before = store.reads;
+      const reachedOne = (count: number) => count >= 1;
+      assert.equal((await mine.load('counter-1', reachedOne)).state, 1, 'the cache shows 1, which settles "at least 1"');
+      assert.equal(store.reads, before, 'and nothing was read');
+      assert.equal((await mine.load('counter-1', (count) => count >= 2)).state, 2, 'the cache does not settle "at least 2": the stream does');
+      assert.equal(store.reads, before + 1);
+      assert.equal((await new DeciderRunner(store, counter).load('counter-1', reachedOne)).state, 2, 'nothing cached: read');
+    });
+  });
+
   it('checks a refusal made on the cached state against the stream as stored', async () => {
     await withStore(async (store) => {
       const mine = new DeciderRunner(store, counter);

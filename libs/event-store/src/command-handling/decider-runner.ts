@@ -88,9 +88,15 @@ export class DeciderRunner<Command, Event extends { type: string; data: unknown 
     return { ...loaded, decision: this.decider.decide(command, loaded.state), fromCache: false };
   }
 
-  /** The stream's current state: the cached prefix plus whatever was appended since. */
-  async load(stream: string): Promise<{ revision: number; state: State }> {
-    const cached = this.cache.get(stream) ?? { revision: -1, state: this.decider.initialState() };
+  /**
+   * The stream's current state: the cached prefix plus whatever was appended since. With
+   * `settled`, a cached prefix it holds for is answered without reading: for a caller that
+   * asks about a fact no later event undoes (a node, once enlisted, stays enlisted).
+   */
+  async load(stream: string, settled?: (state: State) => boolean): Promise<{ revision: number; state: State }> {
+    const known = this.cache.get(stream);
+    if (known && settled?.(known.state)) return known;
+    const cached = known ?? { revision: -1, state: this.decider.initialState() };
     const recorded = await this.store.readStream(stream, { fromRevision: cached.revision + 1 });
     if (recorded.length === 0) return cached;
     const state = recorded.reduce((acc, event: RecordedEvent) => this.decider.evolve(acc, { type: event.type, data: event.data } as Event), cached.state);

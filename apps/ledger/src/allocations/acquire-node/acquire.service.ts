@@ -55,7 +55,7 @@ export class AcquireService {
     const keyHash = request.reservationKey ? hashSecret(request.reservationKey) : null;
     const fingerprint = fingerprintOf({ consumer: request.consumer, nodeId: request.nodeId, constraints: request.constraints, keyHash });
     const routeStream = Streams.request(request.requestId);
-    if (request.nodeId !== undefined && (await this.nodes.load(request.nodeId)).profile === null) {
+    if (request.nodeId !== undefined && !(await this.nodes.isEnlisted(request.nodeId))) {
       return this.refusals.refuse(
         refusedNodeCommand({ type: 'AcquireNode', nodeId: request.nodeId, consumer: request.consumer }),
         refuse('not_found', `node ${request.nodeId} is not enlisted`).refusal,
