@@ -8,6 +8,7 @@ import {
   readModelFile,
   type RebuildProgress,
   type RebuildResult,
+  type ThreadPriority,
 } from '@ledger/projections';
 import { eventStoreFile, groupCommitting, type EventStore } from '@ledger/event-store';
 import { EVENT_STORE, LEDGER_CONFIG } from '../infrastructure/injection-tokens';
@@ -58,6 +59,7 @@ export class AuditIndexService implements OnModuleInit, BeforeApplicationShutdow
           minPageIntervalMs: this.config.auditFoldIntervalMs,
           // Commits of this process are told to it (below); other processes' it finds by looking, as subscriptions here do.
           pollIntervalMs: this.config.sqlitePollMs,
+          nice: this.config.auditThreadNice,
         },
         {
           onError,
@@ -66,6 +68,7 @@ export class AuditIndexService implements OnModuleInit, BeforeApplicationShutdow
         },
       );
       this.fold = thread;
+      this.sayPriority(thread.priority);
       this.unobserve = groupCommitting(this.store)?.observeCommits(() => thread.poke()) ?? null;
       return;
     }
@@ -122,5 +125,12 @@ export class AuditIndexService implements OnModuleInit, BeforeApplicationShutdow
 
   get rebuilding(): RebuildProgress | null {
     return this.fold?.rebuilding ?? null;
+  }
+
+  /** Said once at start: whether the index thread runs at a lower priority than requests, and if not why. */
+  private sayPriority(priority: ThreadPriority | null): void {
+    if (priority === null) return;
+    if ('unchanged' in priority) this.logger.warn({ reason: priority.unchanged }, 'the audit index thread runs at the priority of requests');
+    else this.logger.info(priority, 'the audit index thread yields the cores to requests');
   }
 }

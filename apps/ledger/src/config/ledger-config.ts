@@ -21,6 +21,8 @@ export interface LedgerConfig {
   auditFoldIntervalMs: number;
   /** Embedded store: the audit index folds on a thread of its own, off the request path. */
   auditIndexThread: boolean;
+  /** The audit index thread's nice value (Linux): it yields the cores to request handling and the writer. 0 leaves it as the process's. */
+  auditThreadNice: number;
   maxBodyBytes: number;
   reservationTtlDefaultSeconds: number;
   reservationTtlMaxSeconds: number;
@@ -92,6 +94,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): LedgerConfig =
     checkpointIntervalMs: integer(env, 'LEDGER_CHECKPOINT_INTERVAL_MS', 5_000, 10, 3_600_000),
     auditFoldIntervalMs: integer(env, 'LEDGER_AUDIT_FOLD_INTERVAL_MS', 20, 0, 10_000),
     auditIndexThread: oneOf(env, 'LEDGER_AUDIT_INDEX_THREAD', 'on', ['on', 'off']) === 'on',
+    auditThreadNice: integer(env, 'LEDGER_AUDIT_THREAD_NICE', 10, 0, 19),
     maxBodyBytes: integer(env, 'LEDGER_MAX_BODY_BYTES', 1_048_576, 1_024, 64 * 1_048_576),
     reservationTtlDefaultSeconds: integer(env, 'LEDGER_RESERVATION_TTL_SECONDS', 3_600, 1, 30 * 86_400),
     reservationTtlMaxSeconds: integer(env, 'LEDGER_RESERVATION_TTL_MAX_SECONDS', 7 * 86_400, 1, 365 * 86_400),

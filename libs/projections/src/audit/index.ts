@@ -7,3 +7,4 @@ export * from './event-summaries';
 export * from './audit-filter-match';
 export * from './thread/audit-index-thread';
 export type { AuditThreadSettings } from './thread/audit-thread-protocol';
+export type { ThreadPriority } from './thread/background-priority';

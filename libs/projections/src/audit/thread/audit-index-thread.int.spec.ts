@@ -6,6 +6,7 @@
  * its files says so instead of starting.
  */
 import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
@@ -21,13 +22,14 @@ import { AuditIndexThread } from './audit-index-thread';
 /** Never polls on its own: whatever it folds, it was told of (poked) or asked for (waitFor). */
 const NEVER = 3_600_000;
 
-const startThread = (files: LedgerFiles, errors: Error[] = [], foldIntervalMs = 0) =>
+const startThread = (files: LedgerFiles, errors: Error[] = [], foldIntervalMs = 0, nice = 0) =>
   AuditIndexThread.start(
     {
       eventFile: join(files.dir, 'events.sqlite'),
       readModelFile: join(files.dir, 'read-models.sqlite'),
       minPageIntervalMs: foldIntervalMs,
       pollIntervalMs: NEVER,
+      nice,
     },
     {
       onError: (error) => errors.push(error),
@@ -56,6 +58,9 @@ const onFoldedSampleLog = async (size: number, seed: number, body: (files: Ledge
     await files.close();
   }
 };
+
+/** A thread's nice value as the kernel keeps it: the 19th field of its stat line (after the name, which may hold spaces). */
+const niceOfThread = (threadId: number): number => Number(readFileSync(`/proc/${process.pid}/task/${threadId}/stat`, 'utf8').split(') ')[1].split(' ')[16]);
 
 describe('the live audit index on its own thread', () => {
   it('writes the rows the live projector writes, catching up on what came before it and poked (at most once per fold interval) for what comes after', async () => {
@@ -93,6 +98,36 @@ describe('the live audit index on its own thread', () => {
     );
   });
 
+  it('lowers its own priority, and only its own: the nice value asked for, while every other thread of the process keeps its own', async () => {
+    const files = await openLedgerFiles('ledger-audit-thread-');
+    const before = new Map(readdirSync(`/proc/${process.pid}/task`).map((id) => [Number(id), niceOfThread(Number(id))]));
+    const thread = await startThread(files, [], 0, 7);
+    try {
+      const priority = thread.priority;
+      assert.ok(priority && 'threadId' in priority, `the thread did not lower its priority: ${JSON.stringify(priority)}`);
+      assert.equal(priority.nice, 7);
+      assert.equal(niceOfThread(priority.threadId), 7);
+      for (const [threadId, nice] of before) assert.equal(niceOfThread(threadId), nice, `thread ${threadId} changed its priority`);
+      // Still folds: a lower priority only yields the cores to busier threads.
+      await appenderTo(files.store)(appendsOf(fc.sample(generatedHistoriesArb(5), { numRuns: 1, seed: 3 })[0]));
+      assert.equal(await thread.waitFor(await files.store.headPosition(), 30_000), true);
+    } finally {
+      await thread.stop();
+      await files.close();
+    }
+  });
+
+  it('keeps the priority of the process when asked for none', async () => {
+    const files = await openLedgerFiles('ledger-audit-thread-');
+    const thread = await startThread(files);
+    try {
+      assert.equal(thread.priority, null);
+    } finally {
+      await thread.stop();
+      await files.close();
+    }
+  });
+
   it('folds what a reader waits for at once, and a position the log has not reached times out', () =>
     onFoldedSampleLog(10, 7, async (files, thread, head) => {
       assert.equal(new ReadModelTables(files.db).current(AUDIT_INDEX)?.position, head, 'its checkpoint is in the file the queries read');
@@ -124,6 +159,7 @@ describe('the live audit index on its own thread', () => {
             readModelFile: join(files.dir, 'read-models.sqlite'),
             minPageIntervalMs: 0,
             pollIntervalMs: NEVER,
+            nice: 0,
           },
           { onError: () => undefined, onRestart: () => undefined, onExit: () => undefined },
         ),

@@ -4,6 +4,7 @@ import { fromWireError, type SubscriptionRestart } from '@ledger/event-store';
 import { PositionWaiters } from '../../runtime/position-waiters';
 import { RebuildInProgressError, type RebuildProgress, type RebuildResult } from '../../runtime/projector-runner';
 import type { AuditThreadSettings, FromAuditThread, ToAuditThread } from './audit-thread-protocol';
+import type { ThreadPriority } from './background-priority';
 
 export interface AuditIndexThreadOptions {
   /** A page the thread could not write (a full disk, ...): it retries from its checkpoint. */
@@ -28,6 +29,8 @@ export class AuditIndexThread {
   /** When the last poke was sent (performance.now()), and the one waiting to be sent after it, if any. */
   private lastPokeAt = -Infinity;
   private pokeTimer: NodeJS.Timeout | null = null;
+  /** The nice value the thread took (settings.nice), or why it could not; null when none was asked for. */
+  priority: ThreadPriority | null = null;
 
   private constructor(
     private readonly worker: Worker,
@@ -45,6 +48,7 @@ export class AuditIndexThread {
       worker.on('message', (message: FromAuditThread) => {
         if (message.kind === 'ready') {
           started = true;
+          thread.priority = message.priority;
           thread.advance(message.position);
           resolve(thread);
         } else if (message.kind === 'open-failed') {

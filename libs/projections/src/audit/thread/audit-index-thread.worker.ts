@@ -11,6 +11,7 @@ import { AuditIndexProjector } from '../audit-index-projector';
 import { openReadModelDatabase } from '../../runtime/read-model-database';
 import { ProjectorRunner } from '../../runtime/projector-runner';
 import { LEDGER_UPCASTERS } from '../../upcasting/ledger-upcasters';
+import { lowerThisThreadsPriority } from './background-priority';
 import { progressOnWire, type AuditThreadSettings, type FromAuditThread, type ToAuditThread } from './audit-thread-protocol';
 
 const run = (settings: AuditThreadSettings, tell: (message: FromAuditThread) => void, listen: (handler: (message: ToAuditThread) => void) => void): void => {
@@ -18,6 +19,9 @@ const run = (settings: AuditThreadSettings, tell: (message: FromAuditThread) => 
   let db: ReturnType<typeof openReadModelDatabase>;
   let runner: ProjectorRunner<AuditIndexProjector>;
   let opening = settings.eventFile;
+  // Folding is background work: under load it takes the CPU the request path and the store's
+  // writer leave, and catches up in larger pages (issue 16).
+  const priority = settings.nice > 0 ? lowerThisThreadsPriority(settings.nice) : null;
   try {
     store = SqliteReadOnlyEventStore.open({ file: settings.eventFile, upcasters: LEDGER_UPCASTERS, pollIntervalMs: settings.pollIntervalMs });
     opening = settings.readModelFile;
@@ -58,7 +62,7 @@ const run = (settings: AuditThreadSettings, tell: (message: FromAuditThread) => 
     }
   });
   runner.start();
-  tell({ kind: 'ready', position: runner.position });
+  tell({ kind: 'ready', position: runner.position, priority });
 };
 
 if (parentPort !== null && workerData !== null && typeof workerData === 'object' && 'eventFile' in workerData) {

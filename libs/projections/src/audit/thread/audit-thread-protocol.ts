@@ -1,5 +1,6 @@
 import type { WireError } from '@ledger/event-store';
 import type { RebuildProgress, RebuildResult } from '../../runtime/projector-runner';
+import type { ThreadPriority } from './background-priority';
 
 /** What the ledger hands the live audit index's thread: where to read, where to write, how often. */
 export interface AuditThreadSettings {
@@ -10,6 +11,8 @@ export interface AuditThreadSettings {
   minPageIntervalMs: number;
   /** How often the thread looks at the file for commits it was not told of. */
   pollIntervalMs: number;
+  /** The thread's nice value (LEDGER_AUDIT_THREAD_NICE): 0 leaves its priority as the process's. */
+  nice: number;
 }
 
 /** A resubscription, as it crosses the thread boundary (SubscriptionRestart, its error flattened). */
@@ -31,7 +34,7 @@ export type ToAuditThread =
   | { kind: 'stop' };
 
 export type FromAuditThread =
-  | { kind: 'ready'; position: number }
+  | { kind: 'ready'; position: number; priority: ThreadPriority | null }
   | { kind: 'open-failed'; error: WireError }
   | { kind: 'advanced'; position: number }
   | { kind: 'error'; error: WireError }
