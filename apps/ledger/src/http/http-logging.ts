@@ -27,13 +27,20 @@ export const createLedgerLogger = (config: Pick<LedgerConfig, 'logLevel'>, to: D
     to,
   );
 
-/** `responseTime` in milliseconds, to the microsecond (fastify measures it with hrtime). */
+/**
+ * `responseTime` in milliseconds, to the microsecond (fastify measures it with hrtime).
+ * Written with the server's logger and the correlation id, the fields `request.log` would
+ * bind: the request's own logger is then never made for most requests (lazy-request-logger.ts).
+ */
 const logCompleted = (request: FastifyRequest, reply: FastifyReply): void =>
-  request.log.info({ req: request, res: reply, responseTime: Math.round(reply.elapsedTime * 1000) / 1000 }, 'request completed');
+  request.server.log.info(
+    { correlationId: request.id, req: request, res: reply, responseTime: Math.round(reply.elapsedTime * 1000) / 1000 },
+    'request completed',
+  );
 
 /**
  * One line per request ("request completed": correlationId, method, url, status, time), written
- * by fastify's request logger (`request.log`, bound to the correlation id), also for a request
+ * with the correlation id, as fastify's request logger (`request.log`) would bind it, also for a request
  * refused before routing, which fastify's hooks never see. A request whose client went away
  * before its answer was sent (a live stream closed by its reader) gets "request aborted".
  *
@@ -48,7 +55,7 @@ export const logRequests = (fastify: FastifyInstance): void => {
     done();
   });
   fastify.addHook('onRequestAbort', (request, done) => {
-    request.log.info({ req: request }, 'request aborted');
+    request.server.log.info({ correlationId: request.id, req: request }, 'request aborted');
     done();
   });
   onUnroutedResponse(fastify, logCompleted);

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createLedgerLogger, logRequests } from './http-logging';
 import { ledgerHttpAdapter } from './ledger-http-adapter';
+import type { LazyRequestLogger } from './lazy-request-logger';
 
 /** The ledger's own fastify instance (its adapter, its logger, its request log), answering one route, its log lines kept. */
 const serverLoggingAt = (logLevel: string) => {
@@ -10,7 +11,16 @@ const serverLoggingAt = (logLevel: string) => {
   const fastify = ledgerHttpAdapter({ maxBodyBytes: 1024, keepAliveTimeoutMs: 5000 }, logger).getInstance();
   logRequests(fastify);
   fastify.get('/v1/things', async () => ({ things: [] }));
-  return { fastify, lines };
+  fastify.get('/v1/noisy', async (request) => {
+    request.log.warn({ why: 'told to' }, 'a route that logs');
+    return {};
+  });
+  const loggers: LazyRequestLogger[] = [];
+  fastify.addHook('onRequest', (request, _reply, done) => {
+    loggers.push(request.log as unknown as LazyRequestLogger);
+    done();
+  });
+  return { fastify, lines, loggers };
 };
 
 describe('the request log and LOG_LEVEL', () => {
@@ -23,6 +33,26 @@ describe('the request log and LOG_LEVEL', () => {
     const [line] = requestLines;
     assert.deepEqual([line.level, line.msg, line.req, line.res], [30, 'request completed', { method: 'GET', url: '/v1/things?page=2' }, { statusCode: 200 }]);
     assert.equal(typeof line.responseTime, 'number');
+    await fastify.close();
+  });
+
+  it('makes a request its own logger only when something logs through it, and that logger is bound to the correlation id', async () => {
+    const { fastify, lines, loggers } = serverLoggingAt('info');
+    assert.equal((await fastify.inject({ method: 'GET', url: '/v1/things', headers: { 'x-correlation-id': 'unit-3' } })).statusCode, 200);
+    assert.equal((await fastify.inject({ method: 'GET', url: '/v1/noisy', headers: { 'x-correlation-id': 'unit-4' } })).statusCode, 200);
+    assert.deepEqual(
+      loggers.map((logger) => logger.isMade),
+      [false, true],
+    );
+    const noisy = lines.filter((line) => line.correlationId === 'unit-4').map((line) => [line.level, line.msg, line.why]);
+    assert.deepEqual(noisy, [
+      [40, 'a route that logs', 'told to'],
+      [30, 'request completed', undefined],
+    ]);
+    assert.deepEqual(
+      lines.filter((line) => line.correlationId === 'unit-3').map((line) => line.msg),
+      ['request completed'],
+    );
     await fastify.close();
   });
 

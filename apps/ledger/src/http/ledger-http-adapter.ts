@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import type { LedgerConfig } from '../config/ledger-config';
 import { correlationIdOf } from './correlation-id';
+import { lazyRequestLoggers } from './lazy-request-logger';
 
 export type UnroutedResponseListener = (request: FastifyRequest, reply: FastifyReply) => void;
 
@@ -22,8 +23,9 @@ export const onUnroutedResponse = (fastify: FastifyInstance, listener: UnroutedR
  * the main thread than express with its body parser; figures in the README).
  *
  * - the request id is the correlation id (the caller's X-Correlation-Id when sane), and the
- *   request's logger (`request.log`, a child of the ledger's pino logger) is bound to it as
- *   `correlationId`; fastify's own two lines per request are off (http-logging.ts writes one);
+ *   request's logger (`request.log`, a child of the ledger's pino logger made on first use) is
+ *   bound to it as `correlationId`; fastify's own two lines per request are off
+ *   (http-logging.ts writes one);
  * - a path parameter may be as long as a URL: fastify's default of 100 characters would
  *   answer a long token or node id with a 404 instead of the validators' 400 naming it;
  * - `/v1/nodes/` is `/v1/nodes`, as it was;
@@ -31,8 +33,8 @@ export const onUnroutedResponse = (fastify: FastifyInstance, listener: UnroutedR
  *   path is not echoed back: it is whatever bytes the client sent).
  * Fastify sends no X-Powered-By and no ETag.
  */
-export const ledgerHttpAdapter = (config: Pick<LedgerConfig, 'maxBodyBytes' | 'keepAliveTimeoutMs'>, logger: Logger): FastifyAdapter =>
-  new FastifyAdapter({
+export const ledgerHttpAdapter = (config: Pick<LedgerConfig, 'maxBodyBytes' | 'keepAliveTimeoutMs'>, logger: Logger): FastifyAdapter => {
+  const adapter = new FastifyAdapter({
     genReqId: correlationIdOf,
     loggerInstance: logger,
     requestIdLogLabel: 'correlationId',
@@ -55,3 +57,7 @@ export const ledgerHttpAdapter = (config: Pick<LedgerConfig, 'maxBodyBytes' | 'k
       });
     },
   });
+  // A request's logger is made only if something logs through it: its own line is written without it.
+  adapter.getInstance().setChildLoggerFactory(lazyRequestLoggers as unknown as Parameters<FastifyInstance['setChildLoggerFactory']>[0]);
+  return adapter;
+};
