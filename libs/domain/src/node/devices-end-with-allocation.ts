@@ -11,14 +11,15 @@ import { liveDevicesOf } from './device-state';
  */
 export const endDevicesWithTheirAllocation = <Reply>(decision: Decision<NodeEvent, Reply>, state: NodeState): Decision<NodeEvent, Reply> => {
   if (decision.outcome === 'refused') return decision;
-  const events = decision.events.flatMap((event): NodeEvent[] => {
-    if (event.type !== 'AllocationReleased' && event.type !== 'AllocationRevoked') return [event];
+  // A loop, not flatMap: this runs on every node command, and most end no allocation.
+  const events: NodeEvent[] = [];
+  for (const event of decision.events) {
+    events.push(event);
+    if (event.type !== 'AllocationReleased' && event.type !== 'AllocationRevoked') continue;
     const { nodeId, token } = event.data;
-    const removals: NodeEvent[] = liveDevicesOf(state.devices, token).map((device) => ({
-      type: 'DeviceRemoved',
-      data: { nodeId, token, deviceId: device.deviceId, reason: 'allocation_ended' },
-    }));
-    return [event, ...removals];
-  });
+    for (const device of liveDevicesOf(state.devices, token)) {
+      events.push({ type: 'DeviceRemoved', data: { nodeId, token, deviceId: device.deviceId, reason: 'allocation_ended' } });
+    }
+  }
   return events.length === decision.events.length ? decision : { ...decision, events };
 };

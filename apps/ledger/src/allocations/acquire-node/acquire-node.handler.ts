@@ -2,6 +2,7 @@ import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { AcquireService } from './acquire.service';
 import { AcquireNode } from './acquire-node.command';
 import { InvalidInput } from '../../application/invalid-input';
+import { withPosition } from '../../application/with-position';
 
 @CommandHandler(AcquireNode)
 export class AcquireNodeHandler implements ICommandHandler<AcquireNode> {
@@ -22,6 +23,6 @@ export class AcquireNodeHandler implements ICommandHandler<AcquireNode> {
       },
       { ...context, requestId: body.requestId },
     );
-    return { ...reply, position };
+    return withPosition(reply, position);
   }
 }

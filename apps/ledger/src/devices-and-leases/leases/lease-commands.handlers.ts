@@ -7,6 +7,7 @@ import type { RequestContext } from '../../application/request-context';
 import { CLOCK } from '../../infrastructure/injection-tokens';
 import type { Clock } from '../../infrastructure/clock';
 import { InvalidInput } from '../../application/invalid-input';
+import { withPosition } from '../../application/with-position';
 
 /** What the command carries: plain values (the HTTP request DTO implements this). */
 export interface GrantLeaseInput {
@@ -85,7 +86,7 @@ export class GrantLeaseHandler implements ICommandHandler<GrantLease> {
       context,
       { also: [owner] },
     );
-    return { ...reply, position };
+    return withPosition(reply, position);
   }
 }
 
@@ -114,7 +115,7 @@ export class RenewLeaseHandler implements ICommandHandler<RenewLease> {
       (liveness) => ({ type: 'RenewLease', ip, leaseId: body.leaseId ?? null, expiresAt, liveness, now: now.toISOString() }),
       context,
     );
-    return { ...reply, position };
+    return withPosition(reply, position);
   }
 }
 
@@ -143,6 +144,6 @@ export class ReleaseLeaseHandler implements ICommandHandler<ReleaseLease> {
       () => ({ type: 'ReleaseLease', ip, leaseId: body.leaseId ?? null, reason: 'released', cause: null, now }),
       context,
     );
-    return { ...reply, position };
+    return withPosition(reply, position);
   }
 }

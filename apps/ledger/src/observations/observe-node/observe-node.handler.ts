@@ -5,6 +5,7 @@ import { NodeCommandService } from '../../application/node-command.service';
 import type { RequestContext } from '../../application/request-context';
 import { CLOCK } from '../../infrastructure/injection-tokens';
 import type { Clock } from '../../infrastructure/clock';
+import { withPosition } from '../../application/with-position';
 
 /** What the command carries: plain values (the HTTP request DTO implements this). */
 export interface NodeObservationInput {
@@ -42,6 +43,6 @@ export class ObserveNodeHandler implements ICommandHandler<ObserveNode> {
       },
       context,
     );
-    return { ...reply, position };
+    return withPosition(reply, position);
   }
 }
