@@ -64,8 +64,12 @@ export class AcquireService {
     }
     const tried = new Set<string>();
 
+    // Almost every request is new: the first round routes it without reading its route
+    // stream, and a copy that was routed first finds out when that append fails its
+    // expected revision ('no_stream'), then reads the route in the next round.
+    let routesRead = false;
     for (let round = 0; round < MAX_ROUNDS; round++) {
-      const routes = await this.store.readStream(routeStream);
+      const routes = routesRead ? await this.store.readStream(routeStream) : [];
       const route = routes.length > 0 ? (routes[routes.length - 1].data as AcquireRoute) : null;
       if (route && route.fingerprint !== fingerprint) {
         return this.refused(
@@ -76,11 +80,21 @@ export class AcquireService {
         );
       }
       const nodeId = route?.nodeId ?? request.nodeId ?? this.pick(request, tried);
+      // No node left may be this request's own doing: a copy routed first may hold it.
+      if (!nodeId && !routesRead) {
+        routesRead = true;
+        continue;
+      }
       if (!nodeId) return this.noMatchingNode(request, context);
       let routeRevision = routes.length - 1;
       if (!route) {
-        if (!(await this.route(routeStream, { requestId: request.requestId, fingerprint, nodeId }, 'no_stream', context))) continue;
+        if (!(await this.route(routeStream, { requestId: request.requestId, fingerprint, nodeId }, 'no_stream', context))) {
+          routesRead = true;
+          continue;
+        }
         routeRevision = 0;
+        // The route exists from here on: a later round (another node) reads it.
+        routesRead = true;
       }
 
       const now = this.clock().toISOString();
