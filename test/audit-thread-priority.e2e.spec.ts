@@ -1,6 +1,6 @@
 /**
  * Issue 16: the audit index is background work. Its thread runs at a lower priority than the
- * ledger's other threads (LEDGER_AUDIT_THREAD_NICE, 10 by default), so that under load the
+ * ledger's other threads (LEDGER_AUDIT_THREAD_NICE, 10 nice steps by default), so that under load the
  * cores go to request handling and the store's writer first; it still indexes every
  * command, and a reader waiting for one still gets it.
  */
@@ -38,29 +38,36 @@ describe('the audit index thread’s priority', () => {
   describe('by default', () => {
     const started = useLedger();
 
-    it('is lowered for that thread alone, and the index still follows every command', async () => {
-      const ledger = started();
-      const { threadId, nice } = await auditThreadOf(ledger);
-      assert.equal(nice, 10);
-      const threads = niceByThread(ledger.pid);
-      assert.equal(threads.get(threadId), 10, 'the thread the ledger named has nice 10');
-      assert.equal(threads.get(ledger.pid), 0, 'the main thread, which handles requests, keeps nice 0');
-      assert.deepEqual(
-        [...threads].filter(([, value]) => value !== 0).map(([id]) => id),
-        [threadId],
-        'no other thread of the ledger was lowered',
-      );
+    it(
+      'is lowered for that thread alone, and the index still follows every command',
+      { skip: niceOf(process.pid, process.pid) >= 19 && 'the tests already run at nice 19: nothing is below it' },
+      async () => {
+        const ledger = started();
+        const { threadId, nice } = await auditThreadOf(ledger);
+        // The ledger starts at this test's own priority (a busy machine may run it niced); its index thread 10 steps below, at most 19.
+        const processNice = niceOf(process.pid, process.pid);
+        const lowered = Math.min(19, processNice + 10);
+        assert.equal(nice, lowered);
+        const threads = niceByThread(ledger.pid);
+        assert.equal(threads.get(threadId), lowered, 'the thread the ledger named is 10 steps lower');
+        assert.equal(threads.get(ledger.pid), processNice, 'the main thread, which handles requests, keeps its priority');
+        assert.deepEqual(
+          [...threads].filter(([, value]) => value !== processNice).map(([id]) => id),
+          [threadId],
+          'no other thread of the ledger was lowered',
+        );
 
-      await enlist(ledger, 'prio-1');
-      const acquired = await ledger.post('/v1/allocations', { requestId: newRequestId(), consumer: consumer('c', 'm'), nodeId: 'prio-1' });
-      assert.equal(acquired.status, 201);
-      const events = await ledger.get(`/v1/audit/events?nodeId=prio-1&minPosition=${acquired.body.position}`);
-      assert.equal(events.status, 200);
-      assert.deepEqual(
-        events.body.events.map((event: { type: string }) => event.type),
-        ['NodeEnlisted', 'AcquireRouted', 'NodeAcquired'],
-      );
-    });
+        await enlist(ledger, 'prio-1');
+        const acquired = await ledger.post('/v1/allocations', { requestId: newRequestId(), consumer: consumer('c', 'm'), nodeId: 'prio-1' });
+        assert.equal(acquired.status, 201);
+        const events = await ledger.get(`/v1/audit/events?nodeId=prio-1&minPosition=${acquired.body.position}`);
+        assert.equal(events.status, 200);
+        assert.deepEqual(
+          events.body.events.map((event: { type: string }) => event.type),
+          ['NodeEnlisted', 'AcquireRouted', 'NodeAcquired'],
+        );
+      },
+    );
   });
 
   describe('with LEDGER_AUDIT_THREAD_NICE=0', () => {
@@ -70,8 +77,9 @@ describe('the audit index thread’s priority', () => {
       const ledger = started();
       await ledger.waitForLog(/ledger listening/);
       assert.doesNotMatch(ledger.logs, /audit index thread/);
+      const processNice = niceOf(process.pid, process.pid);
       assert.deepEqual(
-        [...niceByThread(ledger.pid)].filter(([, value]) => value !== 0),
+        [...niceByThread(ledger.pid)].filter(([, value]) => value !== processNice),
         [],
       );
     });

@@ -22,6 +22,8 @@ export const refusedNodeCommand = (command: Pick<NodeCommand, 'type' | 'nodeId'>
   consumer: command.consumer ? { controller: command.consumer.controller, model: command.consumer.model } : null,
 });
 
+const isEnlisted = (state: NodeState): boolean => state.profile !== null;
+
 export type NodeCommandOutcome = { accepted: NodeCommandResult } | { refused: Refusal; state: NodeState };
 
 /** Runs node commands on their `node-{id}` stream; a refusal goes down the one refusal path. */
@@ -53,8 +55,7 @@ export class NodeCommandService {
 
   /** Whether the node is enlisted, from its stream: an enlistment is never undone, so one the cache has seen is not read again. */
   async isEnlisted(nodeId: string): Promise<boolean> {
-    const enlisted = (state: NodeState) => state.profile !== null;
-    return enlisted((await this.handler.load(Streams.node(nodeId), enlisted)).state);
+    return isEnlisted((await this.handler.load(Streams.node(nodeId), isEnlisted)).state);
   }
 
   /** The node's current state, from the stream itself (not a projection). */

@@ -21,7 +21,7 @@ export interface LedgerConfig {
   auditFoldIntervalMs: number;
   /** Embedded store: the audit index folds on a thread of its own, off the request path. */
   auditIndexThread: boolean;
-  /** The audit index thread's nice value (Linux): it yields the cores to request handling and the writer. 0 leaves it as the process's. */
+  /** Linux: how many nice steps below the rest of the process the audit index thread runs, yielding the cores to request handling and the writer. 0: none. */
   auditThreadNice: number;
   maxBodyBytes: number;
   reservationTtlDefaultSeconds: number;

@@ -6,7 +6,9 @@
  * its files says so instead of starting.
  */
 import assert from 'node:assert/strict';
+import { once } from 'node:events';
 import { readdirSync, readFileSync } from 'node:fs';
+import { Worker } from 'node:worker_threads';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
@@ -18,6 +20,7 @@ import { openLedgerFiles, type LedgerFiles } from '../../rebuild/testing/ledger-
 import { auditRows, liveProjectorRows } from '../../rebuild/testing/audit-rows';
 import { AUDIT_INDEX } from '../audit-index-tables';
 import { AuditIndexThread } from './audit-index-thread';
+import type { ThreadPriority } from './background-priority';
 
 /** Never polls on its own: whatever it folds, it was told of (poked) or asked for (waitFor). */
 const NEVER = 3_600_000;
@@ -98,24 +101,45 @@ describe('the live audit index on its own thread', () => {
     );
   });
 
-  it('lowers its own priority, and only its own: the nice value asked for, while every other thread of the process keeps its own', async () => {
-    const files = await openLedgerFiles('ledger-audit-thread-');
-    const before = new Map(readdirSync(`/proc/${process.pid}/task`).map((id) => [Number(id), niceOfThread(Number(id))]));
-    const thread = await startThread(files, [], 0, 7);
-    try {
-      const priority = thread.priority;
-      assert.ok(priority && 'threadId' in priority, `the thread did not lower its priority: ${JSON.stringify(priority)}`);
-      assert.equal(priority.nice, 7);
-      assert.equal(niceOfThread(priority.threadId), 7);
-      for (const [threadId, nice] of before) assert.equal(niceOfThread(threadId), nice, `thread ${threadId} changed its priority`);
-      // Still folds: a lower priority only yields the cores to busier threads.
-      await appenderTo(files.store)(appendsOf(fc.sample(generatedHistoriesArb(5), { numRuns: 1, seed: 3 })[0]));
-      assert.equal(await thread.waitFor(await files.store.headPosition(), 30_000), true);
-    } finally {
-      await thread.stop();
-      await files.close();
-    }
+  it('leaves a thread already at the lowest priority as it is, and says so', async () => {
+    // Its own worker: the thread first takes nice 19 itself, then asks to go lower.
+    const worker = new Worker(
+      `const { readlinkSync } = require('node:fs');
+       const { setPriority } = require('node:os');
+       setPriority(Number(readlinkSync('/proc/thread-self').split('/').pop()), 19);
+       require('node:worker_threads').parentPort.postMessage(require(${JSON.stringify(require.resolve('./background-priority'))}).lowerThisThreadsPriority(3));`,
+      { eval: true },
+    );
+    const [priority] = (await once(worker, 'message')) as [ThreadPriority];
+    await worker.terminate();
+    assert.ok('unchanged' in priority, JSON.stringify(priority));
+    assert.match(priority.unchanged, /already has the lowest priority \(nice 19\)/);
   });
+
+  it(
+    'lowers its own priority, and only its own: the nice steps asked for, while every other thread of the process keeps its own',
+    { skip: niceOfThread(process.pid) >= 19 && 'this process already runs at nice 19: nothing is below it' },
+    async () => {
+      const files = await openLedgerFiles('ledger-audit-thread-');
+      const before = new Map(readdirSync(`/proc/${process.pid}/task`).map((id) => [Number(id), niceOfThread(Number(id))]));
+      const thread = await startThread(files, [], 0, 7);
+      try {
+        const priority = thread.priority;
+        assert.ok(priority && 'threadId' in priority, `the thread did not lower its priority: ${JSON.stringify(priority)}`);
+        // Seven steps below the process (which a busy machine may itself run niced), at most 19.
+        const lowered = Math.min(19, niceOfThread(process.pid) + 7);
+        assert.equal(priority.nice, lowered);
+        assert.equal(niceOfThread(priority.threadId), lowered);
+        for (const [threadId, nice] of before) assert.equal(niceOfThread(threadId), nice, `thread ${threadId} changed its priority`);
+        // Still folds: a lower priority only yields the cores to busier threads.
+        await appenderTo(files.store)(appendsOf(fc.sample(generatedHistoriesArb(5), { numRuns: 1, seed: 3 })[0]));
+        assert.equal(await thread.waitFor(await files.store.headPosition(), 30_000), true);
+      } finally {
+        await thread.stop();
+        await files.close();
+      }
+    },
+  );
 
   it('keeps the priority of the process when asked for none', async () => {
     const files = await openLedgerFiles('ledger-audit-thread-');

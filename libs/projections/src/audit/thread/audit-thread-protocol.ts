@@ -11,7 +11,7 @@ export interface AuditThreadSettings {
   minPageIntervalMs: number;
   /** How often the thread looks at the file for commits it was not told of. */
   pollIntervalMs: number;
-  /** The thread's nice value (LEDGER_AUDIT_THREAD_NICE): 0 leaves its priority as the process's. */
+  /** How many nice steps below the process the thread runs (LEDGER_AUDIT_THREAD_NICE): 0 leaves it at the process's priority. */
   nice: number;
 }
 
