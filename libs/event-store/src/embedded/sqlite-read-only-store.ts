@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import type { RecordedEvent } from '../envelope';
 import type { AllSubscription, AppendResult, EventStore, ReadAllOptions } from '../event-store.port';
 import { AppendNotifier } from './append-notifier';
-import { EVENT_COLUMNS, envelopeJsonOfRow } from './event-row';
+import { EVENT_COLUMNS, envelopeJsonOfRow, withStoredJson } from './event-row';
 import { SCHEMA_VERSION } from './schema';
 import { SqliteAllSubscription } from './sqlite-subscription';
 import { NO_UPCASTERS, type UpcasterRegistry } from '../upcasting/upcaster-registry';
@@ -28,6 +28,13 @@ export interface SqliteReadOnlyStoreOptions {
   /** How often a live subscription looks for events appended by the process that writes the file. */
   pollIntervalMs?: number;
   busyTimeoutMs?: number;
+  /**
+   * Each event read keeps its envelope's JSON spliced from the stored text (storedEnvelopeJson),
+   * for a reader that writes events out again, the live audit index's thread: it would
+   * otherwise print every parsed event again with JSON.stringify. An upcast event keeps none
+   * (its shape is not the stored one).
+   */
+  keepEnvelopeJson?: boolean;
 }
 
 /**
@@ -86,7 +93,15 @@ export class SqliteReadOnlyEventStore implements EventStore {
     this.assertOpen();
     const rows = this.allAfter.all(afterPosition, maxCount);
     const events = new Array<RecordedEvent>(rows.length);
-    for (let i = 0; i < rows.length; i++) events[i] = this.upcasters.upcast(toEvent(rows[i]));
+    if (this.options.keepEnvelopeJson !== true) {
+      for (let i = 0; i < rows.length; i++) events[i] = this.upcasters.upcast(toEvent(rows[i]));
+      return events;
+    }
+    for (let i = 0; i < rows.length; i++) {
+      const stored = toEvent(rows[i]);
+      const event = this.upcasters.upcast(stored);
+      events[i] = event === stored ? withStoredJson(event, envelopeJsonOfRow(...rows[i])) : event;
+    }
     return events;
   }
 

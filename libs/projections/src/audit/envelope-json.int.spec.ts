@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { SqliteEventStore, SqliteReadOnlyEventStore, storedEnvelopeJson } from '@ledger/event-store';
+import { SqliteEventStore, SqliteReadOnlyEventStore, storedEnvelopeJson, UpcasterRegistry } from '@ledger/event-store';
+import type { RecordedEvent } from '@ledger/event-store';
 import { envelopeJson } from './audit-index-projector';
 
 describe('an envelope spliced from the stored text is the envelope printed again', () => {
@@ -38,6 +39,44 @@ describe('an envelope spliced from the stored text is the envelope printed again
       const live = await store.readAll({ fromPosition: 0, maxCount: 1_000 });
       assert.equal(live.length, data.length);
       live.forEach((event) => assert.equal(storedEnvelopeJson(event), envelopeJson(event), `live event ${event.position}`));
+      // So does the live audit index's thread, which follows the file through a read-only handle.
+      const follower = SqliteReadOnlyEventStore.open({ file, keepEnvelopeJson: true });
+      const followed: RecordedEvent[] = [];
+      const subscription = follower.subscribeToAll();
+      for await (const event of subscription) {
+        followed.push(event, ...(subscription.takeReady?.() ?? []));
+        if (followed.length >= data.length) break;
+      }
+      await follower.close();
+      assert.equal(followed.length, data.length);
+      followed.forEach((event) => assert.equal(storedEnvelopeJson(event), envelopeJson(event), `followed event ${event.position}`));
+    } finally {
+      await store.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('a read-only handle that keeps the stored envelope JSON', () => {
+  it('keeps none for an event it upcast (its shape is not the stored one), and none without the option', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'ledger-envelope-'));
+    const file = join(dir, 'events.sqlite');
+    const store = await SqliteEventStore.open({ file, synchronous: 'NORMAL' });
+    try {
+      const metadata = { correlationId: 'c', causationId: null, actor: 'a', requestId: null, schemaVersion: 1 };
+      await store.appendToStream('s', [{ id: 'old', type: 'Renamed', data: { name: 'x' }, metadata }], 'no_stream');
+      await store.appendToStream('s', [{ id: 'kept', type: 'Unchanged', data: { name: 'y' }, metadata }], 0);
+      const upcasters = new UpcasterRegistry([{ type: 'Renamed', fromVersion: 1, upcast: (data) => ({ title: (data as { name: string }).name }) }]);
+      const keeping = SqliteReadOnlyEventStore.open({ file, upcasters, keepEnvelopeJson: true });
+      const [upcast, unchanged] = await keeping.readAll();
+      await keeping.close();
+      assert.deepEqual(upcast.data, { title: 'x' });
+      assert.equal(storedEnvelopeJson(upcast), undefined);
+      assert.equal(storedEnvelopeJson(unchanged), envelopeJson(unchanged));
+      const plain = SqliteReadOnlyEventStore.open({ file });
+      const events = await plain.readAll();
+      await plain.close();
+      events.forEach((event) => assert.equal(storedEnvelopeJson(event), undefined));
     } finally {
       await store.close();
       await rm(dir, { recursive: true, force: true });

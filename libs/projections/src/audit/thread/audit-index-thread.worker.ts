@@ -23,7 +23,13 @@ const run = (settings: AuditThreadSettings, tell: (message: FromAuditThread) => 
   // writer leave, and catches up in larger pages (issue 16).
   const priority = settings.nice > 0 ? lowerThisThreadsPriority(settings.nice) : null;
   try {
-    store = SqliteReadOnlyEventStore.open({ file: settings.eventFile, upcasters: LEDGER_UPCASTERS, pollIntervalMs: settings.pollIntervalMs });
+    store = SqliteReadOnlyEventStore.open({
+      file: settings.eventFile,
+      upcasters: LEDGER_UPCASTERS,
+      pollIntervalMs: settings.pollIntervalMs,
+      // The index stores each event's JSON: spliced from the stored text, not printed again.
+      keepEnvelopeJson: true,
+    });
     opening = settings.readModelFile;
     db = openReadModelDatabase(settings.readModelFile);
     runner = new ProjectorRunner(store, AuditIndexProjector.live(db), {
