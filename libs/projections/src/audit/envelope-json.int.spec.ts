@@ -8,12 +8,22 @@ import { SqliteEventStore, SqliteReadOnlyEventStore, storedEnvelopeJson, Upcaste
 import type { RecordedEvent } from '@ledger/event-store';
 import { envelopeJson } from './audit-index-projector';
 
+/** A store in a temp file of its own, removed after `use`. */
+const withStore = async (use: (store: SqliteEventStore, file: string) => Promise<void>): Promise<void> => {
+  const dir = await mkdtemp(join(tmpdir(), 'ledger-envelope-'));
+  const file = join(dir, 'events.sqlite');
+  const store = await SqliteEventStore.open({ file, synchronous: 'NORMAL' });
+  try {
+    await use(store, file);
+  } finally {
+    await store.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+};
+
 describe('an envelope spliced from the stored text is the envelope printed again', () => {
-  it('for any JSON data and metadata, so a rebuilt audit index equals the live one', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'ledger-envelope-'));
-    const file = join(dir, 'events.sqlite');
-    const store = await SqliteEventStore.open({ file, synchronous: 'NORMAL' });
-    try {
+  it('for any JSON data and metadata, so a rebuilt audit index equals the live one', () =>
+    withStore(async (store, file) => {
       const data = fc.sample(fc.jsonValue(), { numRuns: 300, seed: 42 });
       let id = 0;
       for (const value of data) {
@@ -50,19 +60,12 @@ describe('an envelope spliced from the stored text is the envelope printed again
       await follower.close();
       assert.equal(followed.length, data.length);
       followed.forEach((event) => assert.equal(storedEnvelopeJson(event), envelopeJson(event), `followed event ${event.position}`));
-    } finally {
-      await store.close();
-      await rm(dir, { recursive: true, force: true });
-    }
-  });
+    }));
 });
 
 describe('a read-only handle that keeps the stored envelope JSON', () => {
-  it('keeps none for an event it upcast (its shape is not the stored one), and none without the option', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'ledger-envelope-'));
-    const file = join(dir, 'events.sqlite');
-    const store = await SqliteEventStore.open({ file, synchronous: 'NORMAL' });
-    try {
+  it('keeps none for an event it upcast (its shape is not the stored one), and none without the option', () =>
+    withStore(async (store, file) => {
       const metadata = { correlationId: 'c', causationId: null, actor: 'a', requestId: null, schemaVersion: 1 };
       await store.appendToStream('s', [{ id: 'old', type: 'Renamed', data: { name: 'x' }, metadata }], 'no_stream');
       await store.appendToStream('s', [{ id: 'kept', type: 'Unchanged', data: { name: 'y' }, metadata }], 0);
@@ -77,9 +80,5 @@ describe('a read-only handle that keeps the stored envelope JSON', () => {
       const events = await plain.readAll();
       await plain.close();
       events.forEach((event) => assert.equal(storedEnvelopeJson(event), undefined));
-    } finally {
-      await store.close();
-      await rm(dir, { recursive: true, force: true });
-    }
-  });
+    }));
 });
