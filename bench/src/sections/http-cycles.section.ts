@@ -4,6 +4,7 @@ import { BaselineProcess } from '../baseline/baseline-process';
 import type { BenchOptions, BenchSection, Measurement } from '../support/bench-section';
 import { commandCycles, enlistNodes } from '../support/command-cycles';
 import { JsonClient } from '../support/http-client';
+import { untilIdle } from '../support/process-idle';
 import { percentile, sorted } from '../support/stats';
 import { AppendLoad } from './store-append.section';
 
@@ -40,20 +41,30 @@ interface Target {
 /** Nodes both servers enlist, one per client of the biggest load. */
 const NODE_PREFIX = 'bench-node';
 
-/** The command cycle (commandCycles) against one server: its rate and its requests' latency. */
-const cycles = async (target: Target, clients: number, seconds: number, requestPrefix: string) => {
+/** One timed load of the command cycle (commandCycles) against one server: each request's latency, and how long it took. */
+interface Load {
+  latenciesMs: number[];
+  seconds: number;
+}
+
+const load = async (target: Target, clients: number, seconds: number, requestPrefix: string): Promise<Load> => {
   const client = new JsonClient(target.port, target.apiKey, clients);
   const started = process.hrtime.bigint();
   try {
     const latenciesMs = await commandCycles(client, { clients, seconds, nodePrefix: NODE_PREFIX, requestPrefix });
-    const elapsed = Number(process.hrtime.bigint() - started) / 1e9;
-    const ordered = sorted(latenciesMs);
-    return { cyclesPerSecond: latenciesMs.length / COMMANDS_PER_CYCLE / elapsed, p50: percentile(ordered, 50, true), p99: percentile(ordered, 99, true) };
+    return { latenciesMs, seconds: Number(process.hrtime.bigint() - started) / 1e9 };
   } catch (error) {
     throw new Error(`${target.name} with ${clients} clients: ${error instanceof Error ? error.message : String(error)}`);
   } finally {
     client.close();
   }
+};
+
+/** The rate and latency of one server over its loads taken together. */
+const summarise = (loads: readonly Load[]) => {
+  const ordered = sorted(loads.flatMap((one) => one.latenciesMs));
+  const seconds = loads.reduce((sum, one) => sum + one.seconds, 0);
+  return { cyclesPerSecond: ordered.length / COMMANDS_PER_CYCLE / seconds, p50: percentile(ordered, 50, true), p99: percentile(ordered, 99, true) };
 };
 
 const enlistBenchNodes = async (target: Target): Promise<void> => {
@@ -82,7 +93,7 @@ export const httpCyclesSection: BenchSection = {
     'full command cycles over HTTP on loopback (acquire, deploying, deployed, release; each client on its own node; latency per request; the load generator runs on the same machine) ' +
     'against the real server process (default settings: synchronous=FULL, LOG_LEVEL=info, operator key; rate limit raised) and, in the same run with the same load generator, ' +
     'against the baseline: a bare node:http server appending the same events with the same calls to the same store (bench/src/baseline/bare-http-server.ts); ' +
-    `at each concurrency the baseline runs first, then the ledger, each after the same load for ${WARM_UP_SECONDS} s unmeasured (warm-up); then the store alone at 64 clients (2 x 1 s) for the ledger-to-store ratio. A command is one request; a cycle is 4`,
+    `at each concurrency the baseline's load is cut in two halves around the ledger's (baseline, ledger, baseline: the host's drift hits both alike), each server after the same load for ${WARM_UP_SECONDS} s unmeasured (warm-up), and no load starts before both servers are idle; then the store alone at 64 clients (2 x 1 s) for the ledger-to-store ratio. A command is one request; a cycle is 4`,
   targets: [
     { key: 'http.64.vs-baseline', atLeast: 0.5, why: "at 64 clients the ledger completes at least half the baseline's command rate" },
     { key: 'http.1.p50-vs-baseline', atMost: 1.5, why: "at 1 client the ledger's p50 latency is at most 1.5 times the baseline's" },
@@ -105,13 +116,26 @@ export const httpCyclesSection: BenchSection = {
       await enlistBenchNodes(targets.baseline);
       await enlistBenchNodes(targets.ledger);
       const label = Date.now().toString(36);
+      const settle = async () => {
+        const { idle, waitedMs } = await untilIdle([ledger.pid, baseline.pid]);
+        if (!idle) options.log(`    (the servers were still busy after ${waitedMs} ms; measuring anyway)`);
+      };
       for (const clients of CONCURRENCY) {
-        await cycles(targets.baseline, clients, WARM_UP_SECONDS, `bench-${label}w-${clients}`);
-        const base = await cycles(targets.baseline, clients, options.httpSeconds, `bench-${label}-${clients}`);
-        await cycles(targets.ledger, clients, WARM_UP_SECONDS, `bench-${label}w-${clients}`);
+        const prefix = (part: string) => `bench-${label}${part}-${clients}`;
+        // The baseline's load is cut in two halves around the ledger's (B L B), so that the
+        // host's drift over the minute hits both servers alike; each server warms up just
+        // before its first measured load, and no load starts while the other server is
+        // still working off its own (the ledger's read models catch up after a load).
+        await settle();
+        await load(targets.baseline, clients, WARM_UP_SECONDS, prefix('w'));
+        const baseFirst = await load(targets.baseline, clients, options.httpSeconds / 2, prefix('a'));
+        await settle();
+        await load(targets.ledger, clients, WARM_UP_SECONDS, prefix('w'));
         const before = await storeCounters(ledger);
-        const result = await cycles(targets.ledger, clients, options.httpSeconds, `bench-${label}-${clients}`);
+        const result = summarise([await load(targets.ledger, clients, options.httpSeconds, prefix('m'))]);
         const after = await storeCounters(ledger);
+        await settle();
+        const base = summarise([baseFirst, await load(targets.baseline, clients, options.httpSeconds / 2, prefix('b'))]);
         options.log(
           `    ${clients} clients: ledger ${result.cyclesPerSecond.toFixed(1)} cycles/s p50 ${result.p50.toFixed(2)} ms p99 ${result.p99.toFixed(2)} ms; baseline ${base.cyclesPerSecond.toFixed(1)} cycles/s p50 ${base.p50.toFixed(2)} ms p99 ${base.p99.toFixed(2)} ms`,
         );
