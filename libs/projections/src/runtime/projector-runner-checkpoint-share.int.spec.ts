@@ -1,0 +1,89 @@
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { SqliteEventStore, type RecordedEvent } from '@ledger/event-store';
+import type { Projector } from './projector';
+import { CHECKPOINT_SHARE, ProjectorRunner } from './projector-runner';
+
+/** A projector whose checkpoint costs `costMs` on the runner's clock (a big in-memory state written whole). */
+class CostlyCheckpoint implements Projector {
+  readonly name = 'costly-checkpoint';
+  position = 0;
+  flushes = 0;
+
+  constructor(
+    private readonly clock: { ms: number },
+    private readonly costMs: number,
+  ) {}
+
+  applyPage(events: readonly RecordedEvent[]): void {
+    this.position = events[events.length - 1].position;
+  }
+
+  flush(): void {
+    this.flushes++;
+    this.clock.ms += this.costMs;
+  }
+}
+
+const until = async (condition: () => boolean, what: string): Promise<void> => {
+  const deadline = Date.now() + 30_000;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+};
+
+/**
+ * A runner ticking every 5 ms on a clock that moves only when told (and while a checkpoint
+ * is written); `ticks` counts the timer's looks at the clock, so a test can wait for ticks
+ * that did not flush instead of sleeping.
+ */
+const withRunner = async (costMs: number, test: (context: { clock: { ms: number }; projector: CostlyCheckpoint; ticks: () => number }) => Promise<void>) => {
+  const dir = await mkdtemp(join(tmpdir(), 'ledger-checkpoint-share-'));
+  const store = await SqliteEventStore.open({ file: join(dir, 'events.sqlite'), synchronous: 'NORMAL' });
+  const clock = { ms: 0 };
+  let looks = 0;
+  const projector = new CostlyCheckpoint(clock, costMs);
+  const runner = new ProjectorRunner(store, projector, {
+    flushEveryMs: 5,
+    now: () => {
+      looks++;
+      return clock.ms;
+    },
+  });
+  try {
+    runner.start();
+    await test({ clock, projector, ticks: () => looks });
+  } finally {
+    await runner.stop();
+    await store.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+};
+
+describe('a projector runner’s timed checkpoints', () => {
+  it('wait after a slow checkpoint until it is CHECKPOINT_SHARE of the time since it began', { timeout: 60_000 }, () =>
+    withRunner(100, async ({ clock, projector, ticks }) => {
+      await until(() => projector.flushes === 1, 'the first checkpoint');
+      const due = 100 / CHECKPOINT_SHARE;
+      const seen = ticks();
+      await until(() => ticks() >= seen + 20, 'ten more ticks');
+      assert.equal(projector.flushes, 1, 'a checkpoint followed one that took 100 ms within its own time');
+      clock.ms = due - 1;
+      const later = ticks();
+      await until(() => ticks() >= later + 20, 'ten more ticks');
+      assert.equal(projector.flushes, 1, `a checkpoint ran before ${due} ms`);
+      clock.ms = due;
+      await until(() => projector.flushes === 2, `the checkpoint due at ${due} ms`);
+    }),
+  );
+
+  it('come every flushEveryMs when they cost nothing', { timeout: 60_000 }, () =>
+    withRunner(0, async ({ projector }) => {
+      await until(() => projector.flushes >= 5, 'five checkpoints on a clock that never moves');
+    }),
+  );
+});
