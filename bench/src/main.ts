@@ -19,6 +19,7 @@ import { httpCyclesSection } from './sections/http-cycles.section';
 import { readModelRebuildSection } from './sections/read-model-rebuild.section';
 import { timeTravelSection } from './sections/time-travel.section';
 import { nodeFoldSection } from './sections/node-fold.section';
+import { bigLedgerSection } from './sections/big-ledger.section';
 
 export const SECTIONS: readonly BenchSection[] = [
   rawSqliteSection,
@@ -26,6 +27,7 @@ export const SECTIONS: readonly BenchSection[] = [
   httpCyclesSection,
   readModelRebuildSection,
   timeTravelSection,
+  bigLedgerSection,
   nodeFoldSection,
 ];
 

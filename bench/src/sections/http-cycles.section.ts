@@ -2,14 +2,13 @@ import { readFileSync } from 'node:fs';
 import { LedgerProcess } from '@ledger/testing';
 import { BaselineProcess } from '../baseline/baseline-process';
 import type { BenchOptions, BenchSection, Measurement } from '../support/bench-section';
-import { commandCycles, enlistNodes } from '../support/command-cycles';
+import { enlistNodes } from '../support/command-cycles';
+import { COMMANDS_PER_CYCLE, load, NODE_PREFIX, summarise, type Target } from '../support/cycle-loads';
 import { JsonClient } from '../support/http-client';
 import { untilIdle } from '../support/process-idle';
-import { percentile, sorted } from '../support/stats';
 import { AppendLoad } from './store-append.section';
 
 const CONCURRENCY = [1, 16, 64] as const;
-const COMMANDS_PER_CYCLE = 4;
 const STORE_SLICE_MS = 1_000;
 /**
  * Each server first runs the same load unmeasured, at each concurrency: both start fresh in
@@ -30,41 +29,6 @@ const storeCounters = async (ledger: LedgerProcess): Promise<{ appends: number; 
   const { body } = await ledger.get<string>('/metrics');
   const read = (name: string) => Number(new RegExp(`^${name} (\\d+)$`, 'm').exec(body)?.[1] ?? NaN);
   return { appends: read('ledger_store_appends_total'), transactions: read('ledger_store_transactions_total') };
-};
-
-interface Target {
-  name: string;
-  port: number;
-  apiKey: string | null;
-}
-
-/** Nodes both servers enlist, one per client of the biggest load. */
-const NODE_PREFIX = 'bench-node';
-
-/** One timed load of the command cycle (commandCycles) against one server: each request's latency, and how long it took. */
-interface Load {
-  latenciesMs: number[];
-  seconds: number;
-}
-
-const load = async (target: Target, clients: number, seconds: number, requestPrefix: string): Promise<Load> => {
-  const client = new JsonClient(target.port, target.apiKey, clients);
-  const started = process.hrtime.bigint();
-  try {
-    const latenciesMs = await commandCycles(client, { clients, seconds, nodePrefix: NODE_PREFIX, requestPrefix });
-    return { latenciesMs, seconds: Number(process.hrtime.bigint() - started) / 1e9 };
-  } catch (error) {
-    throw new Error(`${target.name} with ${clients} clients: ${error instanceof Error ? error.message : String(error)}`);
-  } finally {
-    client.close();
-  }
-};
-
-/** The rate and latency of one server over its loads taken together. */
-const summarise = (loads: readonly Load[]) => {
-  const ordered = sorted(loads.flatMap((one) => one.latenciesMs));
-  const seconds = loads.reduce((sum, one) => sum + one.seconds, 0);
-  return { cyclesPerSecond: ordered.length / COMMANDS_PER_CYCLE / seconds, p50: percentile(ordered, 50, true), p99: percentile(ordered, 99, true) };
 };
 
 const enlistBenchNodes = async (target: Target): Promise<void> => {

@@ -1,14 +1,10 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import { SqliteReadOnlyEventStore } from '@ledger/event-store';
-import { openReadModelDatabase, rebuildReadModels } from '@ledger/projections';
 import { LedgerProcess } from '@ledger/testing';
 import type { BenchSection, Measurement } from '../support/bench-section';
 import { JsonClient } from '../support/http-client';
-import { benchEvents, generatedLog } from '../support/generated-log';
+import { benchEvents, GENERATED_SNAPSHOT_EVERY, generatedLedger } from '../support/generated-log';
 import { percentile, sorted } from '../support/stats';
 
-const SNAPSHOT_EVERY = 10_000;
+const SNAPSHOT_EVERY = GENERATED_SNAPSHOT_EVERY;
 const POINTS = 12;
 const NODES = 60;
 /** Per-node time travel calls: many, so the p99 means something. */
@@ -40,16 +36,7 @@ export const timeTravelSection: BenchSection = {
     { key: 'state.scoped-node.p99', atMost: 100, why: "one node's state at a moment, folded from its own streams: p99" },
   ],
   async run(options) {
-    const { dataDir, eventFile } = await generatedLog(benchEvents(), options.log);
-    const readModels = join(dataDir, 'read-models.sqlite');
-    if (!existsSync(readModels)) {
-      options.log('  building the read models once (ledger-cli rebuild) so the ledger starts caught up');
-      const store = SqliteReadOnlyEventStore.open({ file: eventFile });
-      const db = openReadModelDatabase(readModels, { mode: 'bulk' });
-      await rebuildReadModels({ store, db, snapshotEvery: SNAPSHOT_EVERY });
-      db.close();
-      await store.close();
-    }
+    const { dataDir } = await generatedLedger(benchEvents(), options.log);
     // Nothing writes into the bench's log: the health timer's first pass is an hour away, and
     // the lease cascade is off (its catch-up of the whole log from position 0 is not what is measured here).
     const ledger = await LedgerProcess.start({

@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SqliteReadOnlyEventStore } from '@ledger/event-store';
+import { openReadModelDatabase, rebuildReadModels } from '@ledger/projections';
 import { generateLog } from '../../../apps/ledger-cli/src/generate/generate-log';
 
 /** Events in the bench's log: LEDGER_BENCH_EVENTS, else one million. */
@@ -29,4 +30,25 @@ export const generatedLog = async (events: number, log: (message: string) => voi
   rmSync(dataDir, { recursive: true, force: true });
   renameSync(building, dataDir);
   return { dataDir, eventFile };
+};
+
+/** Snapshot spacing of the generated ledger's read models (the ledger's default). */
+export const GENERATED_SNAPSHOT_EVERY = 10_000;
+
+/**
+ * The generated log with its read models built beside it (once, as `ledger-cli rebuild`
+ * would), so a ledger started on the directory is caught up at once.
+ */
+export const generatedLedger = async (events: number, log: (message: string) => void): Promise<{ dataDir: string; eventFile: string }> => {
+  const generated = await generatedLog(events, log);
+  const readModels = join(generated.dataDir, 'read-models.sqlite');
+  if (!existsSync(readModels)) {
+    log('  building the read models once (ledger-cli rebuild) so the ledger starts caught up');
+    const store = SqliteReadOnlyEventStore.open({ file: generated.eventFile });
+    const db = openReadModelDatabase(readModels, { mode: 'bulk' });
+    await rebuildReadModels({ store, db, snapshotEvery: GENERATED_SNAPSHOT_EVERY });
+    db.close();
+    await store.close();
+  }
+  return generated;
 };
