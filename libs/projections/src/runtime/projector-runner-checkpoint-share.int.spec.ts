@@ -1,11 +1,9 @@
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { SqliteEventStore, type RecordedEvent } from '@ledger/event-store';
+import type { RecordedEvent } from '@ledger/event-store';
 import type { Projector } from './projector';
-import { CHECKPOINT_SHARE, ProjectorRunner } from './projector-runner';
+import { CHECKPOINT_SHARE } from './projector-runner';
+import { withRunnerOnTempStore } from './testing/runner-on-temp-store.fixture';
 
 /** A projector whose checkpoint costs `costMs` on the runner's clock (a big in-memory state written whole). */
 class CostlyCheckpoint implements Projector {
@@ -41,27 +39,15 @@ const until = async (condition: () => boolean, what: string): Promise<void> => {
  * is written); `ticks` counts the timer's looks at the clock, so a test can wait for ticks
  * that did not flush instead of sleeping.
  */
-const withRunner = async (costMs: number, test: (context: { clock: { ms: number }; projector: CostlyCheckpoint; ticks: () => number }) => Promise<void>) => {
-  const dir = await mkdtemp(join(tmpdir(), 'ledger-checkpoint-share-'));
-  const store = await SqliteEventStore.open({ file: join(dir, 'events.sqlite'), synchronous: 'NORMAL' });
+const withRunner = (costMs: number, test: (context: { clock: { ms: number }; projector: CostlyCheckpoint; ticks: () => number }) => Promise<void>) => {
   const clock = { ms: 0 };
   let looks = 0;
   const projector = new CostlyCheckpoint(clock, costMs);
-  const runner = new ProjectorRunner(store, projector, {
-    flushEveryMs: 5,
-    now: () => {
-      looks++;
-      return clock.ms;
-    },
-  });
-  try {
-    runner.start();
-    await test({ clock, projector, ticks: () => looks });
-  } finally {
-    await runner.stop();
-    await store.close();
-    await rm(dir, { recursive: true, force: true });
-  }
+  const now = () => {
+    looks++;
+    return clock.ms;
+  };
+  return withRunnerOnTempStore(projector, { flushEveryMs: 5, now }, () => test({ clock, projector, ticks: () => looks }));
 };
 
 describe('a projector runner’s timed checkpoints', () => {

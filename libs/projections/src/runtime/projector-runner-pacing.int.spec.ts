@@ -1,12 +1,10 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { SqliteEventStore, type RecordedEvent } from '@ledger/event-store';
+import type { RecordedEvent, SqliteEventStore } from '@ledger/event-store';
 import type { Projector } from './projector';
-import { ProjectorRunner } from './projector-runner';
+import type { ProjectorRunner } from './projector-runner';
+import { withRunnerOnTempStore } from './testing/runner-on-temp-store.fixture';
 
 /**
  * Issue 16: a projector that folds at most every `minPageIntervalMs` (the audit index)
@@ -31,19 +29,9 @@ const event = () => {
 };
 
 /** A PageCounter behind a runner that pauses an hour between pages (a reader that waited for the pause would time out instead), on a fresh store. */
-const withPacedRunner = async (test: (context: { store: SqliteEventStore; projector: PageCounter; runner: ProjectorRunner<PageCounter> }) => Promise<void>) => {
-  const dir = await mkdtemp(join(tmpdir(), 'ledger-pacing-'));
-  const store = await SqliteEventStore.open({ file: join(dir, 'events.sqlite'), synchronous: 'NORMAL', pollIntervalMs: 5 });
+const withPacedRunner = (test: (context: { store: SqliteEventStore; projector: PageCounter; runner: ProjectorRunner<PageCounter> }) => Promise<void>) => {
   const projector = new PageCounter();
-  const runner = new ProjectorRunner(store, projector, { minPageIntervalMs: 3_600_000 });
-  try {
-    runner.start();
-    await test({ store, projector, runner });
-  } finally {
-    await runner.stop();
-    await store.close();
-    await rm(dir, { recursive: true, force: true });
-  }
+  return withRunnerOnTempStore(projector, { minPageIntervalMs: 3_600_000 }, ({ store, runner }) => test({ store, projector, runner }));
 };
 
 describe('a projector runner with minPageIntervalMs', () => {
