@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { RecordedEvent } from '@ledger/event-store';
 import type { Projector } from './projector';
-import { CHECKPOINT_SHARE } from './projector-runner';
+import { CHECKPOINT_SHARE, type ProjectorRunner } from './projector-runner';
 import { withRunnerOnTempStore } from './testing/runner-on-temp-store.fixture';
 
 /** A projector whose checkpoint costs `costMs` on the runner's clock (a big in-memory state written whole). */
@@ -39,7 +39,10 @@ const until = async (condition: () => boolean, what: string): Promise<void> => {
  * is written); `ticks` counts the timer's looks at the clock, so a test can wait for ticks
  * that did not flush instead of sleeping.
  */
-const withRunner = (costMs: number, test: (context: { clock: { ms: number }; projector: CostlyCheckpoint; ticks: () => number }) => Promise<void>) => {
+const withRunner = (
+  costMs: number,
+  test: (context: { clock: { ms: number }; projector: CostlyCheckpoint; runner: ProjectorRunner<CostlyCheckpoint>; ticks: () => number }) => Promise<void>,
+) => {
   const clock = { ms: 0 };
   let looks = 0;
   const projector = new CostlyCheckpoint(clock, costMs);
@@ -47,7 +50,7 @@ const withRunner = (costMs: number, test: (context: { clock: { ms: number }; pro
     looks++;
     return clock.ms;
   };
-  return withRunnerOnTempStore(projector, { flushEveryMs: 5, now }, () => test({ clock, projector, ticks: () => looks }));
+  return withRunnerOnTempStore(projector, { flushEveryMs: 5, now }, ({ runner }) => test({ clock, projector, runner, ticks: () => looks }));
 };
 
 describe('a projector runner’s timed checkpoints', () => {
@@ -56,14 +59,26 @@ describe('a projector runner’s timed checkpoints', () => {
       await until(() => projector.flushes === 1, 'the first checkpoint');
       const due = 100 / CHECKPOINT_SHARE;
       const seen = ticks();
-      await until(() => ticks() >= seen + 20, 'ten more ticks');
+      await until(() => ticks() >= seen + 20, 'twenty more ticks');
       assert.equal(projector.flushes, 1, 'a checkpoint followed one that took 100 ms within its own time');
       clock.ms = due - 1;
       const later = ticks();
-      await until(() => ticks() >= later + 20, 'ten more ticks');
+      await until(() => ticks() >= later + 20, 'twenty more ticks');
       assert.equal(projector.flushes, 1, `a checkpoint ran before ${due} ms`);
       clock.ms = due;
       await until(() => projector.flushes === 2, `the checkpoint due at ${due} ms`);
+    }),
+  );
+
+  it('wait after a slow checkpoint taken outside the timer too (the one after a start’s catch-up)', { timeout: 60_000 }, () =>
+    withRunner(100, async ({ clock, projector, runner, ticks }) => {
+      await until(() => projector.flushes === 1, 'the first timed checkpoint');
+      clock.ms = 100 / CHECKPOINT_SHARE + 100;
+      runner.flush();
+      assert.equal(projector.flushes, 2);
+      const seen = ticks();
+      await until(() => ticks() >= seen + 20, 'twenty more ticks');
+      assert.equal(projector.flushes, 2, 'a timed checkpoint followed the one taken by hand within its own time');
     }),
   );
 

@@ -121,21 +121,24 @@ export class ProjectorRunner<P extends Projector> {
     return this.waitFor(await this.store.headPosition(), timeoutMs);
   }
 
+  /** Checkpoints now (a graceful stop, the end of a start's catch-up); the next timed one waits for CHECKPOINT_SHARE after it. */
   flush(): void {
+    const began = this.now();
     try {
       this.current.flush();
     } catch (error) {
       this.options.onError?.(error);
     }
+    this.flushDueAt = began + (this.now() - began) / CHECKPOINT_SHARE;
   }
 
   /** A timed flush, unless the last one was slow enough that this one would overrun CHECKPOINT_SHARE. */
   private flushIfDue(): void {
-    const now = this.options.now ?? performance.now.bind(performance);
-    const began = now();
-    if (began < this.flushDueAt) return;
-    this.flush();
-    this.flushDueAt = began + (now() - began) / CHECKPOINT_SHARE;
+    if (this.now() >= this.flushDueAt) this.flush();
+  }
+
+  private now(): number {
+    return this.options.now ? this.options.now() : performance.now();
   }
 
   async stop(): Promise<void> {
