@@ -38,6 +38,7 @@ export class ProjectionRunner<State extends { position: number }> extends Projec
     const stored = checkpoints.load<State>(projection.name);
     const every = runnerOptions.snapshotEvery ?? 0;
     const snapshots = every > 0 ? new SnapshotWriter(checkpoints.db, projection.name, { every, clock: runnerOptions.clock }, 'current') : null;
+    snapshots?.prefetchBase();
     super(store, new StateFold(projection, stored?.state ?? projection.initialState(), { checkpoints, snapshots, clock: runnerOptions.clock }), {
       flushEveryMs: runnerOptions.checkpointEveryMs,
       onError: runnerOptions.onError,

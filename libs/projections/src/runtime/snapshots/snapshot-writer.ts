@@ -67,6 +67,8 @@ export class SnapshotWriter {
   private deferred: Deferred[] | null = null;
   /** Whether take() should try the lock at all (deferWhileLocked). */
   private mayTry: () => boolean = () => true;
+  /** The entity keys of a snapshot this writer did not take, read ahead (prefetchBase). */
+  private prefetched: { generation: number; position: number; keys: Map<string, Set<string>> } | null = null;
 
   /**
    * `generation`: write into this generation (a rebuild's new one); 'current': into
@@ -154,6 +156,22 @@ export class SnapshotWriter {
     return this.trackedState === state && this.tracked ? (this.tracked.plain() as State) : state;
   }
 
+  /**
+   * Reads now the entity keys of the current generation's latest snapshot, which the first
+   * snapshot this writer takes is a delta against (it knows which keys are gone since only
+   * by comparing). On a big ledger that read takes seconds: a server does it while it starts
+   * rather than in the middle of serving. Nothing is created; a snapshot written by someone
+   * else meanwhile makes take() read the keys of that one instead.
+   */
+  prefetchBase(): void {
+    const current = this.tables.current(this.name);
+    if (!current) return;
+    const names = snapshotTableNames(this.projectionName, current.generation);
+    if (!this.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(names.snapshots)) return;
+    const latest = (this.db.prepare(`SELECT MAX(position) AS latest FROM "${names.snapshots}"`).get() as { latest: number | null }).latest;
+    if (latest !== null) this.prefetched = { generation: current.generation, position: latest, keys: entityKeysAt(this.db, names, latest) };
+  }
+
   /** Whether folding from `before` to `after` crossed a snapshot boundary. */
   due(before: number, after: number): boolean {
     return Math.floor(after / this.options.every) > Math.floor(before / this.options.every);
@@ -205,7 +223,7 @@ export class SnapshotWriter {
     else if (this.base?.own && this.base.position === latest) kind = 'own';
     else kind = 'foreign';
 
-    const baseKeys = kind === 'foreign' ? entityKeysAt(this.db, statements.names, latest!) : null;
+    const baseKeys = kind === 'foreign' ? this.baseKeysAt(generation, latest!, statements.names) : null;
     // Each collection's keys gone since the base; every tracker starts a new period.
     const gone: GoneEntities = new Map();
     for (const [field, collection] of collections) {
@@ -288,6 +306,13 @@ export class SnapshotWriter {
 
   private now(): string {
     return (this.options.clock ?? (() => new Date()))().toISOString();
+  }
+
+  /** The entity keys of a snapshot, read ahead by prefetchBase if it read that one (once), else now. */
+  private baseKeysAt(generation: number, position: number, names: SnapshotTableNames): Map<string, Set<string>> {
+    const prefetched = this.prefetched;
+    this.prefetched = null;
+    return prefetched?.generation === generation && prefetched.position === position ? prefetched.keys : entityKeysAt(this.db, names, position);
   }
 
   private targetGeneration(): number {

@@ -108,7 +108,7 @@ const foldTo = (events: RecordedEvent[], position: number): Things => {
 };
 
 describe('snapshots give back exactly the fold up to their position', () => {
-  it('for any history of adds, updates, removals and replacements, with restarts and a racing writer, into the current generation or a new one', () => {
+  it('for any history of adds, updates, removals and replacements, with restarts (base keys read ahead or not) and a racing writer, into the current generation or a new one', () => {
     fc.assert(
       fc.property(
         fc.array(opArb, { maxLength: 80 }),
@@ -117,19 +117,25 @@ describe('snapshots give back exactly the fold up to their position', () => {
         fc.array(fc.nat({ max: 80 }), { maxLength: 3 }),
         fc.boolean(),
         fc.boolean(),
-        (ops, gaps, every, restarts, racing, fixed) => {
+        fc.boolean(),
+        (ops, gaps, every, restarts, racing, fixed, prefetch) => {
           const db = new Database(':memory:');
           try {
             const events = recorded(ops, gaps);
             // Fixed: a rebuild's new generation (entities serialised before each transaction), promoted at the end.
             const generation = fixed ? new ReadModelTables(db).allocate(snapshotsOf(things.name)) : 'current';
-            const writer = () => new SnapshotWriter(db, things.name, { every }, generation);
+            const writer = (restarted = false) => {
+              const made = new SnapshotWriter(db, things.name, { every }, generation);
+              // A server reads its first delta's base keys while it starts (prefetchBase).
+              if (restarted && prefetch) made.prefetchBase();
+              return made;
+            };
             let fold = new StateFold(things, things.initialState(), { snapshots: writer() });
             const rival = racing ? new StateFold(things, things.initialState(), { snapshots: writer() }) : null;
             events.forEach((event, i) => {
               if (restarts.includes(i)) {
                 // A restart: the state comes back from its checkpoint (JSON), the writer knows nothing.
-                fold = new StateFold(things, JSON.parse(JSON.stringify(fold.state)) as Things, { snapshots: writer() });
+                fold = new StateFold(things, JSON.parse(JSON.stringify(fold.state)) as Things, { snapshots: writer(true) });
               }
               fold.applyPage([event]);
               rival?.applyPage([event]);
@@ -157,6 +163,28 @@ describe('snapshots give back exactly the fold up to their position', () => {
       ),
       { numRuns: 300, includeErrorInReport: true },
     );
+  });
+
+  it('a restarted writer that read its base ahead (prefetchBase) marks what was removed since that base', () => {
+    const db = new Database(':memory:');
+    const events = recorded(
+      [
+        { op: 'put', key: 'a', v: 1 },
+        { op: 'put', key: 'b', v: 1 },
+        { op: 'remove', key: 'a' },
+        { op: 'put', key: 'c', v: 1 },
+      ],
+      [],
+    );
+    const before = new StateFold(things, things.initialState(), { snapshots: new SnapshotWriter(db, things.name, { every: 2 }, 'current') });
+    before.applyPage(events.slice(0, 2));
+    // A restart from the checkpoint: the new writer reads the keys of the snapshot at 2 while it starts.
+    const restarted = new SnapshotWriter(db, things.name, { every: 2 }, 'current');
+    restarted.prefetchBase();
+    const after = new StateFold(things, JSON.parse(JSON.stringify(before.state)) as Things, { snapshots: restarted });
+    after.applyPage(events.slice(2));
+    assert.deepStrictEqual(JSON.parse(JSON.stringify(new SnapshotReader(db, things.name).load(4, things.initialState))), foldTo(events, 4));
+    db.close();
   });
 
   it('a delta stores only the entities that changed since the snapshot before', () => {
