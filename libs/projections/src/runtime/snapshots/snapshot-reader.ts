@@ -50,12 +50,23 @@ export class SnapshotReader {
     this.tables = new ReadModelTables(db);
   }
 
-  private names(): SnapshotTableNames | null {
+  private current(): { generation: number; names: SnapshotTableNames } | null {
     const current = this.tables.current(snapshotsOf(this.projectionName));
     if (!current) return null;
     const names = snapshotTableNames(this.projectionName, current.generation);
     const exists = this.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(names.snapshots);
-    return exists ? names : null;
+    return exists ? { generation: current.generation, names } : null;
+  }
+
+  private names(): SnapshotTableNames | null {
+    return this.current()?.names ?? null;
+  }
+
+  /** The newest snapshot of the current generation and the keys of the entities it holds (what a new writer's first delta compares against), or null. */
+  newestKeys(): { generation: number; position: number; keys: Map<string, Set<string>> } | null {
+    const current = this.current();
+    const position = current ? this.nearest(Number.MAX_SAFE_INTEGER) : null;
+    return current && position !== null ? { generation: current.generation, position, keys: entityKeysAt(this.db, current.names, position) } : null;
   }
 
   /** The position of the newest snapshot at or before `position`, or null. */

@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { ReadModelTables } from '../read-model-tables';
 import { createSnapshotTables, snapshotsOf, snapshotTableNames, type SnapshotMeta, type SnapshotTableNames } from './snapshot-tables';
-import { entityKeysAt } from './snapshot-reader';
+import { entityKeysAt, SnapshotReader } from './snapshot-reader';
 import { changedEntities, insertEntitiesInKeyOrder, type ChangedEntities, type GoneEntities } from './snapshot-rows';
 import { TrackedState, type TrackedCollection } from './tracked-collections';
 
@@ -164,12 +164,7 @@ export class SnapshotWriter {
    * else meanwhile makes take() read the keys of that one instead.
    */
   prefetchBase(): void {
-    const current = this.tables.current(this.name);
-    if (!current) return;
-    const names = snapshotTableNames(this.projectionName, current.generation);
-    if (!this.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(names.snapshots)) return;
-    const latest = (this.db.prepare(`SELECT MAX(position) AS latest FROM "${names.snapshots}"`).get() as { latest: number | null }).latest;
-    if (latest !== null) this.prefetched = { generation: current.generation, position: latest, keys: entityKeysAt(this.db, names, latest) };
+    this.prefetched = new SnapshotReader(this.db, this.projectionName).newestKeys();
   }
 
   /** Whether folding from `before` to `after` crossed a snapshot boundary. */
@@ -209,6 +204,9 @@ export class SnapshotWriter {
     const position = state.position;
     const collections = this.tracked!.collections();
     if (this.base?.generation !== generation) this.base = null;
+    // Read ahead for this writer's first snapshot only, whatever kind it turns out to be.
+    const prefetched = this.prefetched;
+    this.prefetched = null;
 
     if (statements.exists.get(position)) {
       // Someone folding the same log took it already, with the same content.
@@ -223,7 +221,12 @@ export class SnapshotWriter {
     else if (this.base?.own && this.base.position === latest) kind = 'own';
     else kind = 'foreign';
 
-    const baseKeys = kind === 'foreign' ? this.baseKeysAt(generation, latest!, statements.names) : null;
+    const baseKeys =
+      kind !== 'foreign'
+        ? null
+        : prefetched?.generation === generation && prefetched.position === latest
+          ? prefetched.keys
+          : entityKeysAt(this.db, statements.names, latest!);
     // Each collection's keys gone since the base; every tracker starts a new period.
     const gone: GoneEntities = new Map();
     for (const [field, collection] of collections) {
@@ -306,13 +309,6 @@ export class SnapshotWriter {
 
   private now(): string {
     return (this.options.clock ?? (() => new Date()))().toISOString();
-  }
-
-  /** The entity keys of a snapshot, read ahead by prefetchBase if it read that one (once), else now. */
-  private baseKeysAt(generation: number, position: number, names: SnapshotTableNames): Map<string, Set<string>> {
-    const prefetched = this.prefetched;
-    this.prefetched = null;
-    return prefetched?.generation === generation && prefetched.position === position ? prefetched.keys : entityKeysAt(this.db, names, position);
   }
 
   private targetGeneration(): number {
