@@ -82,11 +82,12 @@ describe(`ledger-cli on a ${EVENTS}-event log`, () => {
 
     // Tamper with the live read models: verify fails, and says where.
     const db = new Database(join(dataDir, 'read-models.sqlite'));
-    const checkpoint = db.prepare('SELECT state FROM checkpoints WHERE name = ?').get(ledgerProjection.name) as { state: string };
-    const state = JSON.parse(checkpoint.state);
-    const epoch = state.nodes['node-00001'].epoch;
-    state.nodes['node-00001'].epoch = 999;
-    db.prepare('UPDATE checkpoints SET state = ? WHERE name = ?').run(JSON.stringify(state), ledgerProjection.name);
+    // The view's checkpoint holds each node as a row of its own.
+    const where = "WHERE name = ? AND collection = 'nodes' AND key = 'node-00001'";
+    const node = JSON.parse((db.prepare(`SELECT body FROM checkpoint_entities ${where}`).get(ledgerProjection.name) as { body: string }).body);
+    const epoch = node.epoch;
+    node.epoch = 999;
+    db.prepare(`UPDATE checkpoint_entities SET body = ? ${where}`).run(JSON.stringify(node), ledgerProjection.name);
     const audit = (db.prepare('SELECT generation FROM read_model_tables WHERE name = ? AND current = 1').get(AUDIT_INDEX) as { generation: number }).generation;
     db.prepare(`UPDATE "${auditTableNames(audit).events}" SET node_id = 'node-99999' WHERE position = 42`).run();
     db.close();

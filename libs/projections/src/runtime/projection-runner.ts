@@ -39,13 +39,22 @@ export class ProjectionRunner<State extends { position: number }> extends Projec
     const every = runnerOptions.snapshotEvery ?? 0;
     const snapshots = every > 0 ? new SnapshotWriter(checkpoints.db, projection.name, { every, clock: runnerOptions.clock }, 'current') : null;
     snapshots?.prefetchBase();
-    super(store, new StateFold(projection, stored?.state ?? projection.initialState(), { checkpoints, snapshots, clock: runnerOptions.clock }), {
-      flushEveryMs: runnerOptions.checkpointEveryMs,
-      onError: runnerOptions.onError,
-      onRestart: runnerOptions.onRestart,
-      retryMs: runnerOptions.retryMs,
-      pageSize: runnerOptions.pageSize,
-    });
+    super(
+      store,
+      new StateFold(projection, stored?.state ?? projection.initialState(), {
+        checkpoints,
+        snapshots,
+        checkpointed: stored?.entities === true,
+        clock: runnerOptions.clock,
+      }),
+      {
+        flushEveryMs: runnerOptions.checkpointEveryMs,
+        onError: runnerOptions.onError,
+        onRestart: runnerOptions.onRestart,
+        retryMs: runnerOptions.retryMs,
+        pageSize: runnerOptions.pageSize,
+      },
+    );
   }
 
   get state(): State {

@@ -41,10 +41,11 @@ export class RebuildInProgressError extends Error {
 const DEFAULT_PAGE = 1_000;
 /**
  * The share of its thread timed checkpoints may take: one that took d ms is followed by the
- * next no sooner than d / CHECKPOINT_SHARE ms after it began. A projector kept in memory
- * writes its whole state (the ledger view of a 1,000,000-event ledger: 108 MB of JSON, about
- * 2 s), and every 5 s that took half the event loop; a small one still checkpoints every
- * flushEveryMs. A restart folds what came after the last checkpoint, from the log.
+ * next no sooner than d / CHECKPOINT_SHARE ms after it began. A fold's checkpoint writes only
+ * what changed since the last one, but its first after a rebuild's swap, or after an upgrade
+ * from whole-state checkpoints, writes all of it (the ledger view of a 1,000,000-event ledger:
+ * 108 MB, about 2 s); a cheap one still comes every flushEveryMs. A restart folds what came
+ * after the last checkpoint, from the log.
  */
 export const CHECKPOINT_SHARE = 0.02;
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));

@@ -2,23 +2,41 @@ import type { RecordedEvent } from '@ledger/event-store';
 import type { CheckpointStore } from './checkpoint-store';
 import type { Projection } from './projection';
 import type { Projector } from './projector';
+import { changedEntities, type ChangedEntities, type GoneEntities } from './snapshots/snapshot-rows';
 import type { SnapshotWriter } from './snapshots/snapshot-writer';
+import { metaOf, TrackedState, type TrackedCollection } from './snapshots/tracked-collections';
 
 export interface StateFoldOptions {
-  /** Where flush() saves state and position in one row; none for a rebuild not yet promoted. */
+  /** Where flush() saves state and position; none for a rebuild not yet promoted. */
   checkpoints?: CheckpointStore | null;
   /** Periodic snapshots for time travel, taken as the fold crosses each boundary. */
   snapshots?: SnapshotWriter | null;
+  /**
+   * The state given is what `checkpoints` holds, saved entity by entity at its position
+   * (CheckpointStore.load said so): the first flush saves only what changed since.
+   * Otherwise the first flush saves the whole state.
+   */
+  checkpointed?: boolean;
   clock?: () => Date;
 }
 
-/** An in-memory projection folding the log: the state, its checkpoint, its snapshots. */
+/**
+ * An in-memory projection folding the log: the state, its checkpoint, its snapshots.
+ * Its checkpoint is saved entity by entity: each flush writes the entities changed since
+ * the last one (their `lastPosition` moved past it, as snapshots find them) and removes
+ * those gone, so on a big ledger a checkpoint no longer stops the event loop for the
+ * seconds that writing the whole state takes.
+ */
 export class StateFold<State extends { position: number }> implements Projector {
   private savedPosition: number;
   private snapshotPending = false;
   private readonly options: StateFoldOptions;
-  /** The state serialised ahead of a flush (serialiseCheckpoint), at the position it was taken. */
-  private serialised: { position: number; json: string } | null = null;
+  /** The state's tracking when no snapshot writer tracks it (which is then shared). */
+  private ownTracking: TrackedState | null = null;
+  /** The collections' trackers when the last checkpoint was saved: its base for the next delta; null: the next save is whole. */
+  private savedCollections: Map<string, TrackedCollection> | null = null;
+  /** Every entity serialised ahead of a whole save (serialiseCheckpoint), at the position it was taken. */
+  private serialised: { position: number; changed: ChangedEntities } | null = null;
 
   constructor(
     private readonly projection: Projection<State>,
@@ -27,6 +45,7 @@ export class StateFold<State extends { position: number }> implements Projector 
   ) {
     this.options = { ...options };
     this.savedPosition = state.position;
+    if (options.checkpoints && options.checkpointed) this.baseNextDeltaHere(this.collections());
   }
 
   get name(): string {
@@ -69,32 +88,66 @@ export class StateFold<State extends { position: number }> implements Projector 
     this.snapshotPending = false;
   }
 
-  /** Saves a checkpoint if the state moved since the last one. */
+  /** Saves a checkpoint if the state moved since the last one: what changed since, or (the first time) all of it. */
   flush(): void {
     const checkpoints = this.options.checkpoints;
     if (!checkpoints || this.state.position === this.savedPosition) return;
-    const json = this.serialised?.position === this.state.position ? this.serialised.json : JSON.stringify(this.plain());
+    const collections = this.collections();
+    const base = this.savedCollections;
+    const full = base === null || base.size !== collections.size || [...collections].some(([field, collection]) => base.get(field) !== collection);
+    const gone: GoneEntities = new Map();
+    for (const [field, collection] of collections) {
+      const removed = collection.takeRemoved('checkpoints');
+      if (!full) gone.set(field, removed);
+    }
+    const ahead = full && this.serialised?.position === this.state.position ? this.serialised.changed : null;
     this.serialised = null;
-    checkpoints.saveJson(this.projection.name, this.state.position, json, (this.options.clock ?? (() => new Date()))());
+    const changed: ChangedEntities = ahead ?? new Map();
+    if (!ahead) for (const [field, collection] of collections) changed.set(field, changedEntities(collection, full ? null : this.savedPosition));
+    try {
+      checkpoints.saveEntities(
+        this.projection.name,
+        { position: this.state.position, meta: metaOf(this.state, collections), full, changed, gone },
+        (this.options.clock ?? (() => new Date()))(),
+      );
+    } catch (error) {
+      // The removals taken are not stored: the next save is whole.
+      this.savedCollections = null;
+      throw error;
+    }
     this.savedPosition = this.state.position;
+    this.savedCollections = new Map(collections);
   }
 
   /**
-   * Serialises the checkpoint now, for the next flush() to save if the state has not moved
-   * by then: a rebuild does it while its other thread finishes, so its final transaction
-   * only writes the text (on a big ledger the state is a hundred megabytes of JSON).
+   * Serialises every entity now, for the next flush() to save whole if the state has not
+   * moved by then: a rebuild does it while its other thread finishes, so its final
+   * transaction only writes the rows (on a big ledger the state is a hundred megabytes).
    */
   serialiseCheckpoint(): void {
-    this.serialised = { position: this.state.position, json: JSON.stringify(this.plain()) };
+    const changed: ChangedEntities = new Map();
+    for (const [field, collection] of this.collections()) changed.set(field, changedEntities(collection, null));
+    this.serialised = { position: this.state.position, changed };
   }
 
-  private plain(): State {
-    return this.options.snapshots ? this.options.snapshots.unwrapped(this.state) : this.state;
-  }
-
-  /** From now on flush() saves checkpoints here (a rebuilt fold, once promoted); the next flush saves. */
+  /** From now on flush() saves checkpoints here (a rebuilt fold, once promoted); the next flush saves the whole state. */
   saveCheckpointsTo(checkpoints: CheckpointStore): void {
     this.options.checkpoints = checkpoints;
     this.savedPosition = -1;
+    this.savedCollections = null;
+  }
+
+  /** The state's collections, tracked (by the snapshot writer, which shares its tracking, or by this fold). */
+  private collections(): Map<string, TrackedCollection> {
+    const snapshots = this.options.snapshots;
+    if (snapshots) return snapshots.tracking(this.state).collections();
+    this.ownTracking ??= new TrackedState(this.state as unknown as Record<string, unknown>);
+    return this.ownTracking.collections();
+  }
+
+  /** The stored checkpoint is the state as it is now: the next delta is taken against it. */
+  private baseNextDeltaHere(collections: Map<string, TrackedCollection>): void {
+    for (const collection of collections.values()) collection.takeRemoved('checkpoints');
+    this.savedCollections = new Map(collections);
   }
 }

@@ -1,9 +1,9 @@
 import type Database from 'better-sqlite3';
 import { ReadModelTables } from '../read-model-tables';
-import { createSnapshotTables, snapshotsOf, snapshotTableNames, type SnapshotMeta, type SnapshotTableNames } from './snapshot-tables';
+import { createSnapshotTables, snapshotsOf, snapshotTableNames, type SnapshotTableNames } from './snapshot-tables';
 import { entityKeysAt, SnapshotReader } from './snapshot-reader';
 import { changedEntities, insertEntitiesInKeyOrder, type ChangedEntities, type GoneEntities } from './snapshot-rows';
-import { TrackedState, type TrackedCollection } from './tracked-collections';
+import { metaOf, TrackedState, type TrackedCollection } from './tracked-collections';
 
 export interface SnapshotWriterOptions {
   /** Take a snapshot each time the folded position crosses a multiple of this. */
@@ -151,9 +151,10 @@ export class SnapshotWriter {
     this.base = null;
   }
 
-  /** `state` as plain data, without the tracking proxies (for checkpoints: the same JSON, written faster). */
-  unwrapped<State extends object>(state: State): State {
-    return this.trackedState === state && this.tracked ? (this.tracked.plain() as State) : state;
+  /** The tracking of `state`'s collections, begun now if this writer does not track it yet (the fold's checkpoints share it). */
+  tracking(state: object): TrackedState {
+    if (this.trackedState !== state || !this.tracked) this.track(state);
+    return this.tracked!;
   }
 
   /**
@@ -302,9 +303,7 @@ export class SnapshotWriter {
 
   /** The snapshot row's `meta`: the state's plain fields and the names of its collections. */
   private meta(state: { position: number }, collections: Map<string, TrackedCollection>): string {
-    const meta: SnapshotMeta = { scalars: {}, collections: [...collections.keys()] };
-    for (const [field, value] of Object.entries(state)) if (!collections.has(field)) meta.scalars[field] = value;
-    return JSON.stringify(meta);
+    return JSON.stringify(metaOf(state, collections));
   }
 
   private now(): string {

@@ -1,4 +1,7 @@
-import { isCollection } from './snapshot-tables';
+import { isCollection, type SnapshotMeta } from './snapshot-tables';
+
+/** Who reads a collection's removals, each for its own period: the snapshots, and the checkpoints that store a state entity by entity. */
+export type RemovalReader = 'snapshots' | 'checkpoints';
 
 /**
  * One collection of a state (key -> entity), watched through a Proxy whose traps only
@@ -11,8 +14,8 @@ export class TrackedCollection {
   private keys: (string | null)[] = [];
   private entities: unknown[] = [];
   private readonly slots = new Map<string, number>();
-  /** Keys removed since the last snapshot (some may be back since). */
-  private removed = new Set<string>();
+  /** Per reader, the keys removed since it last took them (some may be back since); a reader that never took any is not kept. */
+  private readonly removed = new Map<RemovalReader, Set<string>>();
 
   constructor(readonly target: Record<string, unknown>) {
     for (const key of Object.keys(target)) this.add(key, target[key]);
@@ -51,12 +54,12 @@ export class TrackedCollection {
     }
   }
 
-  /** Keys removed since the last call and not back; starts a new period. */
-  takeRemoved(): string[] {
-    const gone = [...this.removed].filter((key) => !this.slots.has(key));
-    this.removed = new Set();
+  /** Keys removed since `reader`'s last call and not back; starts its new period (its first call: the removals from now on). */
+  takeRemoved(reader: RemovalReader = 'snapshots'): string[] {
+    const removed = this.removed.get(reader);
+    this.removed.set(reader, new Set());
     if (this.keys.length > 2 * this.slots.size + 1_024) this.compact();
-    return gone;
+    return removed ? [...removed].filter((key) => !this.slots.has(key)) : [];
   }
 
   private put(key: string, value: unknown): void {
@@ -77,7 +80,7 @@ export class TrackedCollection {
     this.slots.delete(key);
     this.keys[slot] = null;
     this.entities[slot] = undefined;
-    this.removed.add(key);
+    for (const removed of this.removed.values()) removed.add(key);
   }
 
   private compact(): void {
@@ -116,16 +119,16 @@ export class TrackedState {
     return this.tracked;
   }
 
-  /** The state with each tracked collection's plain object in place of its proxy: what serialising should read (twice as fast). */
-  plain(): Record<string, unknown> {
-    const copy = { ...this.state };
-    for (const [field, collection] of this.tracked) if (copy[field] === collection.proxy) copy[field] = collection.target;
-    return copy;
-  }
-
   private wrap(field: string): void {
     const collection = new TrackedCollection(this.state[field] as Record<string, unknown>);
     this.tracked.set(field, collection);
     this.state[field] = collection.proxy;
   }
 }
+
+/** A state's plain fields and the names of its collections: what a snapshot or checkpoint stores beside the entities. */
+export const metaOf = (state: object, collections: Map<string, TrackedCollection>): SnapshotMeta => {
+  const meta: SnapshotMeta = { scalars: {}, collections: [...collections.keys()] };
+  for (const [field, value] of Object.entries(state)) if (!collections.has(field)) meta.scalars[field] = value;
+  return meta;
+};
