@@ -31,6 +31,17 @@ const settled = async (ledger: LedgerProcess, pids: number[], maxMs: number): Pr
   return (await untilIdle(pids, { maxMs: Math.max(1_000, deadline - Date.now()) })).idle;
 };
 
+/**
+ * The longest the ledger's event loop stopped since the last scrape, in ms: prom-client's
+ * `nodejs_eventloop_lag_max_seconds`, whose histogram each scrape reads and resets.
+ */
+const longestLoopStallMs = async (ledger: LedgerProcess): Promise<number> => {
+  const { body } = await ledger.get<string>('/metrics');
+  const max = /^nodejs_eventloop_lag_max_seconds (\S+)$/m.exec(body);
+  if (!max) throw new Error('the ledger reports no nodejs_eventloop_lag_max_seconds');
+  return Number(max[1]) * 1000;
+};
+
 const asTarget = (name: string, ledger: LedgerProcess): Target => ({ name, port: ledger.port, apiKey: ledger.apiKey });
 
 const enlist = async (target: Target): Promise<void> => {
@@ -52,7 +63,7 @@ export const bigLedgerSection: BenchSection = {
   description:
     `the command cycle at 1 client (acquire, deploying, deployed, release) against the real ledger on a copy of the generated log of ${benchEvents().toLocaleString('en-US')} events, its read models built, ` +
     `and, in the same run, against a fresh ledger with the same settings (snapshots every ${GENERATED_SNAPSHOT_EVERY.toLocaleString('en-US')}; rate limit raised); ` +
-    "the big ledger first works off its start (its lease cascade folds the whole log once: the time until every follower of the log is at the head and both processes are idle is reported), then the fresh one's load is cut in two halves around the big one's, each after 2 s unmeasured; latency as the client sees it",
+    "the big ledger first works off its start (its lease cascade folds the whole log once: the time until every follower of the log is at the head and both processes are idle is reported), then the fresh one's load is cut in two halves around the big one's, each after 2 s unmeasured; latency as the client sees it; the big ledger's longest event-loop stall during its load (prom-client's nodejs_eventloop_lag_max_seconds).",
   targets: [
     { key: 'big.p50-vs-fresh', atMost: 1.5, why: "at 1 client a ledger with the generated history answers within 1.5 times a fresh ledger's p50" },
     {
@@ -82,17 +93,20 @@ export const bigLedgerSection: BenchSection = {
         const freshFirst = await load(targets.fresh, 1, options.httpSeconds / 2, `big-${label}-a`);
         await settle();
         await load(targets.big, 1, WARM_UP_SECONDS, `big-${label}-w`);
+        await longestLoopStallMs(big);
         const measured = summarise([await load(targets.big, 1, options.httpSeconds, `big-${label}-m`)]);
+        const loopStall = await longestLoopStallMs(big);
         await settle();
         const baseline = summarise([freshFirst, await load(targets.fresh, 1, options.httpSeconds / 2, `big-${label}-b`)]);
         options.log(
-          `    big ledger p50 ${measured.p50.toFixed(2)} ms p99 ${measured.p99.toFixed(2)} ms max ${measured.max.toFixed(0)} ms; fresh p50 ${baseline.p50.toFixed(2)} ms p99 ${baseline.p99.toFixed(2)} ms max ${baseline.max.toFixed(0)} ms; settled after ${settledSeconds.toFixed(1)} s`,
+          `    big ledger p50 ${measured.p50.toFixed(2)} ms p99 ${measured.p99.toFixed(2)} ms max ${measured.max.toFixed(0)} ms, event loop stalled ${loopStall.toFixed(0)} ms at most; fresh p50 ${baseline.p50.toFixed(2)} ms p99 ${baseline.p99.toFixed(2)} ms max ${baseline.max.toFixed(0)} ms; settled after ${settledSeconds.toFixed(1)} s`,
         );
         return [
           { key: 'big.settled', label: 'the big ledger: start until its followers are at the head and both processes idle', value: settledSeconds, unit: 's' },
           { key: 'big.p50', label: 'big ledger: request latency p50', value: measured.p50, unit: 'ms' },
           { key: 'big.p99', label: 'big ledger: request latency p99', value: measured.p99, unit: 'ms' },
           { key: 'big.max', label: 'big ledger: slowest request', value: measured.max, unit: 'ms' },
+          { key: 'big.loop-stall', label: "big ledger: its event loop's longest stall during the load", value: loopStall, unit: 'ms' },
           { key: 'fresh.p50', label: 'fresh ledger: request latency p50', value: baseline.p50, unit: 'ms' },
           { key: 'fresh.p99', label: 'fresh ledger: request latency p99', value: baseline.p99, unit: 'ms' },
           { key: 'fresh.max', label: 'fresh ledger: slowest request', value: baseline.max, unit: 'ms' },
