@@ -29,7 +29,8 @@ const entitiesRow = (name: string): string => `${name}/entities`;
 
 /**
  * Checkpoints of in-memory projections, in the read-model database: a projection's
- * data and the position it reflects are written in one row, hence one transaction:
+ * data and the position it reflects are written in one transaction (one row for a
+ * state saved whole, its entities' rows and one row for one saved entity by entity):
  * they can never disagree after a crash.
  */
 export class CheckpointStore {

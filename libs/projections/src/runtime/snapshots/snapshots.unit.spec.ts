@@ -1,9 +1,10 @@
 /**
  * Snapshots are an optimisation: the state a snapshot gives back must be the fold of
- * the log up to its position, whatever the projection does to its collections. A
- * synthetic projection here adds, updates and removes entities, keeps entities with no
- * `lastPosition` (stored every time), replaces a whole collection, and has writers that
- * restart in the middle or race another writer of the same generation.
+ * the log up to its position, whatever the projection does to its collections. The
+ * synthetic projection (testing/things-projection) adds, updates and removes entities,
+ * keeps entities with no `lastPosition` (stored every time) and replaces a whole
+ * collection; here its writers also restart in the middle or race another writer of the
+ * same generation.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
