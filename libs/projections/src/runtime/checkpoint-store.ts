@@ -18,6 +18,8 @@ export interface EntityCheckpoint {
   meta: SnapshotMeta;
   /** Every entity of the state (the stored ones are replaced), or only the changes since the last save of this name. */
   full: boolean;
+  /** For a delta: the position of the save it is taken against, which must still be the stored one. */
+  since: number | null;
   /** Per collection, [key, JSON] of the entities to store. */
   changed: ChangedEntities;
   /** Per collection, the keys gone since the last save (a delta only). */
@@ -113,14 +115,18 @@ export class CheckpointStore {
    * a delta writes only what changed, so a big state's checkpoint costs what its last
    * seconds changed, not the whole state (a 1,000,000-event ledger's view is 108 MB of
    * JSON). A full save replaces every entity and the whole-state row of `name`, if any.
+   * A delta is written only over the save it was taken against: if another writer saved
+   * this name since (a CLI rebuild's promotion, beside the running server), it writes
+   * nothing and answers false, and the caller saves the whole state.
    */
-  saveEntities(name: string, checkpoint: EntityCheckpoint, savedAt: Date): void {
+  saveEntities(name: string, checkpoint: EntityCheckpoint, savedAt: Date): boolean {
     const upsert = this.statements.get(
       `INSERT INTO checkpoint_entities (name, collection, key, body) VALUES (?, ?, ?, ?)
        ON CONFLICT(name, collection, key) DO UPDATE SET body = excluded.body`,
     );
     const remove = this.statements.get('DELETE FROM checkpoint_entities WHERE name = ? AND collection = ? AND key = ?');
-    this.db.transaction(() => {
+    return this.db.transaction(() => {
+      if (!checkpoint.full && this.loadJson(entitiesRow(name))?.position !== checkpoint.since) return false;
       if (checkpoint.full) {
         this.statements.get('DELETE FROM checkpoint_entities WHERE name = ?').run(name);
         this.drop(name);
@@ -130,6 +136,7 @@ export class CheckpointStore {
         for (const [key, body] of checkpoint.changed.get(collection)!) upsert.run(name, collection, key, body);
       }
       this.saveJson(entitiesRow(name), checkpoint.position, JSON.stringify(checkpoint.meta), savedAt);
+      return true;
     })();
   }
 

@@ -102,14 +102,20 @@ export class StateFold<State extends { position: number }> implements Projector 
     }
     const ahead = full && this.serialised?.position === this.state.position ? this.serialised.changed : null;
     this.serialised = null;
-    const changed: ChangedEntities = ahead ?? new Map();
-    if (!ahead) for (const [field, collection] of collections) changed.set(field, changedEntities(collection, full ? null : this.savedPosition));
+    const entities = (since: number | null): ChangedEntities => {
+      const changed: ChangedEntities = new Map();
+      for (const [field, collection] of collections) changed.set(field, changedEntities(collection, since));
+      return changed;
+    };
+    const meta = metaOf(this.state, collections);
+    const savedAt = (this.options.clock ?? (() => new Date()))();
+    const { name } = this.projection;
+    const position = this.state.position;
     try {
-      checkpoints.saveEntities(
-        this.projection.name,
-        { position: this.state.position, meta: metaOf(this.state, collections), full, changed, gone },
-        (this.options.clock ?? (() => new Date()))(),
-      );
+      const since = full ? null : this.savedPosition;
+      const saved = checkpoints.saveEntities(name, { position, meta, full, since, changed: ahead ?? entities(since), gone }, savedAt);
+      // Someone else saved this checkpoint since (a CLI rebuild's promotion): a delta over theirs would mix two states.
+      if (!saved) checkpoints.saveEntities(name, { position, meta, full: true, since: null, changed: entities(null), gone: new Map() }, savedAt);
     } catch (error) {
       // The removals taken are not stored: the next save is whole.
       this.savedCollections = null;
