@@ -247,7 +247,7 @@ export const rebuildReadModels = async (options: RebuildReadModelsOptions): Prom
       .transaction(() => {
         if (!logEndsBefore && replacedPosition(tables) > position) return false;
         if (snapshotGeneration > 0) tables.promote(snapshotsOf(ledgerProjection.name), snapshotGeneration, snapshotTablesOf(ledgerProjection.name));
-        view.saveCheckpointsTo(CheckpointStore.on(db));
+        view.saveCheckpointsTo(CheckpointStore.on(db), { whole: true });
         view.flush();
         index.promote();
         return true;

@@ -7,8 +7,8 @@ import type { ChangedEntities, GoneEntities } from './snapshots/snapshot-rows';
 export interface StoredCheckpoint<State> {
   position: number;
   state: State;
-  /** Stored entity by entity (saveEntities): the next save of this state may be a delta. */
-  entities: boolean;
+  /** How it was saved: by entities (saveEntities; the next save may be a delta) or whole (saveWhole, or by an earlier version). */
+  savedAs: 'entities' | 'whole';
 }
 
 /** A state saved entity by entity: all of it, or what changed since its last save. */
@@ -72,9 +72,9 @@ export class CheckpointStore {
   /** The state saved under `name`, entity by entity or whole, whichever it was saved as last. */
   load<State>(name: string): StoredCheckpoint<State> | null {
     const meta = this.loadJson(entitiesRow(name));
-    if (meta) return { position: meta.position, state: this.loadEntities(name, JSON.parse(meta.state) as SnapshotMeta) as State, entities: true };
+    if (meta) return { position: meta.position, state: this.loadEntities(name, JSON.parse(meta.state) as SnapshotMeta) as State, savedAs: 'entities' };
     const row = this.loadJson(name);
-    return row ? { position: row.position, state: JSON.parse(row.state) as State, entities: false } : null;
+    return row ? { position: row.position, state: JSON.parse(row.state) as State, savedAs: 'whole' } : null;
   }
 
   private loadEntities(name: string, meta: SnapshotMeta): Record<string, unknown> {
@@ -137,6 +137,19 @@ export class CheckpointStore {
       }
       this.saveJson(entitiesRow(name), checkpoint.position, JSON.stringify(checkpoint.meta), savedAt);
       return true;
+    })();
+  }
+
+  /**
+   * Saves a state whole, as one text: a CLI rebuild's promotion, where it is faster than
+   * rows. load() then reads it (the entity-by-entity save's position row is dropped; its
+   * entity rows are left for the next save by entities, which replaces them all, rather
+   * than deleted in the promotion's transaction), and the next save by entities is whole.
+   */
+  saveWhole(name: string, position: number, json: string, savedAt: Date): void {
+    this.db.transaction(() => {
+      this.saveJson(name, position, json, savedAt);
+      this.drop(entitiesRow(name));
     })();
   }
 

@@ -44,7 +44,7 @@ export class ProjectionRunner<State extends { position: number }> extends Projec
       new StateFold(projection, stored?.state ?? projection.initialState(), {
         checkpoints,
         snapshots,
-        checkpointed: stored?.entities === true,
+        stored: stored?.savedAs,
         clock: runnerOptions.clock,
       }),
       {
