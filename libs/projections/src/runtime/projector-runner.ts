@@ -42,9 +42,10 @@ const DEFAULT_PAGE = 1_000;
 /**
  * The share of its thread timed checkpoints may take: one that took d ms is followed by the
  * next no sooner than d / CHECKPOINT_SHARE ms after it began. A fold's checkpoint writes only
- * what changed since the last one, but its first after a rebuild's swap, or after an upgrade
- * from whole-state checkpoints, writes all of it (the ledger view of a 1,000,000-event ledger:
- * 108 MB, about 2 s); a cheap one still comes every flushEveryMs. A restart folds what came
+ * what changed since the last one, but its first after a rebuild's swap, or at a start on a
+ * checkpoint saved whole (`ledger-cli rebuild`'s, or an earlier version's), writes all of it
+ * (the ledger view of a 1,000,000-event ledger: 108 MB, 1-2 s); a cheap one still comes every
+ * flushEveryMs. A restart folds what came
  * after the last checkpoint, from the log.
  */
 export const CHECKPOINT_SHARE = 0.02;
