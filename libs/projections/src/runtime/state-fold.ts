@@ -110,7 +110,7 @@ export class StateFold<State extends { position: number }> implements Projector 
       return changed;
     };
     const meta = metaOf(this.state, collections);
-    const savedAt = (this.options.clock ?? (() => new Date()))();
+    const savedAt = this.now();
     const { name } = this.projection;
     const position = this.state.position;
     try {
@@ -155,9 +155,13 @@ export class StateFold<State extends { position: number }> implements Projector 
     const position = this.state.position;
     const json = this.serialised?.position === position ? this.serialised.json : JSON.stringify(this.plainState());
     this.serialised = null;
-    checkpoints.saveWhole(this.projection.name, position, json, (this.options.clock ?? (() => new Date()))());
+    checkpoints.saveWhole(this.projection.name, position, json, this.now());
     this.wholeNext = false;
     this.savedPosition = position;
+  }
+
+  private now(): Date {
+    return (this.options.clock ?? (() => new Date()))();
   }
 
   /** The state with each collection's plain object in place of its tracking proxy: the same JSON, serialised twice as fast. */
