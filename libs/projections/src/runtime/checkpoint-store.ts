@@ -100,8 +100,20 @@ export class CheckpointStore {
     this.saveJson(name, position, JSON.stringify(state), savedAt);
   }
 
-  /** save() of a state already serialised. */
+  /**
+   * save() of a state already serialised: a whole state in one row. It supersedes a save
+   * of `name` by entities: that save's position row is dropped, so load() reads this one;
+   * its entity rows are left for the next save by entities, which replaces them all (a CLI
+   * rebuild's promotion, where one text is faster than rows, does not delete 225,000 rows).
+   */
   saveJson(name: string, position: number, json: string, savedAt: Date): void {
+    this.db.transaction(() => {
+      this.writeRow(name, position, json, savedAt);
+      this.drop(entitiesRow(name));
+    })();
+  }
+
+  private writeRow(name: string, position: number, json: string, savedAt: Date): void {
     this.statements
       .get(
         `INSERT INTO checkpoints (name, position, state, saved_at) VALUES (?, ?, ?, ?)
@@ -135,21 +147,8 @@ export class CheckpointStore {
       for (const collection of [...checkpoint.changed.keys()].sort()) {
         for (const [key, body] of checkpoint.changed.get(collection)!) upsert.run(name, collection, key, body);
       }
-      this.saveJson(entitiesRow(name), checkpoint.position, JSON.stringify(checkpoint.meta), savedAt);
+      this.writeRow(entitiesRow(name), checkpoint.position, JSON.stringify(checkpoint.meta), savedAt);
       return true;
-    })();
-  }
-
-  /**
-   * Saves a state whole, as one text: a CLI rebuild's promotion, where it is faster than
-   * rows. load() then reads it (the entity-by-entity save's position row is dropped; its
-   * entity rows are left for the next save by entities, which replaces them all, rather
-   * than deleted in the promotion's transaction), and the next save by entities is whole.
-   */
-  saveWhole(name: string, position: number, json: string, savedAt: Date): void {
-    this.db.transaction(() => {
-      this.saveJson(name, position, json, savedAt);
-      this.drop(entitiesRow(name));
     })();
   }
 

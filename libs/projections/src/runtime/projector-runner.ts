@@ -45,8 +45,7 @@ const DEFAULT_PAGE = 1_000;
  * what changed since the last one, but its first after a rebuild's swap, or at a start on a
  * checkpoint saved whole (`ledger-cli rebuild`'s, or an earlier version's), writes all of it
  * (the ledger view of a 1,000,000-event ledger: 108 MB, 1-2 s); a cheap one still comes every
- * flushEveryMs. A restart folds what came
- * after the last checkpoint, from the log.
+ * flushEveryMs. A restart folds what came after the last checkpoint, from the log.
  */
 export const CHECKPOINT_SHARE = 0.02;
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));

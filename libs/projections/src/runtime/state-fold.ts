@@ -2,9 +2,9 @@ import type { RecordedEvent } from '@ledger/event-store';
 import type { CheckpointStore } from './checkpoint-store';
 import type { Projection } from './projection';
 import type { Projector } from './projector';
-import { changedEntities, type ChangedEntities, type GoneEntities } from './snapshots/snapshot-rows';
+import { changedEntitiesOf, type ChangedEntities, type GoneEntities } from './snapshots/snapshot-rows';
 import type { SnapshotWriter } from './snapshots/snapshot-writer';
-import { metaOf, TrackedState, type TrackedCollection } from './snapshots/tracked-collections';
+import { metaOf, TrackedState, trackersReplaced, type TrackedCollection } from './snapshots/tracked-collections';
 
 export interface StateFoldOptions {
   /** Where flush() saves state and position; none for a rebuild not yet promoted. */
@@ -97,18 +97,13 @@ export class StateFold<State extends { position: number }> implements Projector 
     if (!checkpoints || this.state.position === this.savedPosition) return;
     if (this.wholeNext) return this.saveWhole(checkpoints);
     const collections = this.collections();
-    const base = this.savedCollections;
-    const full = base === null || base.size !== collections.size || [...collections].some(([field, collection]) => base.get(field) !== collection);
+    const full = this.savedCollections === null || trackersReplaced(this.savedCollections, collections);
     const gone: GoneEntities = new Map();
     for (const [field, collection] of collections) {
       const removed = collection.takeRemoved('checkpoints');
       if (!full) gone.set(field, removed);
     }
-    const entities = (since: number | null): ChangedEntities => {
-      const changed: ChangedEntities = new Map();
-      for (const [field, collection] of collections) changed.set(field, changedEntities(collection, since));
-      return changed;
-    };
+    const entities = (since: number | null): ChangedEntities => changedEntitiesOf(collections, since);
     const meta = metaOf(this.state, collections);
     const savedAt = this.now();
     const { name } = this.projection;
@@ -155,7 +150,7 @@ export class StateFold<State extends { position: number }> implements Projector 
     const position = this.state.position;
     const json = this.serialised?.position === position ? this.serialised.json : JSON.stringify(this.plainState());
     this.serialised = null;
-    checkpoints.saveWhole(this.projection.name, position, json, this.now());
+    checkpoints.saveJson(this.projection.name, position, json, this.now());
     this.wholeNext = false;
     this.savedPosition = position;
   }

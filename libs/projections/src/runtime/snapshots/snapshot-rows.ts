@@ -22,6 +22,13 @@ export const changedEntities = (collection: TrackedCollection, since: number | n
   return bodies.sort(byKey);
 };
 
+/** changedEntities of every collection, by field. */
+export const changedEntitiesOf = (collections: Map<string, TrackedCollection>, since: number | null): ChangedEntities => {
+  const changed: ChangedEntities = new Map();
+  for (const [field, collection] of collections) changed.set(field, changedEntities(collection, since));
+  return changed;
+};
+
 /**
  * Inserts a snapshot's entity rows in the order of the table's primary key (collection,
  * then key): each row lands at the end of the B-tree, so pages fill up instead of

@@ -2,8 +2,8 @@ import type Database from 'better-sqlite3';
 import { ReadModelTables } from '../read-model-tables';
 import { createSnapshotTables, snapshotsOf, snapshotTableNames, type SnapshotTableNames } from './snapshot-tables';
 import { entityKeysAt, SnapshotReader } from './snapshot-reader';
-import { changedEntities, insertEntitiesInKeyOrder, type ChangedEntities, type GoneEntities } from './snapshot-rows';
-import { metaOf, TrackedState, type TrackedCollection } from './tracked-collections';
+import { changedEntities, changedEntitiesOf, insertEntitiesInKeyOrder, type ChangedEntities, type GoneEntities } from './snapshot-rows';
+import { metaOf, TrackedState, trackersReplaced, type TrackedCollection } from './tracked-collections';
 
 export interface SnapshotWriterOptions {
   /** Take a snapshot each time the folded position crosses a multiple of this. */
@@ -270,10 +270,7 @@ export class SnapshotWriter {
 
   /** Whether a collection was replaced wholesale (or one came or went) since the base was taken. */
   private replaced(collections: Map<string, TrackedCollection>): boolean {
-    return (
-      this.base !== null &&
-      (this.baseCollections.size !== collections.size || [...collections].some(([field, collection]) => this.baseCollections.get(field) !== collection))
-    );
+    return this.base !== null && trackersReplaced(this.baseCollections, collections);
   }
 
   /** The entities of a fixed generation's next snapshot, serialised against the base write() will most likely find. */
@@ -281,9 +278,7 @@ export class SnapshotWriter {
     const collections = this.tracked!.collections();
     const own = this.base?.generation === generation && this.base.own && !this.replaced(collections);
     const since = own ? this.base!.position : null;
-    const changed: ChangedEntities = new Map();
-    for (const [field, collection] of collections) changed.set(field, changedEntities(collection, since));
-    return { position, since, changed };
+    return { position, since, changed: changedEntitiesOf(collections, since) };
   }
 
   /** All of a deferred snapshot's rows, against the previous one taken (waiting or written); it becomes the base. */

@@ -126,6 +126,10 @@ export class TrackedState {
   }
 }
 
+/** Whether a collection was replaced wholesale (or one came or went) between two readings of a state's trackers. */
+export const trackersReplaced = (before: Map<string, TrackedCollection>, now: Map<string, TrackedCollection>): boolean =>
+  before.size !== now.size || [...now].some(([field, collection]) => before.get(field) !== collection);
+
 /** A state's plain fields and the names of its collections: what a snapshot or checkpoint stores beside the entities. */
 export const metaOf = (state: object, collections: Map<string, TrackedCollection>): SnapshotMeta => {
   const meta: SnapshotMeta = { scalars: {}, collections: [...collections.keys()] };
