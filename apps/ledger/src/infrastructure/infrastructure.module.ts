@@ -10,6 +10,7 @@ import { openEventStore } from './event-store.factory';
 import { ReadModelDatabase } from './read-model-database';
 import { StorageHealth } from './storage-health.service';
 import { SubscriptionRestarts } from './subscription-restarts';
+import { ReadModelWriteDeferrals } from './read-model-write-deferrals';
 import { LogFollowers } from './log-followers';
 
 export interface InfrastructureOptions {
@@ -59,9 +60,10 @@ export class InfrastructureModule {
         ReadModelDatabase,
         StorageHealth,
         SubscriptionRestarts,
+        ReadModelWriteDeferrals,
         LogFollowers,
       ],
-      exports: [LEDGER_CONFIG, CLOCK, RANDOMNESS, EVENT_STORE, ReadModelDatabase, StorageHealth, SubscriptionRestarts, LogFollowers],
+      exports: [LEDGER_CONFIG, CLOCK, RANDOMNESS, EVENT_STORE, ReadModelDatabase, StorageHealth, SubscriptionRestarts, ReadModelWriteDeferrals, LogFollowers],
     };
   }
 }

@@ -5,6 +5,7 @@ import { EVENT_STORE } from '../infrastructure/injection-tokens';
 import { LedgerViewService } from '../read-models/ledger-view.service';
 import { LogFollowers } from '../infrastructure/log-followers';
 import { SubscriptionRestarts } from '../infrastructure/subscription-restarts';
+import { ReadModelWriteDeferrals } from '../infrastructure/read-model-write-deferrals';
 import { StorageHealth } from '../infrastructure/storage-health.service';
 
 /** Past this many events a lag is reported as the cap: a scrape must stay cheap while a rebuild runs. */
@@ -34,6 +35,7 @@ export class LedgerMetrics {
     followers: LogFollowers,
     storage: StorageHealth,
     restarts: SubscriptionRestarts,
+    deferrals: ReadModelWriteDeferrals,
   ) {
     const registers = [this.registry];
     collectDefaultMetrics({ register: this.registry });
@@ -105,6 +107,7 @@ export class LedgerMetrics {
       },
     });
     this.registry.registerMetric(restarts.counter);
+    this.registry.registerMetric(deferrals.counter);
     new Counter({
       name: 'ledger_store_foreign_events_skipped_total',
       help: "Events in EventStoreDB's $all that the ledger did not write, skipped by reads and subscriptions (EventStoreDB only).",

@@ -18,6 +18,7 @@ import { InvalidInput } from '../application/invalid-input';
 import { NotCaughtUp } from '../application/not-caught-up';
 import { StorageHealth } from '../infrastructure/storage-health.service';
 import { SubscriptionRestarts } from '../infrastructure/subscription-restarts';
+import { ReadModelWriteDeferrals } from '../infrastructure/read-model-write-deferrals';
 import { LogFollowers } from '../infrastructure/log-followers';
 
 /** The live read models, followed from the log, and read-your-writes waiting. */
@@ -34,6 +35,7 @@ export class LedgerViewService implements OnModuleInit, BeforeApplicationShutdow
     private readonly storage: StorageHealth,
     readModels: ReadModelDatabase,
     restarts: SubscriptionRestarts,
+    deferrals: ReadModelWriteDeferrals,
     followers: LogFollowers,
   ) {
     this.logger.setContext(LedgerViewService.name);
@@ -43,6 +45,8 @@ export class LedgerViewService implements OnModuleInit, BeforeApplicationShutdow
       snapshotEvery: config.snapshotEvery,
       onError: (error) => this.storage.report(error, 'read-models') ?? this.logger.error({ err: error }, 'ledger view projection failed; retrying'),
       onRestart: restarts.record,
+      onCheckpointDeferred: deferrals.of(`${ledgerProjection.name}/checkpoint`),
+      onSnapshotDeferred: deferrals.of(`${ledgerProjection.name}/snapshot`),
     });
     this.snapshots = new SnapshotReader(readModels.db, ledgerProjection.name);
     followers.register('ledger-view', () => this.runner.position);

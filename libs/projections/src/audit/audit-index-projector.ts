@@ -3,6 +3,7 @@ import { parseToken } from '@ledger/domain';
 import { type RecordedEvent, storedEnvelopeJson } from '@ledger/event-store';
 import type { Projector, ProjectorRebuild } from '../runtime/projector';
 import { ReadModelTables } from '../runtime/read-model-tables';
+import { LOCKED, writeUnlessLocked } from '../runtime/write-unless-locked';
 import { deriveAuditFields, leaseGrantOf, ownerlessLeaseOf, type LeaseRef } from './audit-fields';
 import {
   AUDIT_INDEX,
@@ -196,24 +197,15 @@ export class AuditIndexProjector implements Projector {
     if (this.queued.length === 0) return true;
     this.assertNotBroken();
     const rows = this.queued;
-    const patience = options.wait ? null : (this.db.pragma('busy_timeout', { simple: true }) as number);
-    if (patience !== null) this.db.pragma('busy_timeout = 0');
-    let began = false;
+    let folded: number | typeof LOCKED;
     try {
-      this.folded = this.db
-        .transaction(() => {
-          began = true;
-          return this.write(() => rows);
-        })
-        .immediate();
+      folded = writeUnlessLocked(this.db, () => this.write(() => rows), options);
     } catch (error) {
-      // BEGIN found the lock taken: nothing was written, nothing is lost.
-      if (!began && (error as { code?: unknown }).code === 'SQLITE_BUSY') return false;
       this.forgetUnstored();
       throw error;
-    } finally {
-      if (patience !== null) this.db.pragma(`busy_timeout = ${patience}`);
     }
+    if (folded === LOCKED) return false;
+    this.folded = folded;
     this.queued = [];
     return true;
   }
@@ -231,8 +223,9 @@ export class AuditIndexProjector implements Projector {
     if (this.broken) throw new Error(`${AUDIT_INDEX}: a page of this bulk load failed; the rebuild starts again`);
   }
 
-  flush(): void {
+  flush(): boolean {
     // Rows and checkpoint are written together as each page is folded.
+    return true;
   }
 
   /** Writes what a bulk load queued and builds the indexes it deferred (before promote, so the switch itself stays short). */

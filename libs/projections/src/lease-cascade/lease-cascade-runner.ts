@@ -1,5 +1,6 @@
 import { LogFollower, type EventStore, type RecordedEvent, type SubscriptionRestart } from '@ledger/event-store';
 import type { CheckpointStore } from '../runtime/checkpoint-store';
+import { LOCKED, MAX_GIVE_WAY_MS, writeUnlessLocked } from '../runtime/write-unless-locked';
 import { PositionWaiters } from '../runtime/position-waiters';
 import { cascadeStep } from './cascade-step';
 import { initialCascadeState, type CascadeRelease, type CascadeState } from './cascade-state';
@@ -22,6 +23,8 @@ export interface LeaseCascadeOptions {
   onRestart?: (restart: SubscriptionRestart) => void;
   /** First wait before resubscribing (default 100 ms, doubling while nothing gets through). */
   resubscribeDelayMs?: number;
+  /** Told each time the timer's checkpoint gave way to another writer holding the read-model file's write lock. */
+  onCheckpointDeferred?: () => void;
 }
 
 export const LEASE_CASCADE_CHECKPOINT = 'lease-cascade.v1';
@@ -49,6 +52,8 @@ export class LeaseCascadeRunner {
   private midEvent = false;
   private halted = false;
   private readonly name: string;
+  /** When the first of the timer's checkpoints that found the write lock taken since the last one saved began (performance.now). */
+  private deferredSince: number | null = null;
 
   constructor(
     private readonly store: EventStore,
@@ -100,7 +105,7 @@ export class LeaseCascadeRunner {
     if (this.timer) clearInterval(this.timer);
     await this.follower?.stop();
     this.waiters.releaseAll();
-    this.checkpointOrReport();
+    this.checkpointOrReport({ wait: true });
   }
 
   /**
@@ -115,20 +120,41 @@ export class LeaseCascadeRunner {
     this.waiters.releaseAll();
   }
 
-  checkpoint(): void {
-    if (this.midEvent || this.state.position === this.savedPosition) return;
-    this.checkpoints.save(this.name, this.state.position, this.state, (this.options.clock ?? (() => new Date()))());
-    this.savedPosition = this.state.position;
+  /**
+   * Saves the checkpoint if the cascade moved since the last one. With `wait: false`, saves
+   * nothing and answers false if another connection holds the read-model file's write lock
+   * (writeUnlessLocked).
+   */
+  checkpoint(options: { wait?: boolean } = {}): boolean {
+    if (this.midEvent || this.state.position === this.savedPosition) return true;
+    const position = this.state.position;
+    const saved = writeUnlessLocked(
+      this.checkpoints.db,
+      () => this.checkpoints.save(this.name, position, this.state, (this.options.clock ?? (() => new Date()))()),
+      { wait: options.wait !== false },
+    );
+    if (saved === LOCKED) return false;
+    this.savedPosition = position;
+    return true;
   }
 
   /**
-   * A checkpoint that cannot be written (a full disk) is reported and tried again later:
-   * the releases it covers are done, and after a crash they would be re-sent as no-ops,
-   * so a failed save must neither stop the cascade nor move the saved position.
+   * The timer's checkpoint. It runs on the event loop, so it gives way to another writer
+   * holding the write lock (tried again at the next tick), unless it has given way for
+   * MAX_GIVE_WAY_MS already. One that cannot be written (a full disk) is
+   * reported and tried again later: the releases it covers are done, and after a crash they
+   * would be re-sent as no-ops, so a failed save must neither stop the cascade nor move the
+   * saved position.
    */
-  private checkpointOrReport(): void {
+  private checkpointOrReport(options: { wait: boolean } = { wait: false }): void {
+    const now = performance.now();
     try {
-      this.checkpoint();
+      const wait = options.wait || (this.deferredSince !== null && now - this.deferredSince >= MAX_GIVE_WAY_MS);
+      if (this.checkpoint({ wait })) this.deferredSince = null;
+      else {
+        this.deferredSince ??= now;
+        this.options.onCheckpointDeferred?.();
+      }
     } catch (error) {
       this.options.onError?.(error, { position: this.state.position });
     }

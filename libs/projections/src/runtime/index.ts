@@ -12,3 +12,4 @@ export * from './snapshots/snapshot-writer';
 export * from './snapshots/snapshot-reader';
 export * from './read-model-file';
 export * from './store-origin';
+export * from './write-unless-locked';

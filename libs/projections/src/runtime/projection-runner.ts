@@ -20,6 +20,10 @@ export interface ProjectionRunnerOptions {
   snapshotEvery?: number;
   /** Events read per page while catching up or rebuilding. */
   pageSize?: number;
+  /** Told each time a timed checkpoint gave way to another writer holding the read-model file's write lock. */
+  onCheckpointDeferred?: () => void;
+  /** Told each time a snapshot due gave way to another writer holding the read-model file's write lock. */
+  onSnapshotDeferred?: () => void;
 }
 
 /**
@@ -45,6 +49,9 @@ export class ProjectionRunner<State extends { position: number }> extends Projec
         checkpoints,
         snapshots,
         stored: stored?.savedAs,
+        // On the event loop: a snapshot gives way to another writer holding the lock.
+        snapshotsWait: false,
+        onSnapshotDeferred: runnerOptions.onSnapshotDeferred,
         clock: runnerOptions.clock,
       }),
       {
@@ -53,6 +60,7 @@ export class ProjectionRunner<State extends { position: number }> extends Projec
         onRestart: runnerOptions.onRestart,
         retryMs: runnerOptions.retryMs,
         pageSize: runnerOptions.pageSize,
+        onCheckpointDeferred: runnerOptions.onCheckpointDeferred,
       },
     );
   }
@@ -76,7 +84,12 @@ export class ProjectionRunner<State extends { position: number }> extends Projec
         fresh: () => {
           generation = every > 0 ? tables.allocate(snapshotsOf(projection.name)) : 0;
           const snapshots = generation > 0 ? new SnapshotWriter(checkpoints.db, projection.name, { every, clock: this.runnerOptions.clock }, generation) : null;
-          return new StateFold(projection, projection.initialState(), { snapshots, clock: this.runnerOptions.clock });
+          return new StateFold(projection, projection.initialState(), {
+            snapshots,
+            snapshotsWait: false,
+            onSnapshotDeferred: this.runnerOptions.onSnapshotDeferred,
+            clock: this.runnerOptions.clock,
+          });
         },
         promote: (fresh) => {
           if (generation > 0) {

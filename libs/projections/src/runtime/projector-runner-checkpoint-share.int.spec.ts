@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import type { RecordedEvent } from '@ledger/event-store';
 import type { Projector } from './projector';
 import { CHECKPOINT_SHARE, type ProjectorRunner } from './projector-runner';
+import { eventually } from './testing/eventually';
 import { withRunnerOnTempStore } from './testing/runner-on-temp-store.fixture';
 
 /** A projector whose checkpoint costs `costMs` on the runner's clock (a big in-memory state written whole). */
@@ -20,19 +21,12 @@ class CostlyCheckpoint implements Projector {
     this.position = events[events.length - 1].position;
   }
 
-  flush(): void {
+  flush(): boolean {
     this.flushes++;
     this.clock.ms += this.costMs;
+    return true;
   }
 }
-
-const until = async (condition: () => boolean, what: string): Promise<void> => {
-  const deadline = Date.now() + 30_000;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-};
 
 /**
  * A runner ticking every 5 ms on a clock that moves only when told (and while a checkpoint
@@ -56,35 +50,35 @@ const withRunner = (
 describe('a projector runner’s timed checkpoints', () => {
   it('wait after a slow checkpoint until it is CHECKPOINT_SHARE of the time since it began', { timeout: 60_000 }, () =>
     withRunner(100, async ({ clock, projector, ticks }) => {
-      await until(() => projector.flushes === 1, 'the first checkpoint');
+      await eventually(() => projector.flushes === 1, 'the first checkpoint');
       const due = 100 / CHECKPOINT_SHARE;
       const seen = ticks();
-      await until(() => ticks() >= seen + 20, 'twenty more ticks');
+      await eventually(() => ticks() >= seen + 20, 'twenty more ticks');
       assert.equal(projector.flushes, 1, 'a checkpoint followed one that took 100 ms within its own time');
       clock.ms = due - 1;
       const later = ticks();
-      await until(() => ticks() >= later + 20, 'twenty more ticks');
+      await eventually(() => ticks() >= later + 20, 'twenty more ticks');
       assert.equal(projector.flushes, 1, `a checkpoint ran before ${due} ms`);
       clock.ms = due;
-      await until(() => projector.flushes === 2, `the checkpoint due at ${due} ms`);
+      await eventually(() => projector.flushes === 2, `the checkpoint due at ${due} ms`);
     }),
   );
 
   it('wait after a slow checkpoint taken outside the timer too (the one after a start’s catch-up)', { timeout: 60_000 }, () =>
     withRunner(100, async ({ clock, projector, runner, ticks }) => {
-      await until(() => projector.flushes === 1, 'the first timed checkpoint');
+      await eventually(() => projector.flushes === 1, 'the first timed checkpoint');
       clock.ms = 100 / CHECKPOINT_SHARE + 100;
       runner.flush();
       assert.equal(projector.flushes, 2);
       const seen = ticks();
-      await until(() => ticks() >= seen + 20, 'twenty more ticks');
+      await eventually(() => ticks() >= seen + 20, 'twenty more ticks');
       assert.equal(projector.flushes, 2, 'a timed checkpoint followed the one taken by hand within its own time');
     }),
   );
 
   it('come every flushEveryMs when they cost nothing', { timeout: 60_000 }, () =>
     withRunner(0, async ({ projector }) => {
-      await until(() => projector.flushes >= 5, 'five checkpoints on a clock that never moves');
+      await eventually(() => projector.flushes >= 5, 'five checkpoints on a clock that never moves');
     }),
   );
 });

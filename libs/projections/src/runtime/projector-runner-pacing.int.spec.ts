@@ -20,7 +20,9 @@ class PageCounter implements Projector {
     this.position = events[events.length - 1].position;
     this.onPage();
   }
-  flush(): void {}
+  flush(): boolean {
+    return true;
+  }
 }
 
 const event = () => {

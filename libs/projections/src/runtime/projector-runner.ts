@@ -1,6 +1,7 @@
 import { LogFollower, type EventStore, type SubscriptionRestart } from '@ledger/event-store';
 import { PositionWaiters } from './position-waiters';
-import type { Projector, ProjectorRebuild } from './projector';
+import type { FlushOptions, Projector, ProjectorRebuild } from './projector';
+import { MAX_GIVE_WAY_MS } from './write-unless-locked';
 
 export interface ProjectorRunnerOptions {
   /** Flush (checkpoint) at most this often while events flow; a slow flush waits longer (CHECKPOINT_SHARE). */
@@ -17,6 +18,8 @@ export interface ProjectorRunnerOptions {
   retryMs?: number;
   /** Fold live pages at most this often (LogFollower's minPageIntervalMs); a reader waiting in waitFor hurries it. */
   minPageIntervalMs?: number;
+  /** Told each time a timed checkpoint gave way to another writer holding the read-model file's write lock. */
+  onCheckpointDeferred?: () => void;
   /** Told the projector's position each time it moves (a page folded, a rebuild swapped in): a thread reports it this way. */
   onAdvance?: (position: number) => void;
 }
@@ -66,6 +69,8 @@ export class ProjectorRunner<P extends Projector> {
   private rebuildRun: { progress: RebuildProgress; done: Promise<RebuildResult> } | null = null;
   /** When the next timed flush may run (the `now` clock). */
   private flushDueAt = 0;
+  /** When the first of the timed flushes that found the write lock taken since the last checkpoint began (the `now` clock). */
+  private deferredSince: number | null = null;
 
   constructor(
     protected readonly store: EventStore,
@@ -122,20 +127,38 @@ export class ProjectorRunner<P extends Projector> {
     return this.waitFor(await this.store.headPosition(), timeoutMs);
   }
 
-  /** Checkpoints now (a graceful stop, the end of a start's catch-up); the next timed one waits for CHECKPOINT_SHARE after it. */
+  /** Checkpoints now (a graceful stop, the end of a start's catch-up), waiting for the write lock; the next timed one waits for CHECKPOINT_SHARE after it. */
   flush(): void {
-    const began = this.now();
+    this.flushNow({ wait: true }, this.now());
+  }
+
+  private flushNow(options: FlushOptions, began: number): void {
+    let saved = true;
     try {
-      this.current.flush();
+      saved = this.current.flush(options);
     } catch (error) {
       this.options.onError?.(error);
     }
+    if (!saved) {
+      // Another connection holds the write lock: the next tick tries again.
+      this.deferredSince ??= began;
+      this.options.onCheckpointDeferred?.();
+      return;
+    }
+    this.deferredSince = null;
     this.flushDueAt = began + (this.now() - began) / CHECKPOINT_SHARE;
   }
 
-  /** A timed flush, unless the last one was slow enough that this one would overrun CHECKPOINT_SHARE. */
+  /**
+   * A timed flush, unless the last one was slow enough that this one would overrun
+   * CHECKPOINT_SHARE. It gives way to another writer holding the write lock (it runs on the
+   * event loop, which SQLite's busy handler would stop), unless it has given way for
+   * MAX_GIVE_WAY_MS already.
+   */
   private flushIfDue(): void {
-    if (this.now() >= this.flushDueAt) this.flush();
+    const now = this.now();
+    if (now < this.flushDueAt) return;
+    this.flushNow({ wait: this.deferredSince !== null && now - this.deferredSince >= MAX_GIVE_WAY_MS }, now);
   }
 
   private now(): number {

@@ -1,13 +1,22 @@
 import type { RecordedEvent } from '@ledger/event-store';
 
+export interface FlushOptions {
+  /** Wait for the write lock if another connection holds it (default), or give up at once. */
+  wait?: boolean;
+}
+
 /** Anything folded from the ordered log, a page at a time: an in-memory view, an index in tables. */
 export interface Projector {
   readonly name: string;
   /** The last position folded; events at or below it are skipped, so replays are harmless. */
   readonly position: number;
   applyPage(events: readonly RecordedEvent[]): void;
-  /** Makes what was folded durable with its checkpoint (a no-op for projectors that write as they fold). */
-  flush(): void;
+  /**
+   * Makes what was folded durable with its checkpoint (a no-op for projectors that write as
+   * they fold). With `wait: false` it saves nothing and answers false if another connection
+   * holds the write lock (writeUnlessLocked), rather than sleep on it; else it answers true.
+   */
+  flush(options?: FlushOptions): boolean;
 }
 
 /** How to rebuild a projector from position 0 beside the live one, and swap it in. */

@@ -1,10 +1,11 @@
 import type { RecordedEvent } from '@ledger/event-store';
 import type { CheckpointStore } from './checkpoint-store';
 import type { Projection } from './projection';
-import type { Projector } from './projector';
+import type { FlushOptions, Projector } from './projector';
 import { changedEntitiesOf, type ChangedEntities, type GoneEntities } from './snapshots/snapshot-rows';
 import type { SnapshotWriter } from './snapshots/snapshot-writer';
 import { metaOf, TrackedState, trackersReplaced, type TrackedCollection } from './snapshots/tracked-collections';
+import { LOCKED, MAX_GIVE_WAY_MS, writeUnlessLocked } from './write-unless-locked';
 
 export interface StateFoldOptions {
   /** Where flush() saves state and position; none for a rebuild not yet promoted. */
@@ -18,6 +19,13 @@ export interface StateFoldOptions {
    * checkpoint turns it into rows before it serves); or not at all (absent).
    */
   stored?: 'entities' | 'whole';
+  /**
+   * Whether a snapshot falling due waits for the write lock another connection holds
+   * (default), or, on the event loop, gives way and is taken at a later page (takeSnapshot).
+   */
+  snapshotsWait?: boolean;
+  /** Told each time a snapshot due gave way to another holder of the write lock. */
+  onSnapshotDeferred?: () => void;
   clock?: () => Date;
 }
 
@@ -31,6 +39,8 @@ export interface StateFoldOptions {
 export class StateFold<State extends { position: number }> implements Projector {
   private savedPosition: number;
   private snapshotPending = false;
+  /** When a snapshot due gave way to another holder of the write lock (the clock, in ms); null: none owed. */
+  private snapshotOwedSince: number | null = null;
   private readonly options: StateFoldOptions;
   /** The state's tracking when no snapshot writer tracks it (which is then shared). */
   private ownTracking: TrackedState | null = null;
@@ -67,8 +77,9 @@ export class StateFold<State extends { position: number }> implements Projector 
     const { state, projection } = this;
     const snapshots = this.options.snapshots;
     // A snapshot that failed (a full disk) is taken before anything else is folded: the
-    // state is still exactly at its position, so the fold never moves past it untaken.
-    if (this.snapshotPending) this.takeSnapshot();
+    // state is still exactly at its position, so the fold never moves past it untaken. One
+    // that gave way to another holder of the write lock is taken where the fold is now.
+    if (this.snapshotPending || this.snapshotOwedSince !== null) this.takeSnapshot();
     for (let i = 0; i < events.length; i++) {
       const event = events[i];
       const before = state.position;
@@ -86,16 +97,52 @@ export class StateFold<State extends { position: number }> implements Projector 
     return this.snapshotPending;
   }
 
+  /**
+   * Takes the snapshot due. With `snapshotsWait: false` (a fold on the event loop), one that
+   * finds the write lock taken is owed: tried again at each page, where the fold is then,
+   * until it is written or has been owed for MAX_GIVE_WAY_MS, when it waits.
+   */
   private takeSnapshot(): void {
-    this.options.snapshots!.take(this.state);
+    const now = this.now().getTime();
+    const owedTooLong = this.snapshotOwedSince !== null && now - this.snapshotOwedSince >= MAX_GIVE_WAY_MS;
+    const taken = this.options.snapshots!.take(this.state, { wait: this.options.snapshotsWait !== false || owedTooLong });
     this.snapshotPending = false;
+    if (taken) {
+      this.snapshotOwedSince = null;
+      return;
+    }
+    this.snapshotOwedSince ??= now;
+    this.options.onSnapshotDeferred?.();
   }
 
-  /** Saves a checkpoint if the state moved since the last one: what changed since, or (the first time) all of it. */
-  flush(): void {
+  /**
+   * Takes a snapshot owed, then saves a checkpoint if the state moved since the last one:
+   * what changed since, or (the first time) all of it. With `wait: false`, saves nothing and answers false if another
+   * connection holds the read-model file's write lock (writeUnlessLocked): the changes stay
+   * tracked for the next try.
+   */
+  flush(options: FlushOptions = {}): boolean {
+    // A snapshot owed (it gave way to the lock) is not left waiting for the next event.
+    if (this.snapshotOwedSince !== null) this.takeSnapshot();
     const checkpoints = this.options.checkpoints;
-    if (!checkpoints || this.state.position === this.savedPosition) return;
-    if (this.wholeNext) return this.saveWhole(checkpoints);
+    if (!checkpoints || this.state.position === this.savedPosition) return true;
+    let saved: (() => void) | typeof LOCKED;
+    try {
+      saved = writeUnlessLocked(checkpoints.db, () => (this.wholeNext ? this.writeWhole(checkpoints) : this.writeEntities(checkpoints)), {
+        wait: options.wait !== false,
+      });
+    } catch (error) {
+      // The removals taken are not stored: the next save is whole.
+      this.savedCollections = null;
+      throw error;
+    }
+    if (saved === LOCKED) return false;
+    saved();
+    return true;
+  }
+
+  /** Writes the checkpoint by entities, in the open transaction; answers what its commit makes true. */
+  private writeEntities(checkpoints: CheckpointStore): () => void {
     const collections = this.collections();
     const full = this.savedCollections === null || trackersReplaced(this.savedCollections, collections);
     const gone: GoneEntities = new Map();
@@ -108,18 +155,14 @@ export class StateFold<State extends { position: number }> implements Projector 
     const savedAt = this.now();
     const { name } = this.projection;
     const position = this.state.position;
-    try {
-      const since = full ? null : this.savedPosition;
-      const saved = checkpoints.saveEntities(name, { position, meta, full, since, changed: entities(since), gone }, savedAt);
-      // Someone else saved this checkpoint since (a CLI rebuild's promotion): a delta over theirs would mix two states.
-      if (!saved) checkpoints.saveEntities(name, { position, meta, full: true, since: null, changed: entities(null), gone: new Map() }, savedAt);
-    } catch (error) {
-      // The removals taken are not stored: the next save is whole.
-      this.savedCollections = null;
-      throw error;
-    }
-    this.savedPosition = this.state.position;
-    this.savedCollections = new Map(collections);
+    const since = full ? null : this.savedPosition;
+    const saved = checkpoints.saveEntities(name, { position, meta, full, since, changed: entities(since), gone }, savedAt);
+    // Someone else saved this checkpoint since (a CLI rebuild's promotion): a delta over theirs would mix two states.
+    if (!saved) checkpoints.saveEntities(name, { position, meta, full: true, since: null, changed: entities(null), gone: new Map() }, savedAt);
+    return () => {
+      this.savedPosition = position;
+      this.savedCollections = new Map(collections);
+    };
   }
 
   /**
@@ -146,13 +189,16 @@ export class StateFold<State extends { position: number }> implements Projector 
     this.wholeNext = options.whole === true;
   }
 
-  private saveWhole(checkpoints: CheckpointStore): void {
+  /** Writes the checkpoint as one text, in the open transaction; answers what its commit makes true. */
+  private writeWhole(checkpoints: CheckpointStore): () => void {
     const position = this.state.position;
     const json = this.serialised?.position === position ? this.serialised.json : JSON.stringify(this.plainState());
-    this.serialised = null;
     checkpoints.saveJson(this.projection.name, position, json, this.now());
-    this.wholeNext = false;
-    this.savedPosition = position;
+    return () => {
+      this.serialised = null;
+      this.wholeNext = false;
+      this.savedPosition = position;
+    };
   }
 
   private now(): Date {

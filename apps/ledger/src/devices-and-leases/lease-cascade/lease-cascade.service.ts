@@ -1,6 +1,6 @@
 import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { PinoLogger } from 'nestjs-pino';
-import { CheckpointStore, LeaseCascadeRunner, readModelFile, type CascadeRelease, type LeaseReleaser } from '@ledger/projections';
+import { CheckpointStore, LEASE_CASCADE_CHECKPOINT, LeaseCascadeRunner, readModelFile, type CascadeRelease, type LeaseReleaser } from '@ledger/projections';
 import type { EventStore, RecordedEvent } from '@ledger/event-store';
 import { CLOCK, EVENT_STORE, LEDGER_CONFIG } from '../../infrastructure/injection-tokens';
 import type { LedgerConfig } from '../../config/ledger-config';
@@ -10,6 +10,7 @@ import { LedgerRefusal } from '../../application/ledger-refusal';
 import { systemContext } from '../../application/request-context';
 import { StorageHealth } from '../../infrastructure/storage-health.service';
 import { SubscriptionRestarts } from '../../infrastructure/subscription-restarts';
+import { ReadModelWriteDeferrals } from '../../infrastructure/read-model-write-deferrals';
 import { LogFollowers } from '../../infrastructure/log-followers';
 
 /**
@@ -31,6 +32,7 @@ export class LeaseCascadeService implements LeaseReleaser, OnModuleInit, BeforeA
     private readonly logger: PinoLogger,
     private readonly storage: StorageHealth,
     restarts: SubscriptionRestarts,
+    deferrals: ReadModelWriteDeferrals,
     followers: LogFollowers,
   ) {
     this.logger.setContext(LeaseCascadeService.name);
@@ -40,6 +42,7 @@ export class LeaseCascadeService implements LeaseReleaser, OnModuleInit, BeforeA
       onError: (error, at) =>
         this.storage.report(error, 'read-models') ?? this.logger.error({ err: error, ...at }, 'lease cascade: a release failed; retrying'),
       onRestart: restarts.record,
+      onCheckpointDeferred: deferrals.of(`${LEASE_CASCADE_CHECKPOINT}/checkpoint`),
     });
     // Readiness waits on the cascade only in a process that runs it (LEDGER_LEASE_CASCADE).
     if (config.leaseCascade) followers.register('lease-cascade', () => this.runner.position);

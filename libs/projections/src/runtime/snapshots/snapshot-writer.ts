@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { ReadModelTables } from '../read-model-tables';
+import { LOCKED, writeUnlessLocked } from '../write-unless-locked';
 import { createSnapshotTables, snapshotsOf, snapshotTableNames, type SnapshotTableNames } from './snapshot-tables';
 import { entityKeysAt, SnapshotReader } from './snapshot-reader';
 import { changedEntities, changedEntitiesOf, insertEntitiesInKeyOrder, type ChangedEntities, type GoneEntities } from './snapshot-rows';
@@ -47,7 +48,10 @@ interface Base {
  * fixed by the log (the first event at or past each multiple of `every`), so every
  * writer folding the same log takes the same snapshots with the same content: a server
  * and a CLI rebuild may both write one generation, and a snapshot someone else already
- * wrote is kept as it is.
+ * wrote is kept as it is. The one exception: a fold on the event loop takes a snapshot
+ * that gave way to another holder of the write lock a page or a tick later, where the
+ * fold is then (StateFold's `snapshotsWait`); time travel only needs one at or before
+ * the point it asks for.
  *
  * A delta stores the entities whose `lastPosition` moved past the previous snapshot
  * (entities without a numeric `lastPosition` are stored every time) and a NULL for each
@@ -116,23 +120,9 @@ export class SnapshotWriter {
   writeDeferred(options: { wait: boolean }): boolean {
     const deferred = this.deferred;
     if (deferred === null || deferred.length === 0) return true;
-    const patience = options.wait ? null : (this.db.pragma('busy_timeout', { simple: true }) as number);
-    if (patience !== null) this.db.pragma('busy_timeout = 0');
-    let began = false;
-    try {
-      this.db
-        .transaction(() => {
-          began = true;
-          for (const snapshot of deferred) this.writeOwn(snapshot);
-        })
-        .immediate();
-    } catch (error) {
-      // BEGIN found the lock taken: nothing was written. Else they stay waiting, to be written again.
-      if (!began && (error as { code?: unknown }).code === 'SQLITE_BUSY') return false;
-      throw error;
-    } finally {
-      if (patience !== null) this.db.pragma(`busy_timeout = ${patience}`);
-    }
+    // Locked, or failed (a full disk): they stay waiting, to be written again.
+    const written = writeUnlessLocked(this.db, () => deferred.forEach((snapshot) => this.writeOwn(snapshot)), options);
+    if (written === LOCKED) return false;
     deferred.length = 0;
     return true;
   }
@@ -173,13 +163,19 @@ export class SnapshotWriter {
     return Math.floor(after / this.options.every) > Math.floor(before / this.options.every);
   }
 
-  take(state: { position: number }): void {
+  /**
+   * Takes the snapshot of `state` now. With `wait: false`, takes none and answers false if
+   * another connection holds the write lock (writeUnlessLocked): the fold takes it at a
+   * later page instead of stopping the event loop (StateFold). A writer deferring its
+   * snapshots (deferWhileLocked) queues it instead, and answers true.
+   */
+  take(state: { position: number }, options: { wait?: boolean } = {}): boolean {
     if (this.trackedState !== state) this.track(state);
     if (this.deferred !== null) {
       // Taken again after a failed write (a full disk): it already waits.
       if (this.deferred[this.deferred.length - 1]?.position !== state.position) this.deferred.push(this.serialiseAll(state));
       if (this.mayTry()) this.writeDeferred({ wait: false });
-      return;
+      return true;
     }
     // Into a rebuild's generation, the next snapshot is almost always a delta against this
     // writer's own last one (or the first keyframe): its entities are serialised before the
@@ -188,7 +184,7 @@ export class SnapshotWriter {
     // the table says otherwise.
     const ahead = this.generation === 'current' ? null : this.serialise(state.position, this.generation);
     try {
-      this.db.transaction(() => this.write(state, ahead)).immediate();
+      return writeUnlessLocked(this.db, () => this.write(state, ahead), { wait: options.wait !== false }) !== LOCKED;
     } catch (error) {
       // The write rolled back, but it drained the trackers' removals and may have created
       // tables that are gone again: forget the base and the statements, so the next
