@@ -67,6 +67,11 @@ export class SnapshotWriter {
   private trackedState: object | null = null;
   /** The trackers in place when the base was taken: a different set means a collection was replaced. */
   private baseCollections = new Map<string, TrackedCollection>();
+  /**
+   * The position since which the trackers hold every removal (their last drain, or the start
+   * of tracking), with the same trackers as baseCollections; null: unknown (a drain rolled back).
+   */
+  private removalsSince: number | null = null;
   /** Snapshots waiting for the write lock, oldest first (deferWhileLocked); null: every snapshot is written as it is taken. */
   private deferred: Deferred[] | null = null;
   /** Whether take() should try the lock at all (deferWhileLocked). */
@@ -139,6 +144,9 @@ export class SnapshotWriter {
     this.tracked = new TrackedState(state as Record<string, unknown>);
     this.trackedState = state;
     this.base = null;
+    const position = (state as { position?: unknown }).position;
+    this.removalsSince = typeof position === 'number' ? position : null;
+    this.baseCollections = new Map(this.tracked.collections());
   }
 
   /** The tracking of `state`'s collections, begun now if this writer does not track it yet (the fold's checkpoints share it). */
@@ -191,6 +199,7 @@ export class SnapshotWriter {
       // snapshot is taken against what the disk holds (a 'foreign' delta or a keyframe).
       this.base = null;
       this.prepared = null;
+      this.removalsSince = null;
       throw error;
     }
   }
@@ -210,6 +219,7 @@ export class SnapshotWriter {
       for (const collection of collections.values()) collection.takeRemoved();
       this.base = { generation, position, own: true };
       this.baseCollections = new Map(collections);
+      this.removalsSince = position;
       return;
     }
     const latest = (statements.latestBefore.get(position) as { latest: number | null }).latest;
@@ -218,8 +228,15 @@ export class SnapshotWriter {
     else if (this.base?.own && this.base.position === latest) kind = 'own';
     else kind = 'foreign';
 
+    // A foreign base no older than the trackers' last drain (a CLI rebuild's generation
+    // promoted under the server, folded from the same log): every key gone since it is among
+    // those the trackers saw go, so its keys need not be read, which on a big ledger takes
+    // seconds of the event loop. A NULL for a key the base did not hold changes nothing.
+    const goneTracked =
+      kind === 'own' ||
+      (kind === 'foreign' && this.removalsSince !== null && this.removalsSince <= latest! && !trackersReplaced(this.baseCollections, collections));
     const baseKeys =
-      kind !== 'foreign'
+      kind !== 'foreign' || goneTracked
         ? null
         : prefetched?.generation === generation && prefetched.position === latest
           ? prefetched.keys
@@ -228,8 +245,8 @@ export class SnapshotWriter {
     const gone: GoneEntities = new Map();
     for (const [field, collection] of collections) {
       const removed = collection.takeRemoved();
-      if (kind === 'own') gone.set(field, removed);
-      if (kind === 'foreign')
+      if (goneTracked) gone.set(field, removed);
+      else if (kind === 'foreign')
         gone.set(
           field,
           [...(baseKeys!.get(field) ?? [])].filter((key) => !collection.has(key)),
@@ -250,6 +267,7 @@ export class SnapshotWriter {
     this.tables.advance(this.name, generation, position);
     this.base = { generation, position, own: true };
     this.baseCollections = new Map(collections);
+    this.removalsSince = position;
   }
 
   /** Writes a snapshot this writer deferred, checking the generation holds what it was taken against. */
@@ -289,6 +307,7 @@ export class SnapshotWriter {
     }
     this.base = { generation, position: state.position, own: true };
     this.baseCollections = new Map(collections);
+    this.removalsSince = state.position;
     return { ...serialised, gone, meta: this.meta(state, collections), takenAt: this.now() };
   }
 
