@@ -3,55 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LedgerProcess } from '@ledger/testing';
 import type { BenchSection, Measurement } from '../support/bench-section';
-import { enlistNodes } from '../support/command-cycles';
-import { load, NODE_PREFIX, summarise, type Target } from '../support/cycle-loads';
+import { load, summarise } from '../support/cycle-loads';
 import { benchEvents, GENERATED_SNAPSHOT_EVERY, generatedLedger } from '../support/generated-log';
-import { JsonClient } from '../support/http-client';
+import { asTarget, enlist, longestLoopStallMs, settled } from '../support/ledger-probes';
 import { untilIdle } from '../support/process-idle';
 
 const WARM_UP_SECONDS = 2;
 /** How long the big ledger may take to work off its start: its lease cascade folds the whole log once. */
 const SETTLE_MAX_MS = 600_000;
 const ENV = { LEDGER_RATE_LIMIT_PER_SECOND: '1000000', LEDGER_RATE_LIMIT_BURST: '1000000', LEDGER_SNAPSHOT_EVERY: String(GENERATED_SNAPSHOT_EVERY) };
-
-/** Every follower of the log (ledger view, audit index, lease cascade) at the head, by the ledger's own gauge. */
-const caughtUp = async (ledger: LedgerProcess): Promise<boolean> => {
-  const { body } = await ledger.get<string>('/metrics');
-  const lags = [...body.matchAll(/^ledger_log_follower_lag_events\{[^}]*\} (\d+)$/gm)].map((match) => Number(match[1]));
-  return lags.length > 0 && lags.every((lag) => lag === 0);
-};
-
-/** Waits until `ledger` has worked off its start: its followers at the head, then its process idle. */
-const settled = async (ledger: LedgerProcess, pids: number[], maxMs: number): Promise<boolean> => {
-  const deadline = Date.now() + maxMs;
-  while (!(await caughtUp(ledger))) {
-    if (Date.now() > deadline) return false;
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-  return (await untilIdle(pids, { maxMs: Math.max(1_000, deadline - Date.now()) })).idle;
-};
-
-/**
- * The longest the ledger's event loop stopped since the last scrape, in ms: prom-client's
- * `nodejs_eventloop_lag_max_seconds`, whose histogram each scrape reads and resets.
- */
-const longestLoopStallMs = async (ledger: LedgerProcess): Promise<number> => {
-  const { body } = await ledger.get<string>('/metrics');
-  const max = /^nodejs_eventloop_lag_max_seconds (\S+)$/m.exec(body);
-  if (!max) throw new Error('the ledger reports no nodejs_eventloop_lag_max_seconds');
-  return Number(max[1]) * 1000;
-};
-
-const asTarget = (name: string, ledger: LedgerProcess): Target => ({ name, port: ledger.port, apiKey: ledger.apiKey });
-
-const enlist = async (target: Target): Promise<void> => {
-  const client = new JsonClient(target.port, target.apiKey, 1);
-  try {
-    await enlistNodes(client, 1, NODE_PREFIX);
-  } finally {
-    client.close();
-  }
-};
 
 /**
  * A ledger's history must not slow its commands: every read model a command waits on, and
