@@ -23,19 +23,30 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 
 const plain = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 
+let files = 0;
+/** A fresh read-model file, the connection that folds into it, and another that takes its write lock; all gone after `use`. */
+const withTwoConnections = (use: (db: Database.Database, other: Database.Database) => void): void => {
+  const file = join(dir, `fold-${files++}.sqlite`);
+  const db = openReadModelDatabase(file);
+  const other = new Database(file);
+  try {
+    use(db, other);
+  } finally {
+    other.close();
+    db.close();
+    for (const suffix of ['', '-wal', '-shm']) rmSync(`${file}${suffix}`, { force: true });
+  }
+};
+
 describe('a checkpoint that gives way to another holder of the write lock', () => {
   it('saves nothing while the lock is taken, and the next save once it is free gives back the fold, for any history', () => {
-    let run = 0;
     let gaveWay = 0;
     fc.assert(
       fc.property(
         fc.array(fc.tuple(opArb, fc.boolean(), fc.constantFrom('fold', 'save', 'save', 'restart')), { maxLength: 40 }),
         fc.array(fc.nat({ max: 3 }), { maxLength: 40 }),
-        (steps, gaps) => {
-          const file = join(dir, `fold-${run++}.sqlite`);
-          const db = openReadModelDatabase(file);
-          const other = new Database(file);
-          try {
+        (steps, gaps) =>
+          withTwoConnections((db, other) => {
             const events = recorded(
               steps.map(([op]) => op),
               gaps,
@@ -75,14 +86,7 @@ describe('a checkpoint that gives way to another holder of the write lock', () =
             const stored = store.load<Things>(things.name)!;
             assert.equal(stored.position, events[events.length - 1].position);
             assert.deepStrictEqual(plain(stored.state), foldTo(events, stored.position));
-          } finally {
-            other.close();
-            db.close();
-            rmSync(file, { force: true });
-            rmSync(`${file}-wal`, { force: true });
-            rmSync(`${file}-shm`, { force: true });
-          }
-        },
+          }),
       ),
       { numRuns: 300, includeErrorInReport: true },
     );
@@ -91,7 +95,6 @@ describe('a checkpoint that gives way to another holder of the write lock', () =
   });
 
   it('a snapshot due gives way and is taken at a later page, and every snapshot written is the fold at its position, for any history', () => {
-    let run = 0;
     let owed = 0;
     let late = 0;
     fc.assert(
@@ -99,11 +102,8 @@ describe('a checkpoint that gives way to another holder of the write lock', () =
         fc.array(fc.tuple(opArb, fc.boolean(), fc.boolean()), { maxLength: 40 }),
         fc.array(fc.nat({ max: 3 }), { maxLength: 40 }),
         fc.integer({ min: 1, max: 4 }),
-        (steps, gaps, every) => {
-          const file = join(dir, `snapshots-${run++}.sqlite`);
-          const db = openReadModelDatabase(file);
-          const other = new Database(file);
-          try {
+        (steps, gaps, every) =>
+          withTwoConnections((db, other) => {
             const events = recorded(
               steps.map(([op]) => op),
               gaps,
@@ -137,14 +137,7 @@ describe('a checkpoint that gives way to another holder of the write lock', () =
             // The last boundary the fold crossed has its snapshot, or a later one.
             const last = events.length > 0 ? events[events.length - 1].position : 0;
             if (Math.floor(last / every) > 0) assert.ok(positions.length > 0 && positions[positions.length - 1] >= Math.floor(last / every) * every);
-          } finally {
-            other.close();
-            db.close();
-            rmSync(file, { force: true });
-            rmSync(`${file}-wal`, { force: true });
-            rmSync(`${file}-shm`, { force: true });
-          }
-        },
+          }),
       ),
       { numRuns: 300, includeErrorInReport: true },
     );

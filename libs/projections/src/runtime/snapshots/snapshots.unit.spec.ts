@@ -10,12 +10,20 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import Database from 'better-sqlite3';
+import type { RecordedEvent } from '@ledger/event-store';
 import { StateFold } from '../state-fold';
 import { foldTo, opArb, recorded, things, type Things } from '../testing/things-projection';
 import { SnapshotWriter } from './snapshot-writer';
 import { SnapshotReader } from './snapshot-reader';
 import { ReadModelTables } from '../read-model-tables';
 import { snapshotsOf, snapshotTablesOf } from './snapshot-tables';
+
+/** Every snapshot of the current generation gives back the fold of `events` up to its position. */
+const assertEachIsTheFold = (reader: SnapshotReader, events: RecordedEvent[]): void => {
+  for (const position of reader.positions()) {
+    assert.deepStrictEqual(JSON.parse(JSON.stringify(reader.load(position, things.initialState))), foldTo(events, position), `snapshot at ${position}`);
+  }
+};
 
 describe('snapshots give back exactly the fold up to their position', () => {
   it('for any history of adds, updates, removals and replacements, with restarts (base keys read ahead or not) and a racing writer, into the current generation or a new one', () => {
@@ -60,13 +68,7 @@ describe('snapshots give back exactly the fold up to their position', () => {
               crossings.map((event) => event.position),
               'one snapshot per boundary crossed, at the first event past it',
             );
-            for (const position of positions) {
-              assert.deepStrictEqual(
-                JSON.parse(JSON.stringify(reader.load(position, things.initialState))),
-                foldTo(events, position),
-                `snapshot at ${position}`,
-              );
-            }
+            assertEachIsTheFold(reader, events);
           } finally {
             db.close();
           }
@@ -122,13 +124,7 @@ describe('snapshots give back exactly the fold up to their position', () => {
               if (keyReads === 0) unread++;
               else read++;
             }
-            for (const position of reader.positions()) {
-              assert.deepStrictEqual(
-                JSON.parse(JSON.stringify(reader.load(position, things.initialState))),
-                foldTo(events, position),
-                `snapshot at ${position}`,
-              );
-            }
+            assertEachIsTheFold(reader, events);
           } finally {
             db.close();
           }
