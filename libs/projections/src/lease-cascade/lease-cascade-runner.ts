@@ -141,10 +141,9 @@ export class LeaseCascadeRunner {
   /**
    * The timer's checkpoint. It runs on the event loop, so it gives way to another writer
    * holding the write lock (tried again at the next tick), unless it has given way for
-   * MAX_GIVE_WAY_MS already. One that cannot be written (a full disk) is
-   * reported and tried again later: the releases it covers are done, and after a crash they
-   * would be re-sent as no-ops, so a failed save must neither stop the cascade nor move the
-   * saved position.
+   * MAX_GIVE_WAY_MS already. One that cannot be written (a full disk) is reported and tried
+   * again later: the releases it covers are done, and after a crash they would be re-sent
+   * as no-ops, so a failed save must neither stop the cascade nor move the saved position.
    */
   private checkpointOrReport(options: { wait: boolean } = { wait: false }): void {
     const now = performance.now();

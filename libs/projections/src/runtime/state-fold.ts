@@ -117,9 +117,9 @@ export class StateFold<State extends { position: number }> implements Projector 
 
   /**
    * Takes a snapshot owed, then saves a checkpoint if the state moved since the last one:
-   * what changed since, or (the first time) all of it. With `wait: false`, saves nothing and answers false if another
-   * connection holds the read-model file's write lock (writeUnlessLocked): the changes stay
-   * tracked for the next try.
+   * what changed since, or (the first time) all of it. With `wait: false`, saves nothing
+   * and answers false if another connection holds the read-model file's write lock
+   * (writeUnlessLocked): the changes stay tracked for the next try.
    */
   flush(options: FlushOptions = {}): boolean {
     // A snapshot owed (it gave way to the lock) is not left waiting for the next event.
