@@ -7,7 +7,7 @@ import type { ChangedEntities, GoneEntities } from './snapshots/snapshot-rows';
 export interface StoredCheckpoint<State> {
   position: number;
   state: State;
-  /** How it was saved: by entities (saveEntities; the next save may be a delta) or whole (saveWhole, or by an earlier version). */
+  /** How it was saved: by entities (saveEntities; the next save may be a delta) or whole (save, saveJson, or an earlier version). */
   savedAs: 'entities' | 'whole';
 }
 
