@@ -35,12 +35,10 @@ interface Deferred extends Serialised {
   takenAt: string;
 }
 
-/** What the next delta is taken against: the generation's latest snapshot, and whether this writer took it. */
+/** What the next delta is taken against: the latest snapshot this writer wrote or found written (folding through it). */
 interface Base {
   generation: number;
   position: number;
-  /** Set when this writer wrote (or folded through) the base itself, so removals since are known from the trackers. */
-  own: boolean;
 }
 
 /**
@@ -196,7 +194,7 @@ export class SnapshotWriter {
     } catch (error) {
       // The write rolled back, but it drained the trackers' removals and may have created
       // tables that are gone again: forget the base and the statements, so the next
-      // snapshot is taken against what the disk holds (a 'foreign' delta or a keyframe).
+      // snapshot is taken against what the disk holds (a delta on the base's keys, read, or a keyframe).
       this.base = null;
       this.prepared = null;
       this.removalsSince = null;
@@ -217,26 +215,22 @@ export class SnapshotWriter {
     if (statements.exists.get(position)) {
       // Someone folding the same log took it already, with the same content.
       for (const collection of collections.values()) collection.takeRemoved();
-      this.base = { generation, position, own: true };
+      this.base = { generation, position };
       this.baseCollections = new Map(collections);
       this.removalsSince = position;
       return;
     }
     const latest = (statements.latestBefore.get(position) as { latest: number | null }).latest;
-    let kind: 'keyframe' | 'own' | 'foreign';
-    if (latest === null || this.replaced(collections)) kind = 'keyframe';
-    else if (this.base?.own && this.base.position === latest) kind = 'own';
-    else kind = 'foreign';
-
-    // A foreign base no older than the trackers' last drain (a CLI rebuild's generation
-    // promoted under the server, folded from the same log): every key gone since it is among
-    // those the trackers saw go, so its keys need not be read, which on a big ledger takes
-    // seconds of the event loop. A NULL for a key the base did not hold changes nothing.
-    const goneTracked =
-      kind === 'own' ||
-      (kind === 'foreign' && this.removalsSince !== null && this.removalsSince <= latest! && !trackersReplaced(this.baseCollections, collections));
+    const keyframe = latest === null || this.replaced(collections);
+    // The keys gone since the base (the generation's latest snapshot) are those the trackers
+    // saw go, when they hold every removal since it: their last drain is no later than the
+    // base, whoever wrote it (this writer, a racing one, or a CLI rebuild whose generation was
+    // promoted under the server, all folding the same log), and no collection was replaced
+    // since. A NULL for a key the base did not hold changes nothing. Else they are the base's
+    // keys the state lacks, read from the table: on a big ledger, seconds of the event loop.
+    const goneTracked = !keyframe && this.removalsSince !== null && this.removalsSince <= latest! && !trackersReplaced(this.baseCollections, collections);
     const baseKeys =
-      kind !== 'foreign' || goneTracked
+      keyframe || goneTracked
         ? null
         : prefetched?.generation === generation && prefetched.position === latest
           ? prefetched.keys
@@ -246,7 +240,7 @@ export class SnapshotWriter {
     for (const [field, collection] of collections) {
       const removed = collection.takeRemoved();
       if (goneTracked) gone.set(field, removed);
-      else if (kind === 'foreign')
+      else if (baseKeys)
         gone.set(
           field,
           [...(baseKeys!.get(field) ?? [])].filter((key) => !collection.has(key)),
@@ -254,7 +248,7 @@ export class SnapshotWriter {
     }
     // A collection the base had and the state no longer has: every key it held is gone.
     if (baseKeys) for (const [field, keys] of baseKeys) if (!collections.has(field)) gone.set(field, [...keys]);
-    const since = kind === 'keyframe' ? null : latest!;
+    const since = keyframe ? null : latest!;
     const changed = ahead?.position === position && ahead.since === since ? ahead.changed : null;
     insertEntitiesInKeyOrder(
       statements.insertEntity,
@@ -263,9 +257,9 @@ export class SnapshotWriter {
       (field) => changed?.get(field) ?? (collections.has(field) ? changedEntities(collections.get(field)!, since) : []),
       gone,
     );
-    statements.insertSnapshot.run(position, kind === 'keyframe' ? 1 : 0, this.meta(state, collections), this.now());
+    statements.insertSnapshot.run(position, keyframe ? 1 : 0, this.meta(state, collections), this.now());
     this.tables.advance(this.name, generation, position);
-    this.base = { generation, position, own: true };
+    this.base = { generation, position };
     this.baseCollections = new Map(collections);
     this.removalsSince = position;
   }
@@ -290,8 +284,7 @@ export class SnapshotWriter {
   /** The entities of a fixed generation's next snapshot, serialised against the base write() will most likely find. */
   private serialise(position: number, generation: number): Serialised {
     const collections = this.tracked!.collections();
-    const own = this.base?.generation === generation && this.base.own && !this.replaced(collections);
-    const since = own ? this.base!.position : null;
+    const since = this.base?.generation === generation && !this.replaced(collections) ? this.base.position : null;
     return { position, since, changed: changedEntitiesOf(collections, since) };
   }
 
@@ -305,7 +298,7 @@ export class SnapshotWriter {
       const removed = collection.takeRemoved();
       if (serialised.since !== null) gone.set(field, removed);
     }
-    this.base = { generation, position: state.position, own: true };
+    this.base = { generation, position: state.position };
     this.baseCollections = new Map(collections);
     this.removalsSince = state.position;
     return { ...serialised, gone, meta: this.meta(state, collections), takenAt: this.now() };
