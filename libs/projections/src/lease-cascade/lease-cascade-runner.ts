@@ -1,6 +1,6 @@
 import { LogFollower, type EventStore, type RecordedEvent, type SubscriptionRestart } from '@ledger/event-store';
 import type { CheckpointStore } from '../runtime/checkpoint-store';
-import { LOCKED, MAX_GIVE_WAY_MS, writeUnlessLocked } from '../runtime/write-unless-locked';
+import { GiveWay, LOCKED, writeUnlessLocked } from '../runtime/write-unless-locked';
 import { PositionWaiters } from '../runtime/position-waiters';
 import { cascadeStep } from './cascade-step';
 import { initialCascadeState, type CascadeRelease, type CascadeState } from './cascade-state';
@@ -52,8 +52,8 @@ export class LeaseCascadeRunner {
   private midEvent = false;
   private halted = false;
   private readonly name: string;
-  /** When the first of the timer's checkpoints that found the write lock taken since the last one saved began (performance.now). */
-  private deferredSince: number | null = null;
+  /** The timer's checkpoints giving way to another holder of the write lock (performance.now). */
+  private readonly giveWay = new GiveWay();
 
   constructor(
     private readonly store: EventStore,
@@ -148,12 +148,9 @@ export class LeaseCascadeRunner {
   private checkpointOrReport(options: { wait: boolean } = { wait: false }): void {
     const now = performance.now();
     try {
-      const wait = options.wait || (this.deferredSince !== null && now - this.deferredSince >= MAX_GIVE_WAY_MS);
-      if (this.checkpoint({ wait })) this.deferredSince = null;
-      else {
-        this.deferredSince ??= now;
-        this.options.onCheckpointDeferred?.();
-      }
+      const saved = this.checkpoint({ wait: options.wait || this.giveWay.mustWait(now) });
+      this.giveWay.tried(saved, now);
+      if (!saved) this.options.onCheckpointDeferred?.();
     } catch (error) {
       this.options.onError?.(error, { position: this.state.position });
     }

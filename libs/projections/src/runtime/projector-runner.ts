@@ -1,7 +1,7 @@
 import { LogFollower, type EventStore, type SubscriptionRestart } from '@ledger/event-store';
 import { PositionWaiters } from './position-waiters';
 import type { FlushOptions, Projector, ProjectorRebuild } from './projector';
-import { MAX_GIVE_WAY_MS } from './write-unless-locked';
+import { GiveWay } from './write-unless-locked';
 
 export interface ProjectorRunnerOptions {
   /** Flush (checkpoint) at most this often while events flow; a slow flush waits longer (CHECKPOINT_SHARE). */
@@ -69,8 +69,8 @@ export class ProjectorRunner<P extends Projector> {
   private rebuildRun: { progress: RebuildProgress; done: Promise<RebuildResult> } | null = null;
   /** When the next timed flush may run (the `now` clock). */
   private flushDueAt = 0;
-  /** When the first of the timed flushes that found the write lock taken since the last checkpoint began (the `now` clock). */
-  private deferredSince: number | null = null;
+  /** The timed flushes giving way to another holder of the write lock (the `now` clock). */
+  private readonly giveWay = new GiveWay();
 
   constructor(
     protected readonly store: EventStore,
@@ -139,13 +139,12 @@ export class ProjectorRunner<P extends Projector> {
     } catch (error) {
       this.options.onError?.(error);
     }
+    this.giveWay.tried(saved, began);
     if (!saved) {
       // Another connection holds the write lock: the next tick tries again.
-      this.deferredSince ??= began;
       this.options.onCheckpointDeferred?.();
       return;
     }
-    this.deferredSince = null;
     this.flushDueAt = began + (this.now() - began) / CHECKPOINT_SHARE;
   }
 
@@ -158,7 +157,7 @@ export class ProjectorRunner<P extends Projector> {
   private flushIfDue(): void {
     const now = this.now();
     if (now < this.flushDueAt) return;
-    this.flushNow({ wait: this.deferredSince !== null && now - this.deferredSince >= MAX_GIVE_WAY_MS }, now);
+    this.flushNow({ wait: this.giveWay.mustWait(now) }, now);
   }
 
   private now(): number {

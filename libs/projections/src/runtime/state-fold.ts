@@ -5,7 +5,7 @@ import type { FlushOptions, Projector } from './projector';
 import { changedEntitiesOf, type ChangedEntities, type GoneEntities } from './snapshots/snapshot-rows';
 import type { SnapshotWriter } from './snapshots/snapshot-writer';
 import { metaOf, TrackedState, trackersReplaced, type TrackedCollection } from './snapshots/tracked-collections';
-import { LOCKED, MAX_GIVE_WAY_MS, writeUnlessLocked } from './write-unless-locked';
+import { GiveWay, LOCKED, writeUnlessLocked } from './write-unless-locked';
 
 export interface StateFoldOptions {
   /** Where flush() saves state and position; none for a rebuild not yet promoted. */
@@ -39,8 +39,8 @@ export interface StateFoldOptions {
 export class StateFold<State extends { position: number }> implements Projector {
   private savedPosition: number;
   private snapshotPending = false;
-  /** When a snapshot due gave way to another holder of the write lock (the clock, in ms); null: none owed. */
-  private snapshotOwedSince: number | null = null;
+  /** A snapshot due that gives way to another holder of the write lock (the clock, in ms). */
+  private readonly snapshotGiveWay = new GiveWay();
   private readonly options: StateFoldOptions;
   /** The state's tracking when no snapshot writer tracks it (which is then shared). */
   private ownTracking: TrackedState | null = null;
@@ -79,7 +79,7 @@ export class StateFold<State extends { position: number }> implements Projector 
     // A snapshot that failed (a full disk) is taken before anything else is folded: the
     // state is still exactly at its position, so the fold never moves past it untaken. One
     // that gave way to another holder of the write lock is taken where the fold is now.
-    if (this.snapshotPending || this.snapshotOwedSince !== null) this.takeSnapshot();
+    if (this.snapshotPending || this.snapshotGiveWay.owed) this.takeSnapshot();
     for (let i = 0; i < events.length; i++) {
       const event = events[i];
       const before = state.position;
@@ -104,15 +104,10 @@ export class StateFold<State extends { position: number }> implements Projector 
    */
   private takeSnapshot(): void {
     const now = this.now().getTime();
-    const owedTooLong = this.snapshotOwedSince !== null && now - this.snapshotOwedSince >= MAX_GIVE_WAY_MS;
-    const taken = this.options.snapshots!.take(this.state, { wait: this.options.snapshotsWait !== false || owedTooLong });
+    const taken = this.options.snapshots!.take(this.state, { wait: this.options.snapshotsWait !== false || this.snapshotGiveWay.mustWait(now) });
     this.snapshotPending = false;
-    if (taken) {
-      this.snapshotOwedSince = null;
-      return;
-    }
-    this.snapshotOwedSince ??= now;
-    this.options.onSnapshotDeferred?.();
+    this.snapshotGiveWay.tried(taken, now);
+    if (!taken) this.options.onSnapshotDeferred?.();
   }
 
   /**
@@ -123,7 +118,7 @@ export class StateFold<State extends { position: number }> implements Projector 
    */
   flush(options: FlushOptions = {}): boolean {
     // A snapshot owed (it gave way to the lock) is not left waiting for the next event.
-    if (this.snapshotOwedSince !== null) this.takeSnapshot();
+    if (this.snapshotGiveWay.owed) this.takeSnapshot();
     const checkpoints = this.options.checkpoints;
     if (!checkpoints || this.state.position === this.savedPosition) return true;
     let saved: (() => void) | typeof LOCKED;

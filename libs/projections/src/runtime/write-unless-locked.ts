@@ -9,6 +9,27 @@ import type Database from 'better-sqlite3';
  */
 export const MAX_GIVE_WAY_MS = 30_000;
 
+/** One write on the event loop that gives way to another holder of the write lock: since when, and whether it must now wait. */
+export class GiveWay {
+  private since: number | null = null;
+
+  /** Whether the last try gave way, so the write is still owed. */
+  get owed(): boolean {
+    return this.since !== null;
+  }
+
+  /** Whether a try at `now` (ms) must wait for the lock: it has given way for MAX_GIVE_WAY_MS already. */
+  mustWait(now: number): boolean {
+    return this.since !== null && now - this.since >= MAX_GIVE_WAY_MS;
+  }
+
+  /** A try at `now` wrote, or gave way. */
+  tried(written: boolean, now: number): void {
+    if (written) this.since = null;
+    else this.since ??= now;
+  }
+}
+
 /** writeUnlessLocked's answer when another connection held the file's write lock: nothing was written. */
 export const LOCKED = Symbol('the write lock was taken');
 
