@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
-import { AUDIT_INDEX, auditTableNames, ledgerProjection } from '@ledger/projections';
+import { AUDIT_INDEX, auditTableNames, CheckpointStore, ledgerProjection } from '@ledger/projections';
 import { LedgerProcess, runCli } from '@ledger/testing';
 import { enlist } from './support/fixtures';
 
@@ -82,12 +82,13 @@ describe(`ledger-cli on a ${EVENTS}-event log`, () => {
 
     // Tamper with the live read models: verify fails, and says where.
     const db = new Database(join(dataDir, 'read-models.sqlite'));
-    // The view's checkpoint holds each node as a row of its own.
+    // The view's checkpoint holds each node as a row of its own, in the row set it names.
+    const rowSet = CheckpointStore.on(db).liveRowSet(ledgerProjection.name);
     const where = "WHERE name = ? AND collection = 'nodes' AND key = 'node-00001'";
-    const node = JSON.parse((db.prepare(`SELECT body FROM checkpoint_entities ${where}`).get(ledgerProjection.name) as { body: string }).body);
+    const node = JSON.parse((db.prepare(`SELECT body FROM checkpoint_entities ${where}`).get(rowSet) as { body: string }).body);
     const epoch = node.epoch;
     node.epoch = 999;
-    db.prepare(`UPDATE checkpoint_entities SET body = ? ${where}`).run(JSON.stringify(node), ledgerProjection.name);
+    db.prepare(`UPDATE checkpoint_entities SET body = ? ${where}`).run(JSON.stringify(node), rowSet);
     const audit = (db.prepare('SELECT generation FROM read_model_tables WHERE name = ? AND current = 1').get(AUDIT_INDEX) as { generation: number }).generation;
     db.prepare(`UPDATE "${auditTableNames(audit).events}" SET node_id = 'node-99999' WHERE position = 42`).run();
     db.close();

@@ -2,7 +2,7 @@ import type { RecordedEvent } from '@ledger/event-store';
 import type { CheckpointStore } from './checkpoint-store';
 import type { Projection } from './projection';
 import type { FlushOptions, Projector } from './projector';
-import { changedEntitiesOf, type ChangedEntities, type GoneEntities } from './snapshots/snapshot-rows';
+import { byKey, changedEntitiesOf, type ChangedEntities, type GoneEntities } from './snapshots/snapshot-rows';
 import type { SnapshotWriter } from './snapshots/snapshot-writer';
 import { metaOf, TrackedState, trackersReplaced, type TrackedCollection } from './snapshots/tracked-collections';
 import { GiveWay, LOCKED, writeUnlessLocked } from './write-unless-locked';
@@ -26,7 +26,25 @@ export interface StateFoldOptions {
   snapshotsWait?: boolean;
   /** Told each time a snapshot due gave way to another holder of the write lock. */
   onSnapshotDeferred?: () => void;
+  /**
+   * A full save of more entities than this, by a flush with `step` (a timed one, on the
+   * event loop), is written this many entities a step (stagedStep); absent: at once.
+   */
+  fullSaveStep?: number;
   clock?: () => Date;
+}
+
+/** A full save written a step at a time: its row set, the position it began at, and the keys it still has to write. */
+interface StagedSave {
+  rowSet: string;
+  since: number;
+  /** The trackers when it began: one replaced since means beginning again. */
+  collections: Map<string, TrackedCollection>;
+  /** Per collection, the keys there when it began. */
+  keys: [field: string, keys: string[]][];
+  /** Where the next step starts: keys[field][1][index]. */
+  field: number;
+  index: number;
 }
 
 /**
@@ -50,6 +68,10 @@ export class StateFold<State extends { position: number }> implements Projector 
   private wholeNext = false;
   /** The state serialised ahead of that save (serialiseCheckpoint), at the position it was taken. */
   private serialised: { position: number; json: string } | null = null;
+  /** A full save under way, a step at a time. */
+  private staged: StagedSave | null = null;
+  /** Whether row sets this name no longer uses may remain (not known at the start): timed steps delete them. */
+  private garbagePending = true;
 
   constructor(
     private readonly projection: Projection<State>,
@@ -120,15 +142,31 @@ export class StateFold<State extends { position: number }> implements Projector 
     // A snapshot owed (it gave way to the lock) is not left waiting for the next event.
     if (this.snapshotGiveWay.owed) this.takeSnapshot();
     const checkpoints = this.options.checkpoints;
-    if (!checkpoints || this.state.position === this.savedPosition) return true;
+    if (!checkpoints) return true;
+    const step = options.step === true && this.options.fullSaveStep !== undefined && !this.wholeNext;
+    if (step && (this.staged !== null || this.bigFullSaveDue())) return this.write(checkpoints, options, () => this.stagedStep(checkpoints));
+    // A save done at once supersedes one under way: its row set is garbage.
+    if (!step) this.staged = null;
+    if (this.state.position === this.savedPosition) {
+      return step && this.garbagePending ? this.write(checkpoints, options, () => this.deleteGarbage(checkpoints)) : true;
+    }
+    return this.write(checkpoints, options, () => (this.wholeNext ? this.writeWhole(checkpoints) : this.writeEntities(checkpoints, step)));
+  }
+
+  /** Whether a flush with `step` left work for the next one: a full save under way or due, or row sets to delete. */
+  checkpointWorkPending(): boolean {
+    if (this.options.fullSaveStep === undefined || !this.options.checkpoints) return false;
+    return this.staged !== null || this.bigFullSaveDue() || this.garbagePending;
+  }
+
+  /** Runs a checkpoint write (writeUnlessLocked); a failure leaves the next save whole, as the removals it took are lost. */
+  private write(checkpoints: CheckpointStore, options: FlushOptions, write: () => () => void): boolean {
     let saved: (() => void) | typeof LOCKED;
     try {
-      saved = writeUnlessLocked(checkpoints.db, () => (this.wholeNext ? this.writeWhole(checkpoints) : this.writeEntities(checkpoints)), {
-        wait: options.wait !== false,
-      });
+      saved = writeUnlessLocked(checkpoints.db, write, { wait: options.wait !== false });
     } catch (error) {
-      // The removals taken are not stored: the next save is whole.
       this.savedCollections = null;
+      this.staged = null;
       throw error;
     }
     if (saved === LOCKED) return false;
@@ -136,8 +174,88 @@ export class StateFold<State extends { position: number }> implements Projector 
     return true;
   }
 
-  /** Writes the checkpoint by entities, in the open transaction; answers what its commit makes true. */
-  private writeEntities(checkpoints: CheckpointStore): () => void {
+  /** Whether the next save must be full (none yet, a collection replaced, a foreign save found) and is too big for one step. */
+  private bigFullSaveDue(): boolean {
+    if (this.state.position === this.savedPosition) return false;
+    const collections = this.collections();
+    if (this.savedCollections !== null && !trackersReplaced(this.savedCollections, collections)) return false;
+    return this.tooBigForOneStep(collections);
+  }
+
+  private tooBigForOneStep(collections: Map<string, TrackedCollection>): boolean {
+    let entities = 0;
+    for (const collection of collections.values()) entities += collection.size;
+    return entities > this.options.fullSaveStep!;
+  }
+
+  /**
+   * One step of a full save written a step at a time, in the open transaction: its
+   * beginning (a new row set, the keys to write), then fullSaveStep entities at a time as
+   * they are now, then its commit, which writes what changed and went since it began. An
+   * entity written and changed after is written again at the commit (its lastPosition
+   * moved), so the set is the state at the commit's position.
+   */
+  private stagedStep(checkpoints: CheckpointStore): () => void {
+    const collections = this.collections();
+    const staged = this.staged;
+    if (staged === null || trackersReplaced(staged.collections, collections)) {
+      const rowSet = checkpoints.beginStaged(this.projection.name);
+      // The removals from now on are the commit's: what went before is not in the new set.
+      for (const collection of collections.values()) collection.takeRemoved('checkpoints');
+      const keys = [...collections].map(([field, collection]): [string, string[]] => {
+        const present: string[] = [];
+        collection.forEach((key) => present.push(key));
+        return [field, present];
+      });
+      const since = this.state.position;
+      return () => {
+        this.staged = { rowSet, since, collections: new Map(collections), keys, field: 0, index: 0 };
+      };
+    }
+    if (staged.field < staged.keys.length) {
+      let { field, index } = staged;
+      for (let budget = this.options.fullSaveStep!; budget > 0 && field < staged.keys.length;) {
+        const [name, keys] = staged.keys[field];
+        const collection = collections.get(name)!;
+        const end = Math.min(keys.length, index + budget);
+        const rows: [string, string][] = [];
+        for (let i = index; i < end; i++) if (collection.has(keys[i])) rows.push([keys[i], JSON.stringify(collection.target[keys[i]])]);
+        checkpoints.writeStaged(staged.rowSet, name, rows.sort(byKey));
+        budget -= end - index;
+        [field, index] = end === keys.length ? [field + 1, 0] : [field, end];
+      }
+      return () => {
+        staged.field = field;
+        staged.index = index;
+      };
+    }
+    const gone: GoneEntities = new Map();
+    for (const [field, collection] of collections) gone.set(field, collection.takeRemoved('checkpoints'));
+    const position = this.state.position;
+    const commit = { position, meta: metaOf(this.state, collections), changed: changedEntitiesOf(collections, staged.since), gone };
+    checkpoints.commitStaged(this.projection.name, staged.rowSet, commit, this.now());
+    return () => {
+      this.staged = null;
+      this.savedPosition = position;
+      this.savedCollections = new Map(collections);
+      this.garbagePending = true;
+    };
+  }
+
+  /** Deletes a step of the row sets this name no longer uses, in the open transaction. */
+  private deleteGarbage(checkpoints: CheckpointStore): () => void {
+    const more = checkpoints.deleteGarbage(this.projection.name, this.options.fullSaveStep!);
+    return () => {
+      this.garbagePending = more;
+    };
+  }
+
+  /**
+   * Writes the checkpoint by entities, in the open transaction; answers what its commit
+   * makes true. With `step`, a full save too big for one step is left to stagedStep, and a
+   * delta also deletes a step of garbage.
+   */
+  private writeEntities(checkpoints: CheckpointStore, step: boolean): () => void {
     const collections = this.collections();
     const full = this.savedCollections === null || trackersReplaced(this.savedCollections, collections);
     const gone: GoneEntities = new Map();
@@ -151,12 +269,26 @@ export class StateFold<State extends { position: number }> implements Projector 
     const { name } = this.projection;
     const position = this.state.position;
     const since = full ? null : this.savedPosition;
-    const saved = checkpoints.saveEntities(name, { position, meta, full, since, changed: entities(since), gone }, savedAt);
-    // Someone else saved this checkpoint since (a CLI rebuild's promotion): a delta over theirs would mix two states.
-    if (!saved) checkpoints.saveEntities(name, { position, meta, full: true, since: null, changed: entities(null), gone: new Map() }, savedAt);
+    const delta = checkpoints.saveEntities(name, { position, meta, full, since, changed: entities(since), gone }, savedAt);
+    if (!delta) {
+      // Someone else saved this checkpoint since (a CLI rebuild's promotion): a delta over
+      // theirs would mix two states. The whole state is saved, by steps if it is big.
+      if (step && this.tooBigForOneStep(collections)) {
+        return () => {
+          this.savedCollections = null;
+        };
+      }
+      checkpoints.saveEntities(name, { position, meta, full: true, since: null, changed: entities(null), gone: new Map() }, savedAt);
+    }
+    // A timed delta also deletes a step of the row sets no longer used.
+    const more =
+      delta && !full && step && this.garbagePending
+        ? checkpoints.deleteGarbage(name, this.options.fullSaveStep!)
+        : this.garbagePending || checkpoints.hasGarbage(name);
     return () => {
       this.savedPosition = position;
       this.savedCollections = new Map(collections);
+      this.garbagePending = more;
     };
   }
 

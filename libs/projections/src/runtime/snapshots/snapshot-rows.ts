@@ -6,7 +6,8 @@ export type ChangedEntities = Map<string, [key: string, body: string][]>;
 /** Per collection, the keys gone since the snapshot's base (a NULL row each). */
 export type GoneEntities = Map<string, string[]>;
 
-const byKey = (a: [string, string], b: [string, string]): number => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0);
+/** Orders [key, body] rows by key. */
+export const byKey = (a: [string, string], b: [string, string]): number => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0);
 
 /** [key, JSON] of every entity whose `lastPosition` moved past `since` (all of them when null, or without one), by key. */
 export const changedEntities = (collection: TrackedCollection, since: number | null): [string, string][] => {
