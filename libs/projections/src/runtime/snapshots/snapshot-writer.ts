@@ -9,7 +9,24 @@ import { metaOf, TrackedState, trackersReplaced, type TrackedCollection } from '
 export interface SnapshotWriterOptions {
   /** Take a snapshot each time the folded position crosses a multiple of this. */
   every: number;
+  /** How many of the trackers' past periods (one a snapshot) to remember the removals of (default REMOVAL_PERIODS_KEPT). */
+  removalPeriodsKept?: number;
   clock?: () => Date;
+}
+
+/**
+ * The trackers' past periods whose removals a writer keeps: a base as old as that (a CLI
+ * rebuild's generation promoted under the server while the server took this many
+ * snapshots of its own) still needs no read of its keys. Removals are few in the ledger
+ * view: an allocation, a device, a lease record stays, with its ending.
+ */
+export const REMOVAL_PERIODS_KEPT = 64;
+
+/** One past period of the trackers: the removals between two drains, by collection. */
+interface DrainedPeriod {
+  from: number;
+  to: number;
+  removed: Map<string, string[]>;
 }
 
 interface Prepared {
@@ -70,6 +87,8 @@ export class SnapshotWriter {
    * of tracking), with the same trackers as baseCollections; null: unknown (a drain rolled back).
    */
   private removalsSince: number | null = null;
+  /** The removals of the trackers' last periods, oldest first, contiguous up to removalsSince: cleared with it. */
+  private drained: DrainedPeriod[] = [];
   /** Snapshots waiting for the write lock, oldest first (deferWhileLocked); null: every snapshot is written as it is taken. */
   private deferred: Deferred[] | null = null;
   /** Whether take() should try the lock at all (deferWhileLocked). */
@@ -144,6 +163,7 @@ export class SnapshotWriter {
     this.base = null;
     const position = (state as { position?: unknown }).position;
     this.removalsSince = typeof position === 'number' ? position : null;
+    this.drained = [];
     this.baseCollections = new Map(this.tracked.collections());
   }
 
@@ -198,6 +218,7 @@ export class SnapshotWriter {
       this.base = null;
       this.prepared = null;
       this.removalsSince = null;
+      this.drained = [];
       throw error;
     }
   }
@@ -214,21 +235,22 @@ export class SnapshotWriter {
 
     if (statements.exists.get(position)) {
       // Someone folding the same log took it already, with the same content.
-      for (const collection of collections.values()) collection.takeRemoved();
+      this.drain(collections, position);
       this.base = { generation, position };
       this.baseCollections = new Map(collections);
-      this.removalsSince = position;
       return;
     }
     const latest = (statements.latestBefore.get(position) as { latest: number | null }).latest;
     const keyframe = latest === null || this.replaced(collections);
     // The keys gone since the base (the generation's latest snapshot) are those the trackers
-    // saw go, when they hold every removal since it: their last drain is no later than the
-    // base, whoever wrote it (this writer, a racing one, or a CLI rebuild whose generation was
-    // promoted under the server, all folding the same log), and no collection was replaced
-    // since. A NULL for a key the base did not hold changes nothing. Else they are the base's
-    // keys the state lacks, read from the table: on a big ledger, seconds of the event loop.
-    const goneTracked = !keyframe && this.removalsSince !== null && this.removalsSince <= latest! && !trackersReplaced(this.baseCollections, collections);
+    // saw go, when every removal since it is known: their last drain is no later than the
+    // base, or the periods kept since reach back to it (a CLI rebuild's generation promoted
+    // under the server, which took snapshots of its own meanwhile), whoever wrote the base
+    // (all fold the same log), and no collection was replaced since. A NULL for a key the
+    // base did not hold changes nothing. Else they are the base's keys the state lacks, read
+    // from the table: on a big ledger, seconds of the event loop.
+    const trackersKnow = this.removalsSince !== null && (this.removalsSince <= latest! || this.keptSince(latest!));
+    const goneTracked = !keyframe && trackersKnow && !trackersReplaced(this.baseCollections, collections);
     const baseKeys =
       keyframe || goneTracked
         ? null
@@ -237,9 +259,14 @@ export class SnapshotWriter {
           : entityKeysAt(this.db, statements.names, latest!);
     // Each collection's keys gone since the base; every tracker starts a new period.
     const gone: GoneEntities = new Map();
-    for (const [field, collection] of collections) {
-      const removed = collection.takeRemoved();
-      if (goneTracked) gone.set(field, removed);
+    const removedSinceBase = goneTracked ? this.removedSince(latest!) : null;
+    for (const [field, removed] of this.drain(collections, position)) {
+      const collection = collections.get(field)!;
+      if (removedSinceBase)
+        gone.set(
+          field,
+          [...new Set([...(removedSinceBase.get(field) ?? []), ...removed])].filter((key) => !collection.has(key)),
+        );
       else if (baseKeys)
         gone.set(
           field,
@@ -261,7 +288,39 @@ export class SnapshotWriter {
     this.tables.advance(this.name, generation, position);
     this.base = { generation, position };
     this.baseCollections = new Map(collections);
+  }
+
+  /**
+   * Starts every tracker's new period at `position`: answers the removals of the one that
+   * ends, and keeps them (removalPeriodsKept periods) for a base older than this drain.
+   */
+  private drain(collections: Map<string, TrackedCollection>, position: number): Map<string, string[]> {
+    const removed = new Map<string, string[]>();
+    for (const [field, collection] of collections) removed.set(field, collection.takeRemoved());
+    // A period is known whole only if its trackers were the ones at its start: a collection
+    // replaced wholesale loses keys no tracker saw go, and the periods before it are no use.
+    if (this.removalsSince !== null && !trackersReplaced(this.baseCollections, collections)) {
+      this.drained.push({ from: this.removalsSince, to: position, removed });
+      const kept = this.options.removalPeriodsKept ?? REMOVAL_PERIODS_KEPT;
+      if (this.drained.length > kept) this.drained.splice(0, this.drained.length - kept);
+    } else this.drained = [];
     this.removalsSince = position;
+    return removed;
+  }
+
+  /** Whether the periods kept reach back to `position`: every removal since it is known. */
+  private keptSince(position: number): boolean {
+    return this.drained.length > 0 && this.drained[0].from <= position;
+  }
+
+  /** The removals of the periods kept that end after `position`, by collection (the current period's are not among them). */
+  private removedSince(position: number): Map<string, string[]> {
+    const removed = new Map<string, string[]>();
+    for (const period of this.drained) {
+      if (period.to <= position) continue;
+      for (const [field, keys] of period.removed) removed.set(field, [...(removed.get(field) ?? []), ...keys]);
+    }
+    return removed;
   }
 
   /** Writes a snapshot this writer deferred, checking the generation holds what it was taken against. */
@@ -294,13 +353,9 @@ export class SnapshotWriter {
     const collections = this.tracked!.collections();
     const serialised = this.serialise(state.position, generation);
     const gone: GoneEntities = new Map();
-    for (const [field, collection] of collections) {
-      const removed = collection.takeRemoved();
-      if (serialised.since !== null) gone.set(field, removed);
-    }
+    for (const [field, removed] of this.drain(collections, state.position)) if (serialised.since !== null) gone.set(field, removed);
     this.base = { generation, position: state.position };
     this.baseCollections = new Map(collections);
-    this.removalsSince = state.position;
     return { ...serialised, gone, meta: this.meta(state, collections), takenAt: this.now() };
   }
 

@@ -13,7 +13,7 @@ import Database from 'better-sqlite3';
 import type { RecordedEvent } from '@ledger/event-store';
 import { StateFold } from '../state-fold';
 import { foldTo, opArb, recorded, things, type Things } from '../testing/things-projection';
-import { SnapshotWriter } from './snapshot-writer';
+import { REMOVAL_PERIODS_KEPT, SnapshotWriter } from './snapshot-writer';
 import { SnapshotReader } from './snapshot-reader';
 import { ReadModelTables } from '../read-model-tables';
 import { snapshotsOf, snapshotTablesOf } from './snapshot-tables';
@@ -79,8 +79,10 @@ describe('snapshots give back exactly the fold up to their position', () => {
   });
 
   it("a rebuild's generation promoted under a live writer: the live writer's next snapshots are deltas against it, its keys read only when the trackers cannot tell what went since", () => {
-    let unread = 0;
-    let read = 0;
+    // By how many periods of removals the live writer keeps: none, one, or the default.
+    const unread = new Map<number, number>();
+    const read = new Map<number, number>();
+    const count = (counts: Map<number, number>, kept: number) => counts.set(kept, (counts.get(kept) ?? 0) + 1);
     fc.assert(
       fc.property(
         fc.array(opArb, { minLength: 1, maxLength: 60 }),
@@ -89,7 +91,8 @@ describe('snapshots give back exactly the fold up to their position', () => {
         fc.nat(),
         // How far the rebuild folds before it is promoted: as far as the live fold (as a CLI rebuild catches up first), or half as far.
         fc.boolean(),
-        (ops, gaps, every, at, caughtUp) => {
+        fc.constantFrom(0, 1, REMOVAL_PERIODS_KEPT),
+        (ops, gaps, every, at, caughtUp, kept) => {
           const db = new Database(':memory:');
           // Counts the reads of a snapshot's keys (the base of a foreign delta).
           let keyReads = 0;
@@ -106,7 +109,9 @@ describe('snapshots give back exactly the fold up to their position', () => {
           });
           try {
             const events = recorded(ops, gaps);
-            const live = new StateFold(things, things.initialState(), { snapshots: new SnapshotWriter(counting, things.name, { every }, 'current') });
+            const live = new StateFold(things, things.initialState(), {
+              snapshots: new SnapshotWriter(counting, things.name, { every, removalPeriodsKept: kept }, 'current'),
+            });
             const promoteAt = at % events.length;
             events.forEach((event, i) => {
               live.applyPage([event]);
@@ -121,8 +126,9 @@ describe('snapshots give back exactly the fold up to their position', () => {
             const reader = new SnapshotReader(db, things.name);
             // The live writer took a snapshot after the promotion: count how it found what went.
             if (reader.positions().some((position) => position > events[promoteAt].position)) {
-              if (keyReads === 0) unread++;
-              else read++;
+              // A collection replaced wholesale loses keys no tracker saw go: only those histories must read keys with periods kept.
+              const replaces = ops.some((op) => op.op === 'replaceItems');
+              count(keyReads === 0 ? unread : read, replaces ? -1 - kept : kept);
             }
             assertEachIsTheFold(reader, events);
           } finally {
@@ -130,10 +136,46 @@ describe('snapshots give back exactly the fold up to their position', () => {
           }
         },
       ),
-      { numRuns: 500, includeErrorInReport: true },
+      { numRuns: 1500, includeErrorInReport: true },
     );
-    // Both ways are taken: deltas on what the trackers saw go, and on the keys read.
-    assert.ok(unread > 50 && read > 20, `deltas without reading keys: ${unread}, reading them: ${read}`);
+    // Both ways are taken: deltas on what the trackers saw go, and on the keys read. Without a
+    // collection replaced, the periods kept spare every read of a base older than the
+    // trackers' last drain; with one (counted under -1 - kept), the keys are read.
+    const figures = `deltas without reading keys: ${[...unread]}, reading them: ${[...read]} (by periods kept)`;
+    assert.ok((unread.get(0) ?? 0) > 15 && (read.get(0) ?? 0) > 8, figures);
+    assert.ok((unread.get(REMOVAL_PERIODS_KEPT) ?? 0) > 60 && read.get(REMOVAL_PERIODS_KEPT) === undefined, figures);
+    assert.ok((read.get(-1 - REMOVAL_PERIODS_KEPT) ?? 0) > 30, figures);
+  });
+
+  it('a base promoted from before a collection was replaced is compared key by key: no kept period knows what the replacement dropped', () => {
+    const db = new Database(':memory:');
+    const events = recorded(
+      [
+        { op: 'put', key: 'a', v: 1 },
+        { op: 'put', key: 'b', v: 1 },
+        // A new items object without a: no tracker sees a go.
+        { op: 'replaceItems' },
+        { op: 'put', key: 'c', v: 1 },
+        { op: 'put', key: 'd', v: 1 },
+        { op: 'put', key: 'e', v: 1 },
+        { op: 'count' },
+        { op: 'count' },
+      ],
+      [],
+    );
+    const live = new StateFold(things, things.initialState(), { snapshots: new SnapshotWriter(db, things.name, { every: 2 }, 'current') });
+    live.applyPage(events.slice(0, 6));
+    // A rebuild folded to position 2 (a and b) is promoted under it, then the live writer's next snapshot is a delta against it.
+    const tables = new ReadModelTables(db);
+    const generation = tables.allocate(snapshotsOf(things.name));
+    const rebuild = new StateFold(things, things.initialState(), { snapshots: new SnapshotWriter(db, things.name, { every: 2 }, generation) });
+    rebuild.applyPage(events.slice(0, 2));
+    tables.promote(snapshotsOf(things.name), generation, snapshotTablesOf(things.name));
+    live.applyPage(events.slice(6));
+    const reader = new SnapshotReader(db, things.name);
+    assert.deepEqual(reader.positions(), [2, 8]);
+    assertEachIsTheFold(reader, events);
+    db.close();
   });
 
   it('a restarted writer that read its base ahead (prefetchBase) marks what was removed since that base', () => {
