@@ -92,7 +92,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): LedgerConfig =
     sqliteSynchronous: oneOf<SqliteSynchronous>(env, 'LEDGER_SQLITE_SYNCHRONOUS', 'FULL', ['FULL', 'NORMAL', 'EXTRA']),
     readWaitMs: integer(env, 'LEDGER_READ_WAIT_MS', 5_000, 0, 60_000),
     checkpointIntervalMs: integer(env, 'LEDGER_CHECKPOINT_INTERVAL_MS', 5_000, 10, 3_600_000),
-    auditFoldIntervalMs: integer(env, 'LEDGER_AUDIT_FOLD_INTERVAL_MS', 20, 0, 10_000),
+    auditFoldIntervalMs: integer(env, 'LEDGER_AUDIT_FOLD_INTERVAL_MS', 100, 0, 10_000),
     auditIndexThread: oneOf(env, 'LEDGER_AUDIT_INDEX_THREAD', 'on', ['on', 'off']) === 'on',
     auditThreadNice: integer(env, 'LEDGER_AUDIT_THREAD_NICE', 10, 0, 19),
     maxBodyBytes: integer(env, 'LEDGER_MAX_BODY_BYTES', 1_048_576, 1_024, 64 * 1_048_576),
