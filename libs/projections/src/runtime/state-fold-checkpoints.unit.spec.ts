@@ -13,6 +13,7 @@ import { StateFold } from './state-fold';
 import { SnapshotWriter } from './snapshots/snapshot-writer';
 import { faultPlan, faultyDatabase } from './testing/faulty-database';
 import { foldTo, opArb, recorded, things, type Things } from './testing/things-projection';
+import { onFaultyDisk } from './testing/checkpoints-on-faulty-disk';
 
 /**
  * What happens after an event: the process folds on, saves a checkpoint, or restarts from
@@ -34,28 +35,15 @@ describe('a checkpoint saved entity by entity gives back the fold up to its posi
         // Whether a rebuild's promotion saves its state as one text (as `ledger-cli rebuild` does) or by entities.
         fc.boolean(),
         (ops, gaps, steps, withSnapshots, seed, faults, wholeRebuilds) => {
-          const real = new Database(':memory:');
-          const plan = faultPlan(seed, faults);
-          const db = faultyDatabase(real, plan);
-          try {
+          onFaultyDisk(seed, faults, ({ db, store, refusable }) => {
             const events = recorded(ops, gaps);
-            const store = CheckpointStore.on(db);
             const start = (): StateFold<Things> => {
               const stored = store.load<Things>(things.name);
               const snapshots = withSnapshots ? new SnapshotWriter(db, things.name, { every: 3 }, 'current') : null;
               return new StateFold(things, stored?.state ?? things.initialState(), { checkpoints: store, snapshots, stored: stored?.savedAs });
             };
             let fold = start();
-            const save = () => {
-              plan.on = true;
-              try {
-                fold.flush();
-              } catch (error) {
-                assert.match((error as { code?: string }).code ?? '', /^SQLITE_(FULL|IOERR_WRITE)$/);
-              } finally {
-                plan.on = false;
-              }
-            };
+            const save = () => refusable(() => fold.flush());
             events.forEach((event, i) => {
               fold.applyPage([event]);
               if (steps[i] === 'save') save();
@@ -77,9 +65,7 @@ describe('a checkpoint saved entity by entity gives back the fold up to its posi
             assert.equal(stored?.savedAs, 'entities');
             assert.equal(stored.position, events[events.length - 1].position);
             assert.deepStrictEqual(JSON.parse(JSON.stringify(stored.state)), foldTo(events, stored.position));
-          } finally {
-            real.close();
-          }
+          });
         },
       ),
       { numRuns: 1500, includeErrorInReport: true },

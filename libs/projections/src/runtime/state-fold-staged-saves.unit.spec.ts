@@ -12,7 +12,7 @@ import fc from 'fast-check';
 import Database from 'better-sqlite3';
 import { CheckpointStore } from './checkpoint-store';
 import { StateFold } from './state-fold';
-import { faultPlan, faultyDatabase } from './testing/faulty-database';
+import { onFaultyDisk } from './testing/checkpoints-on-faulty-disk';
 import { foldTo, recorded, things, type Op, type Things } from './testing/things-projection';
 
 /**
@@ -54,12 +54,8 @@ describe('a full checkpoint written a step at a time', () => {
         fc.constantFrom(0, 0.1),
         fc.boolean(),
         (ops, gaps, actions, stepEntities, seed, faults, wholeRebuilds) => {
-          const real = new Database(':memory:');
-          const plan = faultPlan(seed, faults);
-          const db = faultyDatabase(real, plan);
-          try {
+          onFaultyDisk(seed, faults, ({ db, store, refusable: refused }) => {
             const events = recorded(ops, gaps);
-            const store = CheckpointStore.on(db);
             const commitStaged = store.commitStaged.bind(store);
             store.commitStaged = (...args) => {
               commitStaged(...args);
@@ -78,15 +74,7 @@ describe('a full checkpoint written a step at a time', () => {
               if (checkpoint) assert.deepStrictEqual(plain(checkpoint.state), foldTo(events, checkpoint.position));
             };
             const refusable = (write: () => void) => {
-              plan.on = true;
-              try {
-                write();
-              } catch (error) {
-                assert.match((error as { code?: string }).code ?? '', /^SQLITE_(FULL|IOERR_WRITE)$/);
-                abandoned++;
-              } finally {
-                plan.on = false;
-              }
+              if (refused(write)) abandoned++;
             };
             let fold = start();
             events.forEach((event, i) => {
@@ -120,9 +108,7 @@ describe('a full checkpoint written a step at a time', () => {
               assert.equal(store.hasGarbage(things.name), false);
               assert.equal(db.prepare('SELECT count(*) FROM checkpoint_entities WHERE name != ?').pluck().get(live), 0, 'rows of another set');
             }
-          } finally {
-            real.close();
-          }
+          });
         },
       ),
       { numRuns: 1500, includeErrorInReport: true },
