@@ -45,7 +45,9 @@ describe('a live view’s full checkpoint after a CLI rebuild beside it', () => 
       view.start();
       assert.ok(await view.catchUp(10_000));
       view.checkpoint();
-      assert.equal(checkpoints.liveRowSet(name), `${name}#1`);
+      // Which set: a timed step may have begun one before this save at once superseded it.
+      const before = checkpoints.liveRowSet(name);
+      assert.match(before ?? '', /#\d+$/);
 
       // The CLI's rebuild, promoted beside the server: its own state, saved whole.
       const rebuilt = new StateFold(ledgerProjection, ledgerProjection.initialState());
@@ -53,6 +55,7 @@ describe('a live view’s full checkpoint after a CLI rebuild beside it', () => 
       rebuilt.saveCheckpointsTo(CheckpointStore.on(cli), { whole: true });
       rebuilt.flush();
       assert.equal(checkpoints.load(name)?.savedAs, 'whole');
+      stepsWritten = 0;
 
       await write(more);
       assert.ok(await view.catchUp(10_000));
@@ -62,10 +65,11 @@ describe('a live view’s full checkpoint after a CLI rebuild beside it', () => 
         const stored = checkpoints.load<LedgerViewState>(name);
         return stored?.savedAs === 'entities' && stored.position === view.position && !checkpoints.hasGarbage(name);
       }, 'the view’s own checkpoint at its position, and no garbage');
-      assert.equal(checkpoints.liveRowSet(name), `${name}#2`, 'a new row set');
+      const after = checkpoints.liveRowSet(name);
+      assert.ok(after !== null && after !== before, `a new row set: ${before} then ${after}`);
       assert.ok(stepsWritten >= 3, `written in ${stepsWritten} steps`);
       assert.deepStrictEqual(plain(checkpoints.load<LedgerViewState>(name)!.state), plain(view.state));
-      assert.equal(db.prepare('SELECT count(*) FROM checkpoint_entities WHERE name != ?').pluck().get(`${name}#2`), 0);
+      assert.equal(db.prepare('SELECT count(*) FROM checkpoint_entities WHERE name != ?').pluck().get(after), 0);
     } finally {
       await view.stop();
       cli.close();
