@@ -11,6 +11,7 @@ import { ReadModelDatabase } from './read-model-database';
 import { StorageHealth } from './storage-health.service';
 import { SubscriptionRestarts } from './subscription-restarts';
 import { ReadModelWriteDeferrals } from './read-model-write-deferrals';
+import { ReadModelWalCheckpoints } from './read-model-wal-checkpoints';
 import { LogFollowers } from './log-followers';
 
 export interface InfrastructureOptions {
@@ -61,9 +62,21 @@ export class InfrastructureModule {
         StorageHealth,
         SubscriptionRestarts,
         ReadModelWriteDeferrals,
+        ReadModelWalCheckpoints,
         LogFollowers,
       ],
-      exports: [LEDGER_CONFIG, CLOCK, RANDOMNESS, EVENT_STORE, ReadModelDatabase, StorageHealth, SubscriptionRestarts, ReadModelWriteDeferrals, LogFollowers],
+      exports: [
+        LEDGER_CONFIG,
+        CLOCK,
+        RANDOMNESS,
+        EVENT_STORE,
+        ReadModelDatabase,
+        StorageHealth,
+        SubscriptionRestarts,
+        ReadModelWriteDeferrals,
+        ReadModelWalCheckpoints,
+        LogFollowers,
+      ],
     };
   }
 }

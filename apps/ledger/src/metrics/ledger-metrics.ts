@@ -6,6 +6,7 @@ import { LedgerViewService } from '../read-models/ledger-view.service';
 import { LogFollowers } from '../infrastructure/log-followers';
 import { SubscriptionRestarts } from '../infrastructure/subscription-restarts';
 import { ReadModelWriteDeferrals } from '../infrastructure/read-model-write-deferrals';
+import { ReadModelWalCheckpoints } from '../infrastructure/read-model-wal-checkpoints';
 import { StorageHealth } from '../infrastructure/storage-health.service';
 
 /** Past this many events a lag is reported as the cap: a scrape must stay cheap while a rebuild runs. */
@@ -36,6 +37,7 @@ export class LedgerMetrics {
     storage: StorageHealth,
     restarts: SubscriptionRestarts,
     deferrals: ReadModelWriteDeferrals,
+    walCheckpoints: ReadModelWalCheckpoints,
   ) {
     const registers = [this.registry];
     collectDefaultMetrics({ register: this.registry });
@@ -108,6 +110,7 @@ export class LedgerMetrics {
     });
     this.registry.registerMetric(restarts.counter);
     this.registry.registerMetric(deferrals.counter);
+    this.registry.registerMetric(walCheckpoints.duration);
     new Counter({
       name: 'ledger_store_foreign_events_skipped_total',
       help: "Events in EventStoreDB's $all that the ledger did not write, skipped by reads and subscriptions (EventStoreDB only).",

@@ -13,3 +13,5 @@ export * from './snapshots/snapshot-reader';
 export * from './read-model-file';
 export * from './store-origin';
 export * from './write-unless-locked';
+export * from './wal-checkpoints/wal-checkpointer';
+export type { WalCheckpointDone } from './wal-checkpoints/wal-checkpoint-protocol';
