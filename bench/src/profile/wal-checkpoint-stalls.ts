@@ -37,7 +37,7 @@ const commits = (db: Database.Database, transactions: number): number[] => {
 const round = async (mode: 'sqlite' | 'thread', transactions: number): Promise<number[]> => {
   const temp = tempDatabase('wal-checkpoint-stalls');
   const db = openReadModelDatabase(temp.file);
-  const checkpointer = mode === 'thread' ? await WalCheckpointer.start(db, { intervalMs: 1_000 }) : null;
+  const checkpointer = mode === 'thread' ? await WalCheckpointer.start(db) : null;
   try {
     return commits(db, transactions);
   } finally {

@@ -23,6 +23,8 @@ export interface LedgerConfig {
   auditIndexThread: boolean;
   /** Linux: how many nice steps below the rest of the process the audit index thread runs, yielding the cores to request handling and the writer. 0: none. */
   auditThreadNice: number;
+  /** Pages of the read-model file's WAL its checkpoint thread lets gather before it copies them back into the file. */
+  readModelWalCheckpointPages: number;
   maxBodyBytes: number;
   reservationTtlDefaultSeconds: number;
   reservationTtlMaxSeconds: number;
@@ -95,6 +97,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): LedgerConfig =
     auditFoldIntervalMs: integer(env, 'LEDGER_AUDIT_FOLD_INTERVAL_MS', 100, 0, 10_000),
     auditIndexThread: oneOf(env, 'LEDGER_AUDIT_INDEX_THREAD', 'on', ['on', 'off']) === 'on',
     auditThreadNice: integer(env, 'LEDGER_AUDIT_THREAD_NICE', 10, 0, 19),
+    readModelWalCheckpointPages: integer(env, 'LEDGER_READ_MODEL_WAL_CHECKPOINT_PAGES', 1_000, 10, 1_000_000),
     maxBodyBytes: integer(env, 'LEDGER_MAX_BODY_BYTES', 1_048_576, 1_024, 64 * 1_048_576),
     reservationTtlDefaultSeconds: integer(env, 'LEDGER_RESERVATION_TTL_SECONDS', 3_600, 1, 30 * 86_400),
     reservationTtlMaxSeconds: integer(env, 'LEDGER_RESERVATION_TTL_MAX_SECONDS', 7 * 86_400, 1, 365 * 86_400),

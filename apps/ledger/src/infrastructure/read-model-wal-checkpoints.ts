@@ -1,8 +1,10 @@
-import { BeforeApplicationShutdown, Injectable, OnModuleInit } from '@nestjs/common';
+import { BeforeApplicationShutdown, Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { PinoLogger } from 'nestjs-pino';
 import { Histogram } from 'prom-client';
 import { WalCheckpointer } from '@ledger/projections';
 import { ReadModelDatabase } from './read-model-database';
+import { LEDGER_CONFIG } from './injection-tokens';
+import type { LedgerConfig } from '../config/ledger-config';
 import { StorageHealth } from './storage-health.service';
 
 /**
@@ -17,13 +19,14 @@ export class ReadModelWalCheckpoints implements OnModuleInit, BeforeApplicationS
   /** Registered on /metrics by LedgerMetrics. */
   readonly duration = new Histogram({
     name: 'ledger_read_model_wal_checkpoint_seconds',
-    help: 'Copies of the read-model file’s WAL back into the file that found new pages, on their own thread (not the event loop), by how long each took.',
+    help: 'Copies of the read-model file’s WAL back into the file made by its checkpoint thread (never the event loop) once LEDGER_READ_MODEL_WAL_CHECKPOINT_PAGES gathered, by how long each took.',
     buckets: [0.001, 0.005, 0.02, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
     registers: [],
   });
   private checkpointer: WalCheckpointer | null = null;
 
   constructor(
+    @Inject(LEDGER_CONFIG) private readonly config: LedgerConfig,
     private readonly readModels: ReadModelDatabase,
     private readonly storage: StorageHealth,
     private readonly logger: PinoLogger,
@@ -34,6 +37,7 @@ export class ReadModelWalCheckpoints implements OnModuleInit, BeforeApplicationS
   async onModuleInit(): Promise<void> {
     try {
       this.checkpointer = await WalCheckpointer.start(this.readModels.db, {
+        thresholdPages: this.config.readModelWalCheckpointPages,
         onCheckpoint: (done) => this.duration.observe(done.ms / 1000),
         onError: (error) => this.storage.report(error, 'read-models') ?? this.logger.warn({ err: error }, 'copying the read-model WAL back failed; retrying'),
         onExit: (error) =>

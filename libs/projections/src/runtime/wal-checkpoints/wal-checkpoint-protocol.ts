@@ -1,12 +1,14 @@
 import type { WireError } from '@ledger/event-store';
 
-/** What the checkpoint thread needs: the read-model file, and how often it copies the WAL back. */
+/** What the checkpoint thread needs: the read-model file, how often it looks at its WAL, and how big a WAL it copies back. */
 export interface WalCheckpointSettings {
   file: string;
-  intervalMs: number;
+  pollMs: number;
+  /** Copy back once the WAL holds this many pages not in the file yet (SQLite's wal_autocheckpoint). */
+  thresholdPages: number;
 }
 
-/** One copy of the WAL back into the file that found new frames: how long it took, and the WAL's frames then. */
+/** One copy of the WAL back into the file: how long it took, and the WAL's frames then. */
 export interface WalCheckpointDone {
   ms: number;
   /** Frames in the WAL when it ran (SQLite's `log`). */

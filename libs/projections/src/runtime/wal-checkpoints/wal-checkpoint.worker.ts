@@ -4,11 +4,13 @@
  * tens of megabytes under load, 50-600 ms on a shared disk. SQLite runs one inside the
  * commit that finds the WAL over 1,000 pages, whichever connection that is; on the main
  * thread's connection that stopped the event loop for as long (wal-checkpointer.ts).
- * Here it runs PASSIVE (never waiting for a reader or a writer) on a timer instead.
+ * Here it runs PASSIVE (never waiting for a reader or a writer) once the WAL holds as
+ * many pages as SQLite's threshold, looked at every `pollMs`.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { toWireError } from '@ledger/event-store';
 import { openReadModelDatabase } from '../read-model-database';
+import { WalPagesPending } from './wal-pages-pending';
 import type { FromWalCheckpointThread, ToWalCheckpointThread, WalCheckpointSettings } from './wal-checkpoint-protocol';
 
 interface CheckpointRow {
@@ -33,36 +35,35 @@ const run = (settings: WalCheckpointSettings, { tell, listen, close }: Port) => 
     close();
     return;
   }
-  let last: CheckpointRow = { busy: 0, log: 0, checkpointed: 0 };
+  const pending = new WalPagesPending(settings.file);
   let timer: NodeJS.Timeout | null = null;
-  const checkpoint = () => {
+  const look = () => {
     timer = null;
-    try {
-      const began = performance.now();
-      const [row] = db.pragma('wal_checkpoint(PASSIVE)') as CheckpointRow[];
-      // Told only when the WAL moved: an idle ledger's checkpoints copy nothing and say nothing.
-      if (row.log !== last.log || row.checkpointed !== last.checkpointed) {
+    if (pending.read() >= settings.thresholdPages) {
+      try {
+        const began = performance.now();
+        const [row] = db.pragma('wal_checkpoint(PASSIVE)') as CheckpointRow[];
         tell({ kind: 'checkpointed', ms: performance.now() - began, walFrames: row.log, copiedFrames: row.checkpointed });
+      } catch (error) {
+        // A full disk, say: the WAL keeps every page; the next look tries again.
+        tell({ kind: 'failed', error: toWireError(error) });
       }
-      last = row;
-    } catch (error) {
-      // A full disk, another process's checkpoint under way: the WAL keeps every page; the next tick tries again.
-      tell({ kind: 'failed', error: toWireError(error) });
     }
-    timer = setTimeout(checkpoint, settings.intervalMs);
+    timer = setTimeout(look, settings.pollMs);
   };
   listen((message) => {
     if (message.kind !== 'stop') return;
     if (timer !== null) clearTimeout(timer);
+    pending.close();
     db.close();
     tell({ kind: 'stopped' });
     close();
   });
-  timer = setTimeout(checkpoint, settings.intervalMs);
+  timer = setTimeout(look, settings.pollMs);
   tell({ kind: 'ready' });
 };
 
-if (parentPort !== null && workerData !== null && typeof workerData === 'object' && 'intervalMs' in workerData) {
+if (parentPort !== null && workerData !== null && typeof workerData === 'object' && 'thresholdPages' in workerData) {
   const port = parentPort;
   run(workerData as WalCheckpointSettings, {
     tell: (message) => port.postMessage(message),

@@ -4,17 +4,13 @@ import type Database from 'better-sqlite3';
 import { fromWireError } from '@ledger/event-store';
 import type { FromWalCheckpointThread, ToWalCheckpointThread, WalCheckpointDone, WalCheckpointSettings } from './wal-checkpoint-protocol';
 
-/**
- * How often the thread copies the read-model file's WAL back. At a trickle of commands the
- * WAL grows a few megabytes a second, so its copies come about as often as SQLite's own
- * would (every 1,000 pages of 32 KB); under load the audit index's thread, whose connection
- * keeps that threshold, copies back in between; an idle ledger's ticks find nothing to copy.
- * Every second would sync the read-model file five times as often, beside the log's fsyncs.
- */
-export const WAL_CHECKPOINT_INTERVAL_MS = 5_000;
+/** How often the thread looks at the WAL's size (a read of the wal-index's first 100 bytes). */
+export const WAL_POLL_MS = 250;
 
 export interface WalCheckpointerOptions {
-  intervalMs?: number;
+  pollMs?: number;
+  /** Pages of WAL the thread lets gather before it copies them back; by default the connection's own threshold (SQLite's 1,000). */
+  thresholdPages?: number;
   /** A checkpoint that found new frames, done on the thread. */
   onCheckpoint?: (done: WalCheckpointDone) => void;
   /** A checkpoint that failed (a full disk, ...): the WAL keeps its pages, the next one tries again. */
@@ -26,10 +22,12 @@ export interface WalCheckpointerOptions {
 /**
  * Keeps WAL checkpoints off the thread that owns `db` (the ledger's event loop): while it
  * runs, `db` never copies the WAL back on its commits (`wal_autocheckpoint = 0`), and a
- * thread of its own copies it back every `intervalMs`, through its own connection. Other
- * connections to the file (the audit index's thread, a CLI rebuild) keep SQLite's own
- * threshold: they are not on the event loop. When the thread stops, or dies, `db` takes
- * its threshold back, so the WAL never grows without bound.
+ * thread of its own, through its own connection, copies it back once it holds as many
+ * pages as `db` would have let it (so no more often than SQLite would). Other connections
+ * to the file (the audit index's thread, a CLI rebuild) keep SQLite's own threshold: they
+ * are not on the event loop, and under load the audit index's thread, which commits ten
+ * times a second, makes most of the copies. When the thread stops, or dies, `db` takes its
+ * threshold back, so the WAL never grows without bound.
  */
 export class WalCheckpointer {
   private stopping: Promise<void> | null = null;
@@ -45,14 +43,18 @@ export class WalCheckpointer {
     if (db.memory || db.readonly || String(db.pragma('journal_mode', { simple: true })) !== 'wal') {
       return Promise.reject(new TypeError(`${db.name}: only a file in WAL mode, open for writing, has a WAL to copy back`));
     }
-    const settings: WalCheckpointSettings = { file: db.name, intervalMs: options.intervalMs ?? WAL_CHECKPOINT_INTERVAL_MS };
+    const threshold = Number(db.pragma('wal_autocheckpoint', { simple: true }));
+    const settings: WalCheckpointSettings = {
+      file: db.name,
+      pollMs: options.pollMs ?? WAL_POLL_MS,
+      thresholdPages: options.thresholdPages ?? (threshold || 1_000),
+    };
     const worker = new Worker(join(__dirname, 'wal-checkpoint.worker.js'), { workerData: settings });
     return new Promise((resolve, reject) => {
       let checkpointer: WalCheckpointer | null = null;
       let crash: Error | null = null;
       worker.on('message', (message: FromWalCheckpointThread) => {
         if (message.kind === 'ready') {
-          const threshold = Number(db.pragma('wal_autocheckpoint', { simple: true }));
           db.pragma('wal_autocheckpoint = 0');
           checkpointer = new WalCheckpointer(worker, db, threshold);
           // A thread with nothing pending never keeps the process alive, as a timer of the main thread's would not.
