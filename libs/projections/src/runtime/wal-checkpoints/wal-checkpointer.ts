@@ -11,7 +11,7 @@ export interface WalCheckpointerOptions {
   pollMs?: number;
   /** Pages of WAL the thread lets gather before it copies them back; by default the connection's own threshold (SQLite's 1,000). */
   thresholdPages?: number;
-  /** A checkpoint that found new frames, done on the thread. */
+  /** A copy back the thread made (the WAL had reached the threshold). */
   onCheckpoint?: (done: WalCheckpointDone) => void;
   /** A checkpoint that failed (a full disk, ...): the WAL keeps its pages, the next one tries again. */
   onError?: (error: Error) => void;
