@@ -138,17 +138,18 @@ export class CheckpointStore {
    * its row set becomes garbage, deleted later (a CLI rebuild's promotion, where one text
    * is faster than rows, does not delete 225,000 rows).
    */
-  saveJson(name: string, position: number, json: string, savedAt: Date): void {
+  saveJson(name: string, position: number, json: string | Buffer, savedAt: Date): void {
     this.db.transaction(() => {
       this.writeRow(name, position, json, savedAt);
       this.retireLiveRowSet(name);
     })();
   }
 
-  private writeRow(name: string, position: number, json: string, savedAt: Date): void {
+  /** `json` as text, or as its UTF-8 bytes (stored as text all the same: SQLite's CAST takes a BLOB's bytes as text in the file's encoding, UTF-8). */
+  private writeRow(name: string, position: number, json: string | Buffer, savedAt: Date): void {
     this.statements
       .get(
-        `INSERT INTO checkpoints (name, position, state, saved_at) VALUES (?, ?, ?, ?)
+        `INSERT INTO checkpoints (name, position, state, saved_at) VALUES (?, ?, CAST(? AS TEXT), ?)
          ON CONFLICT(name) DO UPDATE SET position = excluded.position, state = excluded.state, saved_at = excluded.saved_at`,
       )
       .run(name, position, json, savedAt.toISOString());

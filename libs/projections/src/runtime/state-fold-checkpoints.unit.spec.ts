@@ -162,6 +162,8 @@ describe('a checkpoint saved entity by entity gives back the fold up to its posi
       [
         { op: 'put', key: 'a', v: 1 },
         { op: 'put', key: 'b', v: 2 },
+        // Serialised ahead as UTF-8 bytes: a key outside ASCII (and the BMP) must come back as it went.
+        { op: 'put', key: 'ñ-🙂', v: 3 },
         { op: 'remove', key: 'a' },
       ],
       [],
@@ -171,14 +173,17 @@ describe('a checkpoint saved entity by entity gives back the fold up to its posi
     rebuilt.serialiseCheckpoint();
     rebuilt.saveCheckpointsTo(store, { whole: true });
     rebuilt.flush();
+    // Stored as text, the same text a string save writes: readable by SQL's JSON functions and by older code.
+    const row = db.prepare('SELECT typeof(state) AS type, state FROM checkpoints WHERE name = ?').get(things.name) as { type: string; state: string };
+    assert.deepStrictEqual([row.type, row.state], ['text', JSON.stringify(foldTo(events, 4))]);
     const stored = store.load<Things>(things.name)!;
-    assert.deepStrictEqual([stored.savedAs, stored.position], ['whole', 3]);
-    assert.deepStrictEqual(JSON.parse(JSON.stringify(stored.state)), foldTo(events, 3));
+    assert.deepStrictEqual([stored.savedAs, stored.position], ['whole', 4]);
+    assert.deepStrictEqual(JSON.parse(JSON.stringify(stored.state)), foldTo(events, 4));
     const server = new StateFold(things, stored.state, { checkpoints: store, stored: stored.savedAs });
     server.flush();
     const rows = store.load<Things>(things.name)!;
-    assert.deepStrictEqual([rows.savedAs, rows.position], ['entities', 3]);
-    assert.deepStrictEqual(JSON.parse(JSON.stringify(rows.state)), foldTo(events, 3));
+    assert.deepStrictEqual([rows.savedAs, rows.position], ['entities', 4]);
+    assert.deepStrictEqual(JSON.parse(JSON.stringify(rows.state)), foldTo(events, 4));
     db.close();
   });
 
