@@ -1,0 +1,63 @@
+/**
+ * What writing a rebuild's whole-state checkpoint costs the promotion's transaction (the
+ * rebuild's last serial step): the ledger view folded from the bench's generated log
+ * (LEDGER_BENCH_EVENTS, one million by default; about 108 MB of JSON), serialised afresh
+ * each time and saved into a read-model file in bulk mode, as a string straight from
+ * JSON.stringify (what the promotion bound before) and as its UTF-8 bytes (what
+ * `serialiseCheckpoint` prepares now, while the audit index's thread builds its indexes),
+ * alternated over rounds. Only the save is timed; the serialising is printed beside it.
+ *
+ *   node dist/bench/src/profile/whole-checkpoint-write.js [rounds=4]
+ */
+import { loadavg } from 'node:os';
+import { SqliteReadOnlyEventStore } from '@ledger/event-store';
+import { CheckpointStore, ledgerProjection, openReadModelDatabase, StateFold } from '@ledger/projections';
+import { median } from '../support/stats';
+import { benchEvents, generatedLog } from '../support/generated-log';
+import { tempDatabase } from '../support/temp-file';
+
+const since = (started: number): number => performance.now() - started;
+
+const main = async (): Promise<void> => {
+  const rounds = Number(process.argv[2] ?? 4);
+  const { eventFile } = await generatedLog(benchEvents(), (line) => console.error(line));
+  const store = SqliteReadOnlyEventStore.open({ file: eventFile });
+  const fold = new StateFold(ledgerProjection, ledgerProjection.initialState());
+  for (let after = 0; ;) {
+    const page = store.readAfter(after, 2_000);
+    if (page.length === 0) break;
+    fold.applyPage(page);
+    after = page[page.length - 1].position;
+  }
+  await store.close();
+  const temp = tempDatabase('whole-checkpoint-write');
+  const db = openReadModelDatabase(temp.file, { mode: 'bulk' });
+  const checkpoints = CheckpointStore.on(db);
+  const saved: Record<'string' | 'bytes', number[]> = { string: [], bytes: [] };
+  console.log(`\`node dist/bench/src/profile/whole-checkpoint-write.js ${rounds}\`: load average ${loadavg()[0].toFixed(2)} at start`);
+  try {
+    for (let round = 1; round <= rounds; round++) {
+      for (const as of ['string', 'bytes'] as const) {
+        let started = performance.now();
+        const text = JSON.stringify(fold.state);
+        const json = as === 'bytes' ? Buffer.from(text) : text;
+        const serialised = since(started);
+        started = performance.now();
+        checkpoints.saveJson(ledgerProjection.name, fold.position, json, new Date());
+        const took = since(started);
+        saved[as].push(took);
+        console.log(`round ${round}, ${as}: serialised in ${serialised.toFixed(0)} ms (${(json.length / 1e6).toFixed(0)} MB), saved in ${took.toFixed(0)} ms`);
+      }
+    }
+  } finally {
+    db.close();
+    temp.done();
+  }
+  const line = (as: 'string' | 'bytes') => `${as}: save median ${median(saved[as]).toFixed(0)} ms (${saved[as].map((ms) => ms.toFixed(0)).join(', ')})`;
+  console.log(`${line('string')}; ${line('bytes')}; load average ${loadavg()[0].toFixed(2)} at end`);
+};
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
