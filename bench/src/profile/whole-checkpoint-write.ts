@@ -6,8 +6,10 @@
  * JSON.stringify (what the promotion bound before) and as its UTF-8 bytes (what
  * `serialiseCheckpoint` prepares now, while the audit index's thread builds its indexes),
  * alternated over rounds. Only the save is timed; the serialising is printed beside it.
+ * SQLite copies what it binds into a fresh block of malloc's: run it with
+ * `GLIBC_TUNABLES=glibc.malloc.hugetlb=1` for what the CLI's relaunched process has (bulk-heap.ts).
  *
- *   node dist/bench/src/profile/whole-checkpoint-write.js [rounds=4]
+ *   [GLIBC_TUNABLES=...] node dist/bench/src/profile/whole-checkpoint-write.js [rounds=4]
  */
 import { loadavg } from 'node:os';
 import { SqliteReadOnlyEventStore } from '@ledger/event-store';
@@ -34,7 +36,8 @@ const main = async (): Promise<void> => {
   const db = openReadModelDatabase(temp.file, { mode: 'bulk' });
   const checkpoints = CheckpointStore.on(db);
   const saved: Record<'string' | 'bytes', number[]> = { string: [], bytes: [] };
-  console.log(`\`node dist/bench/src/profile/whole-checkpoint-write.js ${rounds}\`: load average ${loadavg()[0].toFixed(2)} at start`);
+  const tunables = process.env.GLIBC_TUNABLES ? `GLIBC_TUNABLES=${process.env.GLIBC_TUNABLES} ` : '';
+  console.log(`\`${tunables}node dist/bench/src/profile/whole-checkpoint-write.js ${rounds}\`: load average ${loadavg()[0].toFixed(2)} at start`);
   try {
     for (let round = 1; round <= rounds; round++) {
       for (const as of ['string', 'bytes'] as const) {
