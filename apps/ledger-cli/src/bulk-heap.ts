@@ -17,9 +17,10 @@ export const BULK_HEAP_FLAGS: readonly string[] = ['--max-semi-space-size=64'];
  * later; the kernel's default leaves huge pages to those who ask, and other C libraries
  * ignore the variable). A rebuild's last serial step, the promotion, binds the view's
  * whole checkpoint (about 108 MB for a million events), which SQLite copies into a fresh
- * block: on this project's VMs the first touch of 4 KB pages costs 3-4 ms a megabyte, and
- * the save took 612-627 ms without the tunable, 244-252 ms with it (medians of 3,
- * `whole-checkpoint-write.js`, alternated). V8's own heap is not malloc's and is not affected.
+ * block: on a freshly booted VM here the first touch of 4 KB pages cost 3-4 ms a megabyte,
+ * and the save took 861 and 974 ms without the tunable, 350 and 242 ms with it
+ * (bench/results/2026-12-02-whole-checkpoint-write-huge-pages.md). V8's own heap is not
+ * malloc's and is not affected.
  */
 export const BULK_MALLOC_TUNABLE = 'glibc.malloc.hugetlb=1';
 
@@ -42,8 +43,8 @@ const FORWARDED: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
 /**
  * Runs `script` again in a new Node process with BULK_HEAP_FLAGS (V8 sizes its heap at
- * start-up only) and bulkEnvironment's malloc tunable, with this one's stdio, and ends as the child ended: its exit code, or
- * the signal that stopped it. A signal sent to this process is passed on, so a supervisor
+ * start-up only) and bulkEnvironment's malloc tunable, with this one's stdio, and ends as
+ * the child ended: its exit code, or the signal that stopped it. A signal sent to this process is passed on, so a supervisor
  * stopping the CLI stops the rebuild it started.
  */
 export const relaunchWithBulkHeap = (script: string, argv: readonly string[]): Promise<void> =>
