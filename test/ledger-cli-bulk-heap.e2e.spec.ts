@@ -1,9 +1,10 @@
 /**
  * `ledger-cli rebuild` and `verify` fold the whole log in a Node process with a bigger
  * young generation and malloc's big blocks on huge pages (apps/ledger-cli/src/bulk-heap.ts):
- * the CLI starts itself again with the flag and the tunable. What an operator relies on: the rebuild still answers as before, a supervisor's
- * SIGTERM to the CLI stops the rebuild it started (no orphan keeps writing the read-model
- * file), and a heap the user chose is left alone.
+ * the CLI starts itself again with the flag and the tunable. What an operator relies on:
+ * the rebuild still answers as before, a supervisor's SIGTERM to the CLI stops the rebuild
+ * it started (no orphan keeps writing the read-model file), and a heap or a tunable the
+ * user chose is left alone.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
