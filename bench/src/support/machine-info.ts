@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { cpus, loadavg, release, totalmem, type } from 'node:os';
+import { measureMemoryTouch, type MemoryTouch } from './memory-touch';
 
 export interface MachineInfo {
   cpuModel: string;
@@ -12,6 +13,8 @@ export interface MachineInfo {
   betterSqlite3: string;
   /** 1-minute load average when the bench started: a busy machine means noisy figures. */
   loadAverageAtStart: number;
+  /** First touch of fresh memory against a second, when the bench started (see memory-touch.ts). */
+  memoryTouch: MemoryTouch;
 }
 
 const betterSqlite3Version = (): string => {
@@ -36,5 +39,6 @@ export const machineInfo = (): MachineInfo => {
     sqlite,
     betterSqlite3: betterSqlite3Version(),
     loadAverageAtStart: Math.round(loadavg()[0] * 100) / 100,
+    memoryTouch: measureMemoryTouch(),
   };
 };

@@ -52,7 +52,7 @@ export const renderMarkdown = (report: BenchReport): string => {
     '',
     `\`${report.command}\` - ${report.runs} run(s) per section; each figure is the median, with the min-max over the runs.`,
     '',
-    `Machine: ${m.cpuModel}, ${m.cores} cores, ${m.memoryGb} GB, ${m.os}; Node ${m.node}; SQLite ${m.sqlite} (better-sqlite3 ${m.betterSqlite3}); load average ${m.loadAverageAtStart} at start, ${report.loadAverageAtEnd} at end.`,
+    `Machine: ${m.cpuModel}, ${m.cores} cores, ${m.memoryGb} GB, ${m.os}; Node ${m.node}; SQLite ${m.sqlite} (better-sqlite3 ${m.betterSqlite3}); load average ${m.loadAverageAtStart} at start, ${report.loadAverageAtEnd} at end; fresh memory ${m.memoryTouch.firstMsPerMb} ms a MiB to touch first, ${m.memoryTouch.againMsPerMb} again (bench/src/support/memory-touch.ts).`,
     '',
     '| section | figure | median | min - max | unit |',
     '|---|---|---:|---:|---|',
