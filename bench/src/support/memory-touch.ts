@@ -4,8 +4,8 @@
  * it is first written, and takes it back once the guest frees it (free page reporting):
  * there every fresh megabyte costs milliseconds, and a bench that allocates gigabytes (a
  * rebuild writes a 1.3 GB file through the page cache and holds a heap of a gigabyte)
- * runs half again as long as on a machine whose memory is warm. The figure makes results
- * from two such machines comparable.
+ * takes half again to twice as long as on a machine whose memory is warm. The figure
+ * makes results from two such machines comparable.
  */
 export interface MemoryTouch {
   /** Milliseconds a MiB, writing a block the process has just allocated. */
