@@ -11,7 +11,9 @@
  *
  * Prints one JSON line: requests/s, p50 latency, main thread and whole process µs per
  * request, the same for each thread (by thread id and name, in the order they started:
- * the main thread, V8's, libuv's, then the store's writer and the audit-index thread), load average. Run each build's copy in turn to compare builds.
+ * the main thread, V8's, libuv's, then the store's writer and the audit-index thread), the
+ * time each thread waited for a core per request, load average. Run each build's copy in turn
+ * to compare builds.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { LedgerProcess } from '@ledger/testing';
@@ -19,18 +21,27 @@ import { BaselineProcess } from '../baseline/baseline-process';
 import { JsonClient } from '../support/http-client';
 import { commandCycles, enlistNodes } from '../support/command-cycles';
 
-/** CPU ms of each thread of a process, by "tid name" (Linux's comm, in the order the threads were started). */
-const threadsCpuMs = (pid: number): Map<string, number> => {
+/** A figure of each thread of a process, by "tid name" (Linux's comm, in the order the threads were started). */
+const perThread = (pid: number, read: (taskDir: string) => number): Map<string, number> => {
   const threads = new Map<string, number>();
   for (const tid of readdirSync(`/proc/${pid}/task`)) {
     try {
-      threads.set(`${tid} ${readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim()}`, cpuMs(`/proc/${pid}/task/${tid}/stat`));
+      threads.set(`${tid} ${readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim()}`, read(`/proc/${pid}/task/${tid}`));
     } catch {
       // The thread ended between the listing and the read.
     }
   }
   return threads;
 };
+
+/** CPU ms of each thread. */
+const threadsCpuMs = (pid: number): Map<string, number> => perThread(pid, (task) => cpuMs(`${task}/stat`));
+
+/**
+ * Ms each thread spent runnable but waiting for a core (schedstat's run delay): what a thread
+ * on the critical path, the store's writer, loses to the others on a small machine.
+ */
+const threadsWaitMs = (pid: number): Map<string, number> => perThread(pid, (task) => Number(readFileSync(`${task}/schedstat`, 'utf8').split(' ')[1]) / 1e6);
 
 /** utime+stime in ms (clock ticks of 10 ms) from a /proc stat file. */
 const cpuMs = (statFile: string): number => {
@@ -61,7 +72,13 @@ const main = async (): Promise<void> => {
     const client = new JsonClient(ledger.port, ledger.apiKey, clients);
     await enlistNodes(client, clients, 'c');
     for (const phase of ['warm-up', 'measure'] as const) {
-      const [main0, all0, threads0, started] = [cpuMs(mainThread), cpuMs(wholeProcess), threadsCpuMs(ledger.pid), Date.now()];
+      const [main0, all0, threads0, waits0, started] = [
+        cpuMs(mainThread),
+        cpuMs(wholeProcess),
+        threadsCpuMs(ledger.pid),
+        threadsWaitMs(ledger.pid),
+        Date.now(),
+      ];
       const latencies = await commandCycles(client, {
         clients,
         seconds: phase === 'warm-up' ? WARM_UP_SECONDS : seconds,
@@ -72,6 +89,8 @@ const main = async (): Promise<void> => {
         const requests = latencies.length;
         latencies.sort((a, b) => a - b);
         const perRequest = (ms: number) => Math.round((ms * 1000) / requests);
+        const perRequestByThread = (now: Map<string, number>, before: Map<string, number>) =>
+          Object.fromEntries([...now].map(([thread, ms]) => [thread, perRequest(ms - (before.get(thread) ?? 0))]).filter(([, us]) => (us as number) > 0));
         const line = {
           clients,
           requests,
@@ -79,9 +98,8 @@ const main = async (): Promise<void> => {
           p50Ms: Number(latencies[Math.floor(requests / 2)].toFixed(2)),
           mainThreadUsPerRequest: perRequest(cpuMs(mainThread) - main0),
           processUsPerRequest: perRequest(cpuMs(wholeProcess) - all0),
-          threadsUsPerRequest: Object.fromEntries(
-            [...threadsCpuMs(ledger.pid)].map(([thread, ms]) => [thread, perRequest(ms - (threads0.get(thread) ?? 0))]).filter(([, us]) => (us as number) > 0),
-          ),
+          threadsUsPerRequest: perRequestByThread(threadsCpuMs(ledger.pid), threads0),
+          threadsWaitUsPerRequest: perRequestByThread(threadsWaitMs(ledger.pid), waits0),
           loadAverage: readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' '),
         };
         process.stdout.write(`${JSON.stringify(line)}\n`);
