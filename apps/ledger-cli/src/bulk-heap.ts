@@ -44,8 +44,8 @@ const FORWARDED: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 /**
  * Runs `script` again in a new Node process with BULK_HEAP_FLAGS (V8 sizes its heap at
  * start-up only) and bulkEnvironment's malloc tunable, with this one's stdio, and ends as
- * the child ended: its exit code, or the signal that stopped it. A signal sent to this process is passed on, so a supervisor
- * stopping the CLI stops the rebuild it started.
+ * the child ended: its exit code, or the signal that stopped it. A signal sent to this
+ * process is passed on, so a supervisor stopping the CLI stops the rebuild it started.
  */
 export const relaunchWithBulkHeap = (script: string, argv: readonly string[]): Promise<void> =>
   new Promise((resolve, reject) => {
