@@ -18,7 +18,10 @@ import { onMeasuredWindow, writeWhole } from './measured-window';
  * The steps in the order a request passes them. `writer called` is group commit handing the
  * batch to the store's writer thread, `writer answered` that call's promise settling (the
  * transaction and its sync done), `append committed` the append's own promise settling,
- * `head written` the response's status line and headers (its body follows at once).
+ * `head written` the response's status line and headers (its body follows at once),
+ * `response ended` the call that hands the body to the socket (on loopback the kernel
+ * normally queues the bytes at the client before that write(2) returns), `response finished` the response's
+ * 'finish' event, which Node emits from a later tick, once what was queued before it has run.
  */
 export const CRITICAL_PATH_STEPS = [
   'request',
@@ -34,6 +37,7 @@ export const CRITICAL_PATH_STEPS = [
   'append committed',
   'handler answered',
   'head written',
+  'response ended',
   'response finished',
 ] as const;
 export type CriticalPathStep = (typeof CRITICAL_PATH_STEPS)[number];
@@ -83,6 +87,12 @@ if (isMainThread && file) {
     if (current !== null) current['head written'] ??= now();
     return writeHead.apply(this, args);
   } as typeof ServerResponse.prototype.writeHead;
+
+  const end = ServerResponse.prototype.end as (this: ServerResponse, ...args: unknown[]) => ServerResponse;
+  ServerResponse.prototype.end = function (this: ServerResponse, ...args: unknown[]) {
+    if (current !== null) current['response ended'] ??= now();
+    return end.apply(this, args);
+  } as typeof ServerResponse.prototype.end;
 
   const patched = new Set<string>();
   const moduleLoader = Module as unknown as { _load: (...args: unknown[]) => unknown };

@@ -31,6 +31,7 @@ const COMMON_STEPS: CriticalPathStep[] = [
   'writer answered',
   'append committed',
   'head written',
+  'response ended',
   'response finished',
 ];
 
