@@ -3,6 +3,7 @@ import type { RecordedEvent } from '../envelope';
 import type { AllSubscription, AppendResult, EventStore, ReadAllOptions } from '../event-store.port';
 import { AppendNotifier } from './append-notifier';
 import { EVENT_COLUMNS, envelopeJsonOfRow, withStoredJson } from './event-row';
+import { EventFieldReader, type DataPath, type EventFields } from './event-fields';
 import { SCHEMA_VERSION } from './schema';
 import { SqliteAllSubscription } from './sqlite-subscription';
 import { NO_UPCASTERS, type UpcasterRegistry } from '../upcasting/upcaster-registry';
@@ -53,6 +54,8 @@ export class SqliteReadOnlyEventStore implements EventStore {
   private readonly subscriptions = new Set<SqliteAllSubscription>();
   private closed = false;
   private readonly upcasters: UpcasterRegistry;
+  /** One reader per list of data paths asked for (readFieldsAfter). */
+  private readonly fieldReaders = new Map<string, EventFieldReader>();
 
   static open(options: SqliteReadOnlyStoreOptions): SqliteReadOnlyEventStore {
     return new SqliteReadOnlyEventStore(options);
@@ -123,6 +126,22 @@ export class SqliteReadOnlyEventStore implements EventStore {
       json[i] = events[i] !== stored ? JSON.stringify(events[i]) : envelopeJsonOfRow(...row);
     }
     return { events, json };
+  }
+
+  /**
+   * A page of events as the audit index's rebuild needs them: per event, the strings at
+   * `paths` in its data (current shape) and its envelope's JSON, as readAfterWithJson gives
+   * it, with SQLite reading the fields so that no event is parsed here (EventFieldReader).
+   */
+  readFieldsAfter(afterPosition: number, maxCount: number, paths: readonly DataPath[]): EventFields[] {
+    this.assertOpen();
+    const key = JSON.stringify(paths);
+    let reader = this.fieldReaders.get(key);
+    if (!reader) {
+      reader = new EventFieldReader(this.db, paths, this.upcasters, toEvent);
+      this.fieldReaders.set(key, reader);
+    }
+    return reader.readAfter(afterPosition, maxCount);
   }
 
   subscribeToAll(options: { fromPosition?: number } = {}): AllSubscription {

@@ -1,0 +1,133 @@
+/**
+ * The audit index's rebuild thread reads the log through readFieldsAfter, where SQLite picks
+ * the fields out of each event's data and splices its envelope: what it hands over must be
+ * exactly what parsing the event in JavaScript gives (readAfterWithJson, then the string at
+ * each path), for any data, also through upcasters, and an event from the future is refused
+ * as every other reader refuses it.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import fc from 'fast-check';
+import type { NewEvent } from '../envelope';
+import { EventFromTheFutureError, UpcasterRegistry } from '../upcasting/upcaster-registry';
+import { stringAt, type DataPath } from './event-fields';
+import { SqliteEventStore } from './sqlite-event-store';
+import { SqliteReadOnlyEventStore } from './sqlite-read-only-store';
+import { tempStoreFile } from './testing/temp-store-file';
+
+const PATHS: DataPath[] = [['nodeId'], ['token'], ['owner', 'token'], ['owner', 'nodeId'], ['consumer', 'model'], ['a', 'b', 'c']];
+
+/** Version 1 of `Renamed` called `token` `oldToken`; version 2 is current. */
+const upcasters = new UpcasterRegistry([
+  {
+    type: 'Renamed',
+    fromVersion: 1,
+    upcast: (data) => {
+      const { oldToken, ...rest } = data as Record<string, unknown>;
+      return { ...rest, token: oldToken };
+    },
+  },
+]);
+
+/** Any JSON value, and now and then a string: empty, escaped, beyond the BMP. */
+const valueArb = fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.string({ unit: 'grapheme' }), fc.constantFrom('', '"\\\n\u0000\u001f', 'é😀'));
+const objectOf = (keys: string[]) => fc.dictionary(fc.constantFrom(...keys), valueArb, { maxKeys: keys.length });
+const nestedArb = fc.record(
+  {
+    owner: fc.oneof(objectOf(['token', 'nodeId']), valueArb),
+    consumer: fc.oneof(objectOf(['model']), valueArb),
+    a: fc.oneof(fc.record({ b: objectOf(['c']) }), valueArb),
+  },
+  { requiredKeys: [] },
+);
+/** Mostly objects with the paths' keys (present or not, strings or not), now and then any JSON value at all. */
+const dataArb = fc.oneof(
+  { weight: 6, arbitrary: fc.tuple(objectOf(['nodeId', 'token', 'oldToken', 'x']), nestedArb).map(([top, nested]) => ({ ...top, ...nested })) },
+  { weight: 1, arbitrary: valueArb },
+);
+/** Versions 1 (or none: 1) and, for `Renamed`, 2 (current); now and then 3, from the future. */
+const eventArb = fc
+  .record({
+    type: fc.constantFrom('Plain', 'Renamed'),
+    version: fc.oneof({ weight: 40, arbitrary: fc.constantFrom(undefined, 1, 2) }, { weight: 1, arbitrary: fc.constant(3) }),
+    data: dataArb,
+    stream: fc.constantFrom('node-a', 'ip-10.0.0.1', 'refusals-é'),
+  })
+  .map((event) => (event.type === 'Plain' && event.version === 2 ? { ...event, version: 1 } : event));
+
+describe('readFieldsAfter', () => {
+  it('gives each event the strings at the paths asked for and the JSON that parsing it in JavaScript gives', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(eventArb, { minLength: 1, maxLength: 30 }), fc.integer({ min: 1, max: 7 }), async (events, pageSize) => {
+        const temp = await tempStoreFile('event-fields');
+        try {
+          const writer = await SqliteEventStore.open({ file: temp.file });
+          for (const [i, event] of events.entries()) {
+            const metadata = {
+              correlationId: `c${i}`,
+              causationId: null,
+              actor: 'test',
+              requestId: null,
+              schemaVersion: event.version,
+            } as NewEvent['metadata'];
+            if (event.version === undefined) delete (metadata as { schemaVersion?: number }).schemaVersion;
+            await writer.appendToStream(event.stream, [{ id: `e${i}`, type: event.type, data: event.data, metadata }], 'any');
+          }
+          await writer.close();
+          const store = SqliteReadOnlyEventStore.open({ file: temp.file, upcasters });
+          try {
+            // A version past the type's current one (2 of `Renamed`, 1 of `Plain`) is from the future: both readers refuse the page that holds it.
+            const future = events.some((event) => (event.version ?? 1) > upcasters.currentVersion(event.type));
+            const expected: unknown[] = [];
+            const actual: unknown[] = [];
+            for (let after = 0; ;) {
+              let parsed: ReturnType<typeof store.readAfterWithJson>;
+              try {
+                parsed = store.readAfterWithJson(after, pageSize);
+              } catch (error) {
+                assert.ok(future && error instanceof EventFromTheFutureError, String(error));
+                assert.throws(() => store.readFieldsAfter(after, pageSize, PATHS), EventFromTheFutureError);
+                return;
+              }
+              if (parsed.events.length === 0) break;
+              parsed.events.forEach((event, i) =>
+                expected.push({
+                  position: event.position,
+                  type: event.type,
+                  stream: event.stream,
+                  recordedAt: event.recordedAt,
+                  fields: PATHS.map((path) => stringAt(event.data, path)),
+                  json: parsed.json[i],
+                }),
+              );
+              actual.push(...store.readFieldsAfter(after, pageSize, PATHS));
+              after = parsed.events[parsed.events.length - 1].position;
+            }
+            assert.ok(!future, 'an event from the future was read');
+            assert.deepStrictEqual(actual, expected);
+          } finally {
+            await store.close();
+          }
+        } finally {
+          await temp.remove();
+        }
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('refuses a path that is not plain keys, rather than build SQL from it', async () => {
+    const temp = await tempStoreFile('event-fields-path');
+    try {
+      await (await SqliteEventStore.open({ file: temp.file })).close();
+      const store = SqliteReadOnlyEventStore.open({ file: temp.file });
+      try {
+        for (const path of [[], ["a' OR 1"], ['a', 'b.c'], ['1a']]) assert.throws(() => store.readFieldsAfter(0, 10, [path]), TypeError);
+      } finally {
+        await store.close();
+      }
+    } finally {
+      await temp.remove();
+    }
+  });
+});
