@@ -1,5 +1,5 @@
 import { ipOfStream, nodeIdOfStream, parseToken, refusalSubjectOfStream } from '@ledger/domain';
-import type { RecordedEvent } from '@ledger/event-store';
+import type { DataPath, EventFields, RecordedEvent } from '@ledger/event-store';
 
 /** What the audit index can filter an event by. */
 export interface AuditFields {
@@ -56,4 +56,39 @@ export const leaseGrantOf = (event: RecordedEvent, fields: AuditFields): (LeaseR
   const leaseId = text(field(event.data, 'leaseId'));
   const token = text(field(field(event.data, 'owner'), 'token'));
   return fields.ip !== null && leaseId !== null && token !== null ? { ip: fields.ip, leaseId, token } : null;
+};
+
+/**
+ * Every field of an event's data that deriveAuditFields, ownerlessLeaseOf and leaseGrantOf
+ * read (each only as a string): a reader that hands over these alone (the rebuild's
+ * thread, EventFields) files every event as the whole data would.
+ */
+export const AUDIT_DATA_PATHS: readonly DataPath[] = [
+  ['nodeId'],
+  ['token'],
+  ['ip'],
+  ['leaseId'],
+  ['owner', 'nodeId'],
+  ['owner', 'token'],
+  ['consumer', 'controller'],
+  ['consumer', 'model'],
+];
+
+/**
+ * The event as the functions above see it, from the fields at AUDIT_DATA_PATHS (in that
+ * order) alone: data holds those strings and nothing else; the envelope's other parts the
+ * audit index does not read (its row stores the event's JSON as the reader gave it).
+ */
+export const auditEventOf = (event: EventFields): RecordedEvent => {
+  const [nodeId, token, ip, leaseId, ownerNodeId, ownerToken, controller, model] = event.fields;
+  return {
+    id: '',
+    type: event.type,
+    stream: event.stream,
+    revision: 0,
+    position: event.position,
+    recordedAt: event.recordedAt,
+    data: { nodeId, token, ip, leaseId, owner: { nodeId: ownerNodeId, token: ownerToken }, consumer: { controller, model } },
+    metadata: {} as RecordedEvent['metadata'],
+  };
 };

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import fc from 'fast-check';
 import { mintToken } from '@ledger/domain';
-import type { RecordedEvent } from '@ledger/event-store';
-import { deriveAuditFields } from './audit-fields';
+import { stringAt, type RecordedEvent } from '@ledger/event-store';
+import { AUDIT_DATA_PATHS, auditEventOf, deriveAuditFields, leaseGrantOf, ownerlessLeaseOf } from './audit-fields';
 
 const event = (stream: string, type: string, data: unknown): RecordedEvent => ({
   id: 'e',
@@ -65,5 +66,50 @@ describe('audit fields come from conventions, not from knowing each event type',
       model: null,
     });
     assert.equal(deriveAuditFields(event('request-r1', 'X', { token: 'not-a-token' })).nodeId, null);
+  });
+});
+
+describe('the fields at AUDIT_DATA_PATHS are all the audit index reads of an event', () => {
+  // The rebuild's thread files each event from those strings alone (auditEventOf): a field read
+  // here and missing from the list would file it differently from the live index.
+  const text = fc.oneof(fc.constantFrom('', 'node-7', '10.0.0.9', '2001:db8::1', 'lease-1', token), fc.string());
+  const value = fc.oneof(text, fc.jsonValue({ maxDepth: 1 }));
+  const objectOf = (keys: string[]) => fc.dictionary(fc.constantFrom(...keys), value, { maxKeys: keys.length });
+  const dataArb = fc.oneof(
+    {
+      weight: 8,
+      arbitrary: fc
+        .tuple(
+          objectOf(['nodeId', 'token', 'ip', 'leaseId', 'other']),
+          fc.record(
+            { owner: fc.oneof(objectOf(['nodeId', 'token', 'kind']), value), consumer: fc.oneof(objectOf(['controller', 'model', 'machine']), value) },
+            { requiredKeys: [] },
+          ),
+        )
+        .map(([top, nested]) => ({ ...top, ...nested })),
+    },
+    { weight: 1, arbitrary: value },
+  );
+  const streamArb = fc.constantFrom('node-node-7', 'ip-10.0.0.9', 'refusals-node-7', 'refusals-10.0.0.9', 'refusals-ledger', 'ledger');
+
+  it('derives the same fields, lease grant and ownerless lease from them as from the whole data', () => {
+    fc.assert(
+      fc.property(streamArb, dataArb, (stream, data) => {
+        const whole = event(stream, 'AnyEvent', data);
+        const fromFields = auditEventOf({
+          position: whole.position,
+          type: whole.type,
+          stream,
+          recordedAt: whole.recordedAt,
+          fields: AUDIT_DATA_PATHS.map((path) => stringAt(data, path)),
+          json: '',
+        });
+        const fields = deriveAuditFields(whole);
+        assert.deepStrictEqual(deriveAuditFields(fromFields), fields);
+        assert.deepStrictEqual(leaseGrantOf(fromFields, fields), leaseGrantOf(whole, fields));
+        assert.deepStrictEqual(ownerlessLeaseOf(fromFields, fields), ownerlessLeaseOf(whole, fields));
+      }),
+      { numRuns: 500 },
+    );
   });
 });

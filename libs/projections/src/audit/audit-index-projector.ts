@@ -1,10 +1,10 @@
 import type Database from 'better-sqlite3';
 import { parseToken } from '@ledger/domain';
-import { type RecordedEvent, storedEnvelopeJson } from '@ledger/event-store';
+import { type EventFields, type RecordedEvent, storedEnvelopeJson } from '@ledger/event-store';
 import type { Projector, ProjectorRebuild } from '../runtime/projector';
 import { ReadModelTables } from '../runtime/read-model-tables';
 import { LOCKED, writeUnlessLocked } from '../runtime/write-unless-locked';
-import { deriveAuditFields, leaseGrantOf, ownerlessLeaseOf, type LeaseRef } from './audit-fields';
+import { auditEventOf, deriveAuditFields, leaseGrantOf, ownerlessLeaseOf, type LeaseRef } from './audit-fields';
 import {
   AUDIT_INDEX,
   auditTableNames,
@@ -180,6 +180,14 @@ export class AuditIndexProjector implements Projector {
     this.assertNotBroken();
     const after = this.queued.length > 0 ? this.queued[this.queued.length - 1][0] : this.folded;
     for (const row of this.rowsAfter(after, events, envelopes)) this.queued.push(row);
+  }
+
+  /** queue() for events read as their fields at AUDIT_DATA_PATHS and their JSON (the embedded store's readFieldsAfter). */
+  queueFields(events: readonly EventFields[]): void {
+    this.queue(
+      events.map(auditEventOf),
+      events.map((event) => event.json),
+    );
   }
 
   /** How many rows queue() made that are not written yet. */

@@ -1,5 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { SqliteReadOnlyEventStore } from '@ledger/event-store';
+import { AUDIT_DATA_PATHS } from '../audit/audit-fields';
 import { AuditIndexProjector } from '../audit/audit-index-projector';
 import { openReadModelDatabase } from '../runtime/read-model-database';
 import { LEDGER_UPCASTERS } from '../upcasting/ledger-upcasters';
@@ -51,13 +52,14 @@ export const loadAuditIndex = (task: AuditLoadTask, tell: (message: AuditThreadM
     let position = 0;
     let events = 0;
     while (position < task.until) {
-      const page = store.readAfterWithJson(position, task.pageSize);
-      let keep = page.events.length;
+      // Each event's fields and JSON, read by SQLite: the thread parses no event (EventFieldReader).
+      const page = store.readFieldsAfter(position, task.pageSize, AUDIT_DATA_PATHS);
+      let keep = page.length;
       if (keep === 0) break;
-      if (page.events[keep - 1].position > task.until) keep = page.events.findIndex((event) => event.position > task.until);
+      if (page[keep - 1].position > task.until) keep = page.findIndex((event) => event.position > task.until);
       if (keep === 0) break;
-      audit.queue(keep === page.events.length ? page.events : page.events.slice(0, keep), page.json.slice(0, keep));
-      position = page.events[keep - 1].position;
+      audit.queueFields(keep === page.length ? page : page.slice(0, keep));
+      position = page[keep - 1].position;
       events += keep;
       // While the main thread holds the write lock (a snapshot), read the next page instead of waiting for it.
       audit.writeQueued({ wait: audit.queuedRows >= MAX_QUEUED_ROWS });
