@@ -39,6 +39,7 @@ type Row = [
   metadataType: string | null,
   versionType: string | null,
   version: number | null,
+  escapes: number,
   ...rest: unknown[],
 ];
 
@@ -66,11 +67,12 @@ export class EventFieldReader {
       const at = `'$.${path.join('.')}'`;
       return `CASE json_type(data, ${at}) WHEN 'text' THEN data ->> ${at} END`;
     });
-    // json_quote prints a string as JSON.stringify does (every character checked, bench/README stop 34).
+    // The envelope envelopeJsonOfRow splices, in SQL: json_quote prints a string as JSON.stringify
+    // does (every character checked, bench/README stop 34).
     const envelope = `'{"id":' || json_quote(event_id) || ',"type":' || json_quote(type) || ',"stream":' || json_quote(stream) || ',"revision":' || revision || ',"position":' || position || ',"recordedAt":' || json_quote(recorded_at) || ',"data":' || data || ',"metadata":' || metadata || '}'`;
     this.page = db
       .prepare(
-        `SELECT position, type, stream, recorded_at, json_type(metadata), json_type(metadata, '$.schemaVersion'), metadata ->> '$.schemaVersion', ${[...fields, envelope].join(', ')} FROM events WHERE position > ? ORDER BY position LIMIT ?`,
+        `SELECT position, type, stream, recorded_at, json_type(metadata), json_type(metadata, '$.schemaVersion'), metadata ->> '$.schemaVersion', instr(data, '\\u'), ${[...fields, envelope].join(', ')} FROM events WHERE position > ? ORDER BY position LIMIT ?`,
       )
       .raw(true) as never;
     this.whole = db.prepare(`SELECT ${EVENT_COLUMNS} FROM events WHERE position = ?`).raw(true) as never;
@@ -82,11 +84,14 @@ export class EventFieldReader {
     const count = this.paths.length;
     for (let i = 0; i < rows.length; i++) {
       const row = rows[i];
-      const [position, type, stream, recordedAt, metadataType, versionType, version] = row;
+      const [position, type, stream, recordedAt, metadataType, versionType, version, escapes] = row;
       // The stored shape is the current one only for an object whose schemaVersion is absent (version 1) or an integer equal to it.
       const stored = versionType === null ? 1 : versionType === 'integer' ? version : null;
-      if (metadataType === 'object' && stored === this.upcasters.currentVersion(type)) {
-        events[i] = { position, type, stream, recordedAt, fields: row.slice(7, 7 + count) as (string | null)[], json: row[7 + count] as string };
+      // JSON.stringify writes \u only for control characters and lone surrogates; SQLite turns an
+      // escaped lone surrogate into bytes that are not UTF-8 (read back as three U+FFFD, where V8
+      // keeps the surrogate), so data holding any \u is read in JavaScript.
+      if (metadataType === 'object' && stored === this.upcasters.currentVersion(type) && escapes === 0) {
+        events[i] = { position, type, stream, recordedAt, fields: row.slice(8, 8 + count) as (string | null)[], json: row[8 + count] as string };
       } else {
         events[i] = this.upcast(position);
       }

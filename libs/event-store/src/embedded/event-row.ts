@@ -28,7 +28,8 @@ export const toRecordedEvent = (row: EventRow): RecordedEvent => ({
 /**
  * The event's envelope as JSON, spliced from the stored text (data and metadata are
  * already JSON: no parse-and-print again). Field order as RecordedEvent's: id, type,
- * stream, revision, position, recordedAt, data, metadata.
+ * stream, revision, position, recordedAt, data, metadata. EventFieldReader splices the same
+ * in SQL: a change here is a change there.
  */
 export const envelopeJsonOfRow = (
   position: number,
