@@ -20,8 +20,9 @@ import { onMeasuredWindow, writeWhole } from './measured-window';
  * transaction and its sync done), `append committed` the append's own promise settling,
  * `head written` the response's status line and headers (its body follows at once),
  * `response ended` the call that hands the body to the socket (on loopback the kernel
- * normally queues the bytes at the client before that write(2) returns), `response finished` the response's
- * 'finish' event, which Node emits from a later tick, once what was queued before it has run.
+ * normally queues the bytes at the client before that write(2) returns), `response
+ * finished` the response's 'finish' event, which Node emits from a later tick, once what was
+ * queued before it has run.
  */
 export const CRITICAL_PATH_STEPS = [
   'request',
