@@ -54,6 +54,6 @@ export const screenshot = async (page: Page, name: string): Promise<string> => {
 
 /** Signs in on the page with a key, as a reviewer pastes it. */
 export const signIn = async (page: Page, key: string): Promise<void> => {
-  await page.getByRole('textbox', { name: 'API key' }).fill(key);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('textbox', { name: 'API key', exact: true }).fill(key);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
 };
