@@ -16,6 +16,8 @@ import {
   LedgerProcess,
   type LedgerClient,
   addKey,
+  button,
+  field,
   runCli,
   chromiumAvailable,
   CHROMIUM,
@@ -178,9 +180,9 @@ describe(
         await page.locator('#app').waitFor({ state: 'visible', timeout: PATIENCE_MS });
 
         // Find: the stale token someone found in a log.
-        await page.getByLabel('Find by', { exact: true }).selectOption('token');
-        await page.getByLabel('Search text', { exact: true }).fill(aliceToken);
-        await page.getByRole('button', { name: 'Find', exact: true }).click();
+        await field(page, 'Find by').selectOption('token');
+        await field(page, 'Search text').fill(aliceToken);
+        await button(page, 'Find').click();
         const hit = page.getByTestId('hits').getByRole('button').first();
         await textMatching(hit, /fair-clouds\/mobile-app's allocation of node node-7, epoch 1: revoked \(not current\)/);
         await hit.click();
@@ -195,8 +197,8 @@ describe(
 
         // The cursor, typed: the position just before Charlie's release.
         const beforeRelease = String(revokedAt - 1);
-        await page.getByLabel('Cursor (time or position)', { exact: true }).fill(beforeRelease);
-        await page.getByRole('button', { name: 'Go', exact: true }).click();
+        await field(page, 'Cursor (time or position)').fill(beforeRelease);
+        await button(page, 'Go').click();
         const aliceRow = page.locator(`tr[data-token="${aliceToken}"]`);
         await textMatching(page.getByTestId('state-at'), new RegExp(`position ${beforeRelease} `));
         await textMatching(aliceRow.getByTestId('allocation-status'), /^failed_deployment$/);
@@ -213,7 +215,7 @@ describe(
         assert.ok(!shared.includes(auditorKey.slice(3, 12)), 'the key is never in the URL');
 
         // Diff: pin this moment, move to the end: Alice's allocation ended, Bob's appeared.
-        await page.getByRole('button', { name: 'Compare from here', exact: true }).click();
+        await button(page, 'Compare from here').click();
         await page.locator('#timeline').focus();
         await page.keyboard.press('End');
         await textMatching(
@@ -230,7 +232,7 @@ describe(
         await second.goto(shared);
         await signIn(second, auditorKey);
         await storyReady(second);
-        assert.equal(await second.getByLabel('Cursor (time or position)', { exact: true }).inputValue(), beforeRelease);
+        assert.equal(await field(second, 'Cursor (time or position)').inputValue(), beforeRelease);
         await textMatching(second.locator(`tr[data-token="${aliceToken}"]`).getByTestId('allocation-status'), /^failed_deployment$/);
         await textMatching(second.getByTestId('node-status'), /^failed_deployment$/);
         const url = new URL(second.url());
@@ -279,7 +281,7 @@ describe(
         await textMatching(bobRow.getByTestId('allocation-live'), /^live$/);
         await textMatching(aliceRow.getByTestId('allocation-status'), /^revoked$/);
         await textMatching(page.getByTestId('node-holder'), /fair-clouds\/show-me-the-money #5/);
-        assert.equal(await page.getByLabel('Cursor (time or position)', { exact: true }).inputValue(), later);
+        assert.equal(await field(page, 'Cursor (time or position)').inputValue(), later);
         assert.deepEqual(zoom(), zoomBefore, 'dragging the cursor does not pan the view');
 
         // Left, before Alice acquired: no allocation had begun.
@@ -291,7 +293,7 @@ describe(
             const shown = /position (\d+) /.exec((await page.getByTestId('state-at').textContent()) ?? '');
             assert.ok(shown && Number(shown[1]) < aliceAcquiredAt, `state shown at ${shown?.[1]}, Alice acquired at ${aliceAcquiredAt}`);
             if (/^\d+$/.test(at)) assert.equal(shown[1], at, 'the state is the one the link names');
-            assert.equal(await page.getByLabel('Cursor (time or position)', { exact: true }).inputValue(), at);
+            assert.equal(await field(page, 'Cursor (time or position)').inputValue(), at);
           },
           PATIENCE_MS,
           'the state before Alice acquired',
@@ -314,9 +316,9 @@ describe(
         assert.deepEqual(writes, [], `write-like controls: ${writes.join(', ')}`);
         assert.equal(await page.locator('form[method="post" i]').count(), 0);
         // Every button and form the page has, used: still only reads.
-        await page.getByRole('button', { name: 'Zoom in', exact: true }).click();
-        await page.getByRole('button', { name: 'Zoom out', exact: true }).click();
-        await page.getByRole('button', { name: 'Now (live)', exact: true }).click();
+        await button(page, 'Zoom in').click();
+        await button(page, 'Zoom out').click();
+        await button(page, 'Now (live)').click();
         await page.locator('#events summary').first().click();
         assert.deepEqual([...new Set(requests.map((request) => request.method()))], ['GET']);
 
@@ -367,9 +369,9 @@ describe(
         page.on('framenavigated', (frame) => frame === page.mainFrame() && navigations++);
         await page.goto(`${ledger.url}/review`);
         await signIn(page, auditorKey);
-        await page.getByLabel('Find by', { exact: true }).selectOption('model');
-        await page.getByLabel('Search text', { exact: true }).fill('landscape/openstack-region-1');
-        await page.getByRole('button', { name: 'Find', exact: true }).click();
+        await field(page, 'Find by').selectOption('model');
+        await field(page, 'Search text').fill('landscape/openstack-region-1');
+        await button(page, 'Find').click();
         await page.getByTestId('hits').getByRole('button').first().click();
         await storyReady(page);
         const statuses = page.getByTestId('lease-status');
@@ -444,9 +446,9 @@ describe(
           );
 
         // The address view: one container address, its owner and its end.
-        await page.getByLabel('Find by', { exact: true }).selectOption('ip');
-        await page.getByLabel('Search text', { exact: true }).fill(region.containers[0].ip);
-        await page.getByRole('button', { name: 'Find', exact: true }).click();
+        await field(page, 'Find by').selectOption('ip');
+        await field(page, 'Search text').fill(region.containers[0].ip);
+        await button(page, 'Find').click();
         await page
           .getByTestId('hits')
           .getByRole('button', { name: new RegExp(`^address ${region.containers[0].ip.replace(/\./g, '\\.')}`) })
@@ -486,8 +488,8 @@ describe(
         await signIn(page, auditorKey);
         await page.locator('#app').waitFor({ state: 'visible', timeout: PATIENCE_MS });
         const started = Date.now();
-        await page.getByLabel('Search text', { exact: true }).fill('node-00001');
-        await page.getByRole('button', { name: 'Find', exact: true }).click();
+        await field(page, 'Search text').fill('node-00001');
+        await button(page, 'Find').click();
         await page.getByTestId('hits').getByRole('button').first().click();
         await storyReady(page);
         const wall = Date.now() - started;

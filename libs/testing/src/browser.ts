@@ -52,8 +52,17 @@ export const screenshot = async (page: Page, name: string): Promise<string> => {
   return path;
 };
 
+/**
+ * The button whose name is exactly `name`. Playwright's own `{ name }` matches a substring,
+ * ignoring case: a page showing random tokens would now and then hold "Go" inside one of them.
+ */
+export const button = (page: Page, name: string): Locator => page.getByRole('button', { name, exact: true });
+
+/** The form field labelled exactly `label` (a substring could match a label that shows data). */
+export const field = (page: Page, label: string): Locator => page.getByLabel(label, { exact: true });
+
 /** Signs in on the page with a key, as a reviewer pastes it. */
 export const signIn = async (page: Page, key: string): Promise<void> => {
-  await page.getByRole('textbox', { name: 'API key', exact: true }).fill(key);
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await field(page, 'API key').fill(key);
+  await button(page, 'Sign in').click();
 };
