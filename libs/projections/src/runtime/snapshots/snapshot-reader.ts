@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { ReadModelTables } from '../read-model-tables';
-import { snapshotsOf, snapshotTableNames, type SnapshotMeta, type SnapshotTableNames } from './snapshot-tables';
+import { snapshotsOf, snapshotTableNames, snapshotTablesReadable, type SnapshotMeta, type SnapshotTableNames } from './snapshot-tables';
 
 /** The keyframe a snapshot's entities are gathered from: the last one at or before it. */
 const keyframeAtOrBefore = (db: Database.Database, names: SnapshotTableNames, position: number): number =>
@@ -8,34 +8,33 @@ const keyframeAtOrBefore = (db: Database.Database, names: SnapshotTableNames, po
     .keyframe ?? 0;
 
 /**
- * Every entity's body as of snapshot `position`: the keyframe before it, overlaid by
- * each later delta up to it in order (the latest row of each entity wins; NULL = gone).
+ * Every entity as of snapshot `position`: the keyframe before it, overlaid by each later
+ * delta up to it in order (a later chunk's entity replaces an earlier one; a key gone is
+ * dropped). Without bodies, only the keys are read (each entity maps to true).
  */
-const latestBodies = (db: Database.Database, names: SnapshotTableNames, position: number, withBodies: boolean): Map<string, Map<string, string | null>> => {
+const latestEntities = (db: Database.Database, names: SnapshotTableNames, position: number, withBodies: boolean): Map<string, Map<string, unknown>> => {
   const keyframe = keyframeAtOrBefore(db, names, position);
-  const bodies = new Map<string, Map<string, string | null>>();
+  const entitiesOf = new Map<string, Map<string, unknown>>();
   const rows = db
     .prepare(
-      `SELECT collection, key, ${withBodies ? 'body' : "CASE WHEN body IS NULL THEN NULL ELSE '' END"} FROM "${names.entities}" WHERE position BETWEEN ? AND ? ORDER BY position`,
+      `SELECT collection, keys, ${withBodies ? 'bodies' : "'[]'"}, gone FROM "${names.chunks}" WHERE position BETWEEN ? AND ? ORDER BY position, collection, chunk`,
     )
     .raw(true)
-    .iterate(keyframe, position) as IterableIterator<[string, string, string | null]>;
-  for (const [collection, key, body] of rows) {
-    let entities = bodies.get(collection);
-    if (!entities) bodies.set(collection, (entities = new Map()));
-    entities.set(key, body);
+    .iterate(keyframe, position) as IterableIterator<[string, string, string, string]>;
+  for (const [collection, keys, bodies, gone] of rows) {
+    let entities = entitiesOf.get(collection);
+    if (!entities) entitiesOf.set(collection, (entities = new Map()));
+    for (const key of JSON.parse(gone) as string[]) entities.delete(key);
+    const parsed = withBodies ? (JSON.parse(bodies) as unknown[]) : null;
+    (JSON.parse(keys) as string[]).forEach((key, i) => entities.set(key, parsed ? parsed[i] : true));
   }
-  return bodies;
+  return entitiesOf;
 };
 
 /** The keys each collection held at snapshot `position` (a writer's base for its next delta). */
 export const entityKeysAt = (db: Database.Database, names: SnapshotTableNames, position: number): Map<string, Set<string>> => {
   const keys = new Map<string, Set<string>>();
-  for (const [collection, entities] of latestBodies(db, names, position, false)) {
-    const held = new Set<string>();
-    for (const [key, body] of entities) if (body !== null) held.add(key);
-    keys.set(collection, held);
-  }
+  for (const [collection, entities] of latestEntities(db, names, position, false)) keys.set(collection, new Set(entities.keys()));
   return keys;
 };
 
@@ -54,8 +53,7 @@ export class SnapshotReader {
     const current = this.tables.current(snapshotsOf(this.projectionName));
     if (!current) return null;
     const names = snapshotTableNames(this.projectionName, current.generation);
-    const exists = this.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(names.snapshots);
-    return exists ? { generation: current.generation, names } : null;
+    return snapshotTablesReadable(this.db, names) ? { generation: current.generation, names } : null;
   }
 
   private names(): SnapshotTableNames | null {
@@ -94,12 +92,8 @@ export class SnapshotReader {
     const meta = JSON.parse(row.meta) as SnapshotMeta;
     const state = initialState() as Record<string, unknown>;
     Object.assign(state, meta.scalars);
-    const bodies = latestBodies(this.db, names, position, true);
-    for (const collection of meta.collections) {
-      const entities: Record<string, unknown> = {};
-      for (const [key, body] of bodies.get(collection) ?? []) if (body !== null) entities[key] = JSON.parse(body);
-      state[collection] = entities;
-    }
+    const entitiesOf = latestEntities(this.db, names, position, true);
+    for (const collection of meta.collections) state[collection] = Object.fromEntries(entitiesOf.get(collection) ?? []);
     return state as State;
   }
 }

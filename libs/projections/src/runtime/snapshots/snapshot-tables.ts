@@ -5,33 +5,59 @@ import { generationTable } from '../read-model-tables';
  * Snapshots of an in-memory projection, one generation of tables at a time:
  * - snapshots: one row per snapshot position: the state's plain fields, the names of
  *   its collections, and whether it is a keyframe (holds every entity);
- * - entities: one row per entity stored at a snapshot (body NULL: removed since the
- *   previous one). A delta snapshot stores only the entities that changed since the
- *   previous snapshot, so snapshots every N events cost what changed, not the whole state.
+ * - chunks: the entities stored at a snapshot, a collection's in rows of up to
+ *   SNAPSHOT_CHUNK_ENTITIES: their keys, their bodies (a JSON array in the same order),
+ *   and the keys removed since the previous snapshot. A delta snapshot stores only the
+ *   entities that changed since the previous snapshot, so snapshots every N events cost
+ *   what changed, not the whole state.
+ *
+ * A row per chunk and not per entity: a million-event ledger stores about 900,000
+ * entities in its snapshots, and a row each cost its rebuild more than the fold of the
+ * view itself (the B-tree's inserts, one prepared-statement run each).
  *
  * A projection's state is a record whose object-valued fields are collections
  * (key -> entity) and whose other fields are plain values (`position`).
  */
 export interface SnapshotTableNames {
   snapshots: string;
-  entities: string;
+  chunks: string;
+  /** Where versions before the chunks kept a row per entity: dropped wherever it is found. */
+  legacyEntities: string;
 }
+
+/** At most this many entities to a chunk row (a few hundred KB of JSON on the ledger view). */
+export const SNAPSHOT_CHUNK_ENTITIES = 1_000;
 
 export const snapshotsOf = (projectionName: string): string => `${projectionName}/snapshots`;
 
 export const snapshotTableNames = (projectionName: string, generation: number): SnapshotTableNames => ({
   snapshots: generationTable(`${projectionName} snapshots`, generation),
-  entities: generationTable(`${projectionName} snapshot entities`, generation),
+  chunks: generationTable(`${projectionName} snapshot chunks`, generation),
+  legacyEntities: generationTable(`${projectionName} snapshot entities`, generation),
 });
 
 export const snapshotTablesOf =
   (projectionName: string) =>
   (generation: number): string[] => {
     const names = snapshotTableNames(projectionName, generation);
-    return [names.snapshots, names.entities];
+    return [names.snapshots, names.chunks, names.legacyEntities];
   };
 
+const tableExists = (db: Database.Database, name: string): boolean =>
+  db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name) !== undefined;
+
+/** Whether a generation's snapshots are in the chunked layout (a generation an older version wrote has none this code reads). */
+export const snapshotTablesReadable = (db: Database.Database, names: SnapshotTableNames): boolean =>
+  tableExists(db, names.snapshots) && tableExists(db, names.chunks);
+
+/**
+ * Creates a generation's tables. A generation an older version wrote a row per entity into
+ * loses its snapshots (they are only a shortcut for time travel): its next one is a keyframe.
+ */
 export const createSnapshotTables = (db: Database.Database, names: SnapshotTableNames): void => {
+  if (tableExists(db, names.legacyEntities)) {
+    db.exec(`DROP TABLE "${names.legacyEntities}"; DROP TABLE IF EXISTS "${names.snapshots}"`);
+  }
   db.exec(`
     CREATE TABLE IF NOT EXISTS "${names.snapshots}" (
       position INTEGER PRIMARY KEY,
@@ -39,13 +65,15 @@ export const createSnapshotTables = (db: Database.Database, names: SnapshotTable
       meta     TEXT    NOT NULL,
       taken_at TEXT    NOT NULL
     );
-    CREATE TABLE IF NOT EXISTS "${names.entities}" (
+    CREATE TABLE IF NOT EXISTS "${names.chunks}" (
       position   INTEGER NOT NULL,
       collection TEXT    NOT NULL,
-      key        TEXT    NOT NULL,
-      body       TEXT,
-      PRIMARY KEY (position, collection, key)
-    ) WITHOUT ROWID;
+      chunk      INTEGER NOT NULL,
+      keys       TEXT    NOT NULL,
+      bodies     TEXT    NOT NULL,
+      gone       TEXT    NOT NULL,
+      PRIMARY KEY (position, collection, chunk)
+    );
   `);
 };
 

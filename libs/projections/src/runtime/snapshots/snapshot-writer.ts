@@ -3,7 +3,7 @@ import { ReadModelTables } from '../read-model-tables';
 import { LOCKED, writeUnlessLocked } from '../write-unless-locked';
 import { createSnapshotTables, snapshotsOf, snapshotTableNames, type SnapshotTableNames } from './snapshot-tables';
 import { entityKeysAt, SnapshotReader } from './snapshot-reader';
-import { changedEntities, changedEntitiesOf, insertEntitiesInKeyOrder, type ChangedEntities, type GoneEntities } from './snapshot-rows';
+import { changedEntities, changedEntitiesOf, insertChunks, type ChangedEntities, type GoneEntities } from './snapshot-rows';
 import { metaOf, TrackedState, trackersReplaced, type TrackedCollection } from './tracked-collections';
 
 export interface SnapshotWriterOptions {
@@ -11,6 +11,8 @@ export interface SnapshotWriterOptions {
   every: number;
   /** How many of the trackers' past periods (one a snapshot) to remember the removals of (default REMOVAL_PERIODS_KEPT). */
   removalPeriodsKept?: number;
+  /** At most this many entities to a chunk row (default SNAPSHOT_CHUNK_ENTITIES; the properties use a few). */
+  entitiesPerChunk?: number;
   clock?: () => Date;
 }
 
@@ -34,7 +36,7 @@ interface Prepared {
   names: SnapshotTableNames;
   exists: Database.Statement;
   latestBefore: Database.Statement;
-  insertEntity: Database.Statement;
+  insertChunk: Database.Statement;
   insertSnapshot: Database.Statement;
 }
 
@@ -69,8 +71,8 @@ interface Base {
  * the point it asks for.
  *
  * A delta stores the entities whose `lastPosition` moved past the previous snapshot
- * (entities without a numeric `lastPosition` are stored every time) and a NULL for each
- * one removed. A keyframe stores every entity; one is written whenever the previous
+ * (entities without a numeric `lastPosition` are stored every time) and the keys of
+ * those removed. A keyframe stores every entity; one is written whenever the previous
  * snapshot cannot serve as a base (none yet, or a collection replaced wholesale).
  */
 export class SnapshotWriter {
@@ -277,12 +279,13 @@ export class SnapshotWriter {
     if (baseKeys) for (const [field, keys] of baseKeys) if (!collections.has(field)) gone.set(field, [...keys]);
     const since = keyframe ? null : latest!;
     const changed = ahead?.position === position && ahead.since === since ? ahead.changed : null;
-    insertEntitiesInKeyOrder(
-      statements.insertEntity,
+    insertChunks(
+      statements.insertChunk,
       position,
       collections.keys(),
-      (field) => changed?.get(field) ?? (collections.has(field) ? changedEntities(collections.get(field)!, since) : []),
+      (field) => changed?.get(field) ?? (collections.has(field) ? changedEntities(collections.get(field)!, since, false) : []),
       gone,
+      this.options.entitiesPerChunk,
     );
     statements.insertSnapshot.run(position, keyframe ? 1 : 0, this.meta(state, collections), this.now());
     this.tables.advance(this.name, generation, position);
@@ -330,7 +333,7 @@ export class SnapshotWriter {
     if (statements.exists.get(snapshot.position) || (snapshot.since !== null && latest !== snapshot.since)) {
       throw new Error(`${this.name}: generation ${this.generation} holds snapshots this writer did not take; a deferred one cannot be written`);
     }
-    insertEntitiesInKeyOrder(statements.insertEntity, snapshot.position, snapshot.changed.keys(), (field) => snapshot.changed.get(field) ?? [], snapshot.gone);
+    insertChunks(statements.insertChunk, snapshot.position, snapshot.changed.keys(), (field) => snapshot.changed.get(field) ?? [], snapshot.gone, this.options.entitiesPerChunk);
     statements.insertSnapshot.run(snapshot.position, snapshot.since === null ? 1 : 0, snapshot.meta, snapshot.takenAt);
     this.tables.advance(this.name, this.generation as number, snapshot.position);
   }
@@ -344,7 +347,7 @@ export class SnapshotWriter {
   private serialise(position: number, generation: number): Serialised {
     const collections = this.tracked!.collections();
     const since = this.base?.generation === generation && !this.replaced(collections) ? this.base.position : null;
-    return { position, since, changed: changedEntitiesOf(collections, since) };
+    return { position, since, changed: changedEntitiesOf(collections, since, false) };
   }
 
   /** All of a deferred snapshot's rows, against the previous one taken (waiting or written); it becomes the base. */
@@ -387,7 +390,7 @@ export class SnapshotWriter {
       names,
       exists: this.db.prepare(`SELECT 1 FROM "${names.snapshots}" WHERE position = ?`),
       latestBefore: this.db.prepare(`SELECT MAX(position) AS latest FROM "${names.snapshots}" WHERE position < ?`),
-      insertEntity: this.db.prepare(`INSERT INTO "${names.entities}" (position, collection, key, body) VALUES (?, ?, ?, ?)`),
+      insertChunk: this.db.prepare(`INSERT INTO "${names.chunks}" (position, collection, chunk, keys, bodies, gone) VALUES (?, ?, ?, ?, ?, ?)`),
       insertSnapshot: this.db.prepare(`INSERT INTO "${names.snapshots}" (position, keyframe, meta, taken_at) VALUES (?, ?, ?, ?)`),
     };
     return this.prepared;

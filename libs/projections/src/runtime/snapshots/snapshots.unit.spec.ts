@@ -16,7 +16,7 @@ import { foldTo, opArb, recorded, things, type Things } from '../testing/things-
 import { REMOVAL_PERIODS_KEPT, SnapshotWriter } from './snapshot-writer';
 import { SnapshotReader } from './snapshot-reader';
 import { ReadModelTables } from '../read-model-tables';
-import { snapshotsOf, snapshotTablesOf } from './snapshot-tables';
+import { snapshotsOf, snapshotTableNames, snapshotTablesOf } from './snapshot-tables';
 
 /** Every snapshot of the current generation gives back the fold of `events` up to its position. */
 const assertEachIsTheFold = (reader: SnapshotReader, events: RecordedEvent[]): void => {
@@ -26,7 +26,7 @@ const assertEachIsTheFold = (reader: SnapshotReader, events: RecordedEvent[]): v
 };
 
 describe('snapshots give back exactly the fold up to their position', () => {
-  it('for any history of adds, updates, removals and replacements, with restarts (base keys read ahead or not) and a racing writer, into the current generation or a new one', () => {
+  it('for any history of adds, updates, removals and replacements, with restarts (base keys read ahead or not) and a racing writer, into the current generation or a new one, in chunks of any size', () => {
     fc.assert(
       fc.property(
         fc.array(opArb, { maxLength: 80 }),
@@ -36,14 +36,15 @@ describe('snapshots give back exactly the fold up to their position', () => {
         fc.boolean(),
         fc.boolean(),
         fc.boolean(),
-        (ops, gaps, every, restarts, racing, fixed, prefetch) => {
+        fc.integer({ min: 1, max: 3 }),
+        (ops, gaps, every, restarts, racing, fixed, prefetch, entitiesPerChunk) => {
           const db = new Database(':memory:');
           try {
             const events = recorded(ops, gaps);
             // Fixed: a rebuild's new generation (entities serialised before each transaction), promoted at the end.
             const generation = fixed ? new ReadModelTables(db).allocate(snapshotsOf(things.name)) : 'current';
             const writer = (restarted = false) => {
-              const made = new SnapshotWriter(db, things.name, { every }, generation);
+              const made = new SnapshotWriter(db, things.name, { every, entitiesPerChunk }, generation);
               // A server reads its first delta's base keys while it starts (prefetchBase).
               if (restarted && prefetch) made.prefetchBase();
               return made;
@@ -200,18 +201,43 @@ describe('snapshots give back exactly the fold up to their position', () => {
     db.close();
   });
 
+  it("a generation an older version wrote an entity a row into is not read, and the live writer's next snapshot replaces it with a keyframe", () => {
+    const db = new Database(':memory:');
+    const names = snapshotTableNames(things.name, 1);
+    // The layout before chunks: a snapshot at 2 holding one item a row.
+    db.exec(`
+      CREATE TABLE read_model_tables (name TEXT NOT NULL, generation INTEGER NOT NULL, position INTEGER NOT NULL, current INTEGER NOT NULL, PRIMARY KEY (name, generation));
+      INSERT INTO read_model_tables VALUES ('${snapshotsOf(things.name)}', 1, 2, 1);
+      CREATE TABLE "${names.snapshots}" (position INTEGER PRIMARY KEY, keyframe INTEGER NOT NULL, meta TEXT NOT NULL, taken_at TEXT NOT NULL);
+      INSERT INTO "${names.snapshots}" VALUES (2, 1, '{"scalars":{"position":2,"counter":0},"collections":["items","plain"]}', '2026-01-01T00:00:00.000Z');
+      CREATE TABLE "${names.legacyEntities}" (position INTEGER NOT NULL, collection TEXT NOT NULL, key TEXT NOT NULL, body TEXT, PRIMARY KEY (position, collection, key)) WITHOUT ROWID;
+      INSERT INTO "${names.legacyEntities}" VALUES (2, 'items', 'a', '{"v":1,"lastPosition":1}');
+    `);
+    const reader = new SnapshotReader(db, things.name);
+    assert.deepEqual(reader.positions(), []);
+    assert.equal(reader.nearest(10), null);
+    const events = recorded([{ op: 'put', key: 'a', v: 1 }, { op: 'put', key: 'b', v: 1 }, { op: 'bump', key: 'a' }, { op: 'count' }], []);
+    const writer = new SnapshotWriter(db, things.name, { every: 2 }, 'current');
+    writer.prefetchBase();
+    new StateFold(things, things.initialState(), { snapshots: writer }).applyPage(events);
+    const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as { name: string }[]).map(({ name }) => name);
+    assert.ok(!tables.includes(names.legacyEntities), tables.join(', '));
+    assert.deepEqual(reader.positions(), [2, 4]);
+    assertEachIsTheFold(reader, events);
+    db.close();
+  });
+
   it('a delta stores only the entities that changed since the snapshot before', () => {
     const db = new Database(':memory:');
     const events = recorded([{ op: 'put', key: 'a', v: 1 }, { op: 'put', key: 'b', v: 1 }, { op: 'count' }, { op: 'bump', key: 'b' }], []);
     const fold = new StateFold(things, things.initialState(), { snapshots: new SnapshotWriter(db, things.name, { every: 2 }, 'current') });
     fold.applyPage(events);
-    const table = (db.prepare("SELECT name FROM sqlite_master WHERE name LIKE '%entities%'").get() as { name: string }).name;
-    const rows = db.prepare(`SELECT position, collection, key FROM "${table}" ORDER BY position, key`).all();
+    const table = (db.prepare("SELECT name FROM sqlite_master WHERE name LIKE '%chunks%'").get() as { name: string }).name;
+    const rows = db.prepare(`SELECT position, collection, chunk, keys, gone FROM "${table}" ORDER BY position, collection, chunk`).all();
     // At 2 (a keyframe): a and b. At 4: only b, bumped at 4.
     assert.deepStrictEqual(rows, [
-      { position: 2, collection: 'items', key: 'a' },
-      { position: 2, collection: 'items', key: 'b' },
-      { position: 4, collection: 'items', key: 'b' },
+      { position: 2, collection: 'items', chunk: 0, keys: '["a","b"]', gone: '[]' },
+      { position: 4, collection: 'items', chunk: 0, keys: '["b"]', gone: '[]' },
     ]);
     db.close();
   });
