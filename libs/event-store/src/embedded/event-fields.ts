@@ -54,6 +54,8 @@ type Row = [
  */
 export class EventFieldReader {
   private readonly page: Database.Statement<[number, number], Row>;
+  /** The same page without the fields: for a caller that has them already. */
+  private readonly envelopes: Database.Statement<[number, number], Row>;
   private readonly whole: Database.Statement<[number], StoredRow>;
 
   constructor(
@@ -70,18 +72,29 @@ export class EventFieldReader {
     // The envelope envelopeJsonOfRow splices, in SQL: json_quote prints a string as JSON.stringify
     // does (every character checked, bench/README stop 34).
     const envelope = `'{"id":' || json_quote(event_id) || ',"type":' || json_quote(type) || ',"stream":' || json_quote(stream) || ',"revision":' || revision || ',"position":' || position || ',"recordedAt":' || json_quote(recorded_at) || ',"data":' || data || ',"metadata":' || metadata || '}'`;
-    this.page = db
-      .prepare(
-        `SELECT position, type, stream, recorded_at, json_type(metadata), json_type(metadata, '$.schemaVersion'), metadata ->> '$.schemaVersion', instr(data, '\\u'), ${[...fields, envelope].join(', ')} FROM events WHERE position > ? ORDER BY position LIMIT ?`,
-      )
-      .raw(true) as never;
+    const page = (columns: string[]) =>
+      db
+        .prepare(
+          `SELECT position, type, stream, recorded_at, json_type(metadata), json_type(metadata, '$.schemaVersion'), metadata ->> '$.schemaVersion', instr(data, '\\u'), ${columns.join(', ')} FROM events WHERE position > ? ORDER BY position LIMIT ?`,
+        )
+        .raw(true) as never;
+    this.page = page([...fields, envelope]);
+    this.envelopes = page([envelope]);
     this.whole = db.prepare(`SELECT ${EVENT_COLUMNS} FROM events WHERE position = ?`).raw(true) as never;
   }
 
-  readAfter(afterPosition: number, maxCount: number): EventFields[] {
-    const rows = this.page.all(afterPosition, maxCount);
-    const events = new Array<EventFields>(rows.length);
+  /**
+   * The page after `afterPosition`. `given`: the fields of these events, already taken from
+   * them in their current shape (a reader that parsed them, `paths.length` a row in order),
+   * so SQLite reads only the envelopes; the page must then be exactly as long.
+   */
+  readAfter(afterPosition: number, maxCount: number, given?: readonly (string | null)[]): EventFields[] {
     const count = this.paths.length;
+    const rows = (given ? this.envelopes : this.page).all(afterPosition, maxCount);
+    if (given && given.length !== rows.length * count) {
+      throw new Error(`fields given for ${given.length / count} events after position ${afterPosition}, the log holds ${rows.length} there`);
+    }
+    const events = new Array<EventFields>(rows.length);
     for (let i = 0; i < rows.length; i++) {
       const row = rows[i];
       const [position, type, stream, recordedAt, metadataType, versionType, version, escapes] = row;
@@ -91,7 +104,8 @@ export class EventFieldReader {
       // escaped lone surrogate into bytes that are not UTF-8 (read back as three U+FFFD, where V8
       // keeps the surrogate), so data holding any \u is read in JavaScript.
       if (metadataType === 'object' && stored === this.upcasters.currentVersion(type) && escapes === 0) {
-        events[i] = { position, type, stream, recordedAt, fields: row.slice(8, 8 + count) as (string | null)[], json: row[8 + count] as string };
+        const fields = given ? given.slice(i * count, (i + 1) * count) : (row.slice(8, 8 + count) as (string | null)[]);
+        events[i] = { position, type, stream, recordedAt, fields, json: row[given ? 8 : 8 + count] as string };
       } else {
         events[i] = this.upcast(position);
       }

@@ -131,9 +131,10 @@ export class SqliteReadOnlyEventStore implements EventStore {
   /**
    * A page of events as the audit index's rebuild needs them: per event, the strings at
    * `paths` in its data (current shape) and its envelope's JSON, as readAfterWithJson gives
-   * it, with SQLite reading the fields so that no event is parsed here (EventFieldReader).
+   * it, with SQLite reading the fields so that no event is parsed here (EventFieldReader),
+   * unless they are `given` (a reader that parsed these events took them already).
    */
-  readFieldsAfter(afterPosition: number, maxCount: number, paths: readonly DataPath[]): EventFields[] {
+  readFieldsAfter(afterPosition: number, maxCount: number, paths: readonly DataPath[], given?: readonly (string | null)[]): EventFields[] {
     this.assertOpen();
     const key = JSON.stringify(paths);
     let reader = this.fieldReaders.get(key);
@@ -141,7 +142,7 @@ export class SqliteReadOnlyEventStore implements EventStore {
       reader = new EventFieldReader(this.db, paths, this.upcasters, toEvent);
       this.fieldReaders.set(key, reader);
     }
-    return reader.readAfter(afterPosition, maxCount);
+    return reader.readAfter(afterPosition, maxCount, given);
   }
 
   subscribeToAll(options: { fromPosition?: number } = {}): AllSubscription {

@@ -1,5 +1,5 @@
 import { ipOfStream, nodeIdOfStream, parseToken, refusalSubjectOfStream } from '@ledger/domain';
-import type { DataPath, EventFields, RecordedEvent } from '@ledger/event-store';
+import { stringAt, type DataPath, type EventFields, type RecordedEvent } from '@ledger/event-store';
 
 /** What the audit index can filter an event by. */
 export interface AuditFields {
@@ -73,6 +73,14 @@ export const AUDIT_DATA_PATHS: readonly DataPath[] = [
   ['consumer', 'controller'],
   ['consumer', 'model'],
 ];
+
+/** The strings at AUDIT_DATA_PATHS of each event (or null), one event after another: what a reader that parsed them hands the audit index's thread. */
+export const auditFieldsOf = (events: readonly RecordedEvent[]): (string | null)[] => {
+  const fields = new Array<string | null>(events.length * AUDIT_DATA_PATHS.length);
+  let i = 0;
+  for (const event of events) for (const path of AUDIT_DATA_PATHS) fields[i++] = stringAt(event.data, path);
+  return fields;
+};
 
 /**
  * The event as the functions above see it, from the fields at AUDIT_DATA_PATHS (in that

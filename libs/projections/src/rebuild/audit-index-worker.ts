@@ -1,4 +1,4 @@
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort, receiveMessageOnPort, workerData, type MessagePort } from 'node:worker_threads';
 import { SqliteReadOnlyEventStore } from '@ledger/event-store';
 import { AUDIT_DATA_PATHS } from '../audit/audit-fields';
 import { AuditIndexProjector } from '../audit/audit-index-projector';
@@ -18,7 +18,16 @@ export interface AuditLoadTask {
   pageSize: number;
   /** One Int32 the thread sets to 1 while it builds its indexes, holding the write lock seconds at a time. */
   indexing?: SharedArrayBuffer;
+  /**
+   * The pages' fields from the rebuild's main thread, which parses every event anyway
+   * (AuditFieldsPage messages; one Int32 counts those posted): SQLite then reads only the
+   * envelopes here, about half of this thread's reading. Without it SQLite reads the fields too.
+   */
+  fieldsFromMain?: { port: MessagePort; posted: SharedArrayBuffer };
 }
+
+/** A page of the log as the main thread folded it: after which position, up to which, and its events' AUDIT_DATA_PATHS strings (JSON of auditFieldsOf). */
+export type AuditFieldsPage = { after: number; last: number; count: number; fields: string } | { end: true };
 
 /** The generation the thread filled and indexed, and how far. */
 export interface AuditLoaded {
@@ -51,10 +60,17 @@ export const loadAuditIndex = (task: AuditLoadTask, tell: (message: AuditThreadM
     const audit = AuditIndexProjector.fresh(db, { deferIndexes: true });
     let position = 0;
     let events = 0;
+    const fromMain = task.fieldsFromMain ? pagesFrom(task.fieldsFromMain) : null;
     while (position < task.until) {
-      // Each event's fields and JSON, read by SQLite: the thread parses no event (EventFieldReader).
-      const page = store.readFieldsAfter(position, task.pageSize, AUDIT_DATA_PATHS);
+      // Each event's JSON read by SQLite, its fields too unless the main thread sent them: the thread parses no event (EventFieldReader).
+      const given = fromMain?.();
+      if (given && 'end' in given) break;
+      if (given && given.after !== position) throw new Error(`the main thread sent the page after ${given.after}, this thread is at ${position}`);
+      const page = given
+        ? store.readFieldsAfter(position, given.count, AUDIT_DATA_PATHS, JSON.parse(given.fields) as (string | null)[])
+        : store.readFieldsAfter(position, task.pageSize, AUDIT_DATA_PATHS);
       let keep = page.length;
+      if (given && page[keep - 1]?.position !== given.last) throw new Error(`the page after ${position} ends at ${page[keep - 1]?.position}, the main thread's at ${given.last}`);
       if (keep === 0) break;
       if (page[keep - 1].position > task.until) keep = page.findIndex((event) => event.position > task.until);
       if (keep === 0) break;
@@ -83,6 +99,23 @@ export const loadAuditIndex = (task: AuditLoadTask, tell: (message: AuditThreadM
     db.close();
     void store.close();
   }
+};
+
+/** Waits for the main thread's next page, without an event loop (the thread's loop is synchronous). */
+const pagesFrom = ({ port, posted }: { port: MessagePort; posted: SharedArrayBuffer }): (() => AuditFieldsPage) => {
+  const count = new Int32Array(posted);
+  let received = 0;
+  return () => {
+    for (;;) {
+      const got = receiveMessageOnPort(port);
+      if (got) {
+        received++;
+        return got.message as AuditFieldsPage;
+      }
+      // Woken by the next post; the timeout only bounds a wait that a lost wake-up would make endless.
+      Atomics.wait(count, 0, received, 100);
+    }
+  };
 };
 
 /**

@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import { Worker } from 'node:worker_threads';
+import { MessageChannel, Worker } from 'node:worker_threads';
 import type Database from 'better-sqlite3';
 import type { EventStore, RecordedEvent } from '@ledger/event-store';
 import { ledgerProjection } from '../ledger-view/ledger-projection';
@@ -12,7 +12,8 @@ import { ReadModelTables } from '../runtime/read-model-tables';
 import { StateFold } from '../runtime/state-fold';
 import { SnapshotWriter } from '../runtime/snapshots/snapshot-writer';
 import { snapshotsOf, snapshotTablesOf } from '../runtime/snapshots/snapshot-tables';
-import type { AuditLoaded, AuditLoadTask, AuditThreadMessage } from './audit-index-worker';
+import { auditFieldsOf } from '../audit/audit-fields';
+import type { AuditFieldsPage, AuditLoaded, AuditLoadTask, AuditThreadMessage } from './audit-index-worker';
 
 export interface FoldProgress {
   position: number;
@@ -88,7 +89,11 @@ const pageReader = (store: EventStore, pageSize: number): ((after: number, json:
 /** Starts the audit index's thread; `done` settles with what it filled, `stop` ends it early. */
 const startAuditWorker = (task: AuditLoadTask, onStep: (step: RebuildStep) => void): { done: Promise<AuditLoaded>; stop: () => Promise<number> } => {
   // A larger young generation: the thread allocates a page of events after another, and fewer scavenges copy less (about 8% of its CPU).
-  const worker = new Worker(join(__dirname, 'audit-index-worker.js'), { workerData: task, resourceLimits: { maxYoungGenerationSizeMb: 96 } });
+  const worker = new Worker(join(__dirname, 'audit-index-worker.js'), {
+    workerData: task,
+    transferList: task.fieldsFromMain ? [task.fieldsFromMain.port] : [],
+    resourceLimits: { maxYoungGenerationSizeMb: 96 },
+  });
   const done = new Promise<AuditLoaded>((resolve, reject) => {
     let loaded: AuditLoaded | null = null;
     worker.on('message', (message: AuditThreadMessage) => {
@@ -151,21 +156,39 @@ export const rebuildReadModels = async (options: RebuildReadModelsOptions): Prom
   // Set by the thread while it builds its indexes, holding the write lock seconds at a time.
   const indexing = new Int32Array(new SharedArrayBuffer(4));
   const threadIndexing = () => Atomics.load(indexing, 0) === 1;
+  // The thread's pages, with the fields this thread takes from the events it parses anyway, up to `until`.
+  const fieldsChannel = onWorker ? new MessageChannel() : null;
+  const fieldsPosted = new Int32Array(new SharedArrayBuffer(4));
   const worker = onWorker
     ? startAuditWorker(
-        { eventFile: onWorker.eventFile, ledgerUpcasters: onWorker.ledgerUpcasters, readModelFile: db.name, until, pageSize, indexing: indexing.buffer },
+        {
+          eventFile: onWorker.eventFile,
+          ledgerUpcasters: onWorker.ledgerUpcasters,
+          readModelFile: db.name,
+          until,
+          pageSize,
+          indexing: indexing.buffer,
+          fieldsFromMain: { port: fieldsChannel!.port2, posted: fieldsPosted.buffer as SharedArrayBuffer },
+        },
         (done) => options.onStep?.(done),
       )
     : null;
+  const toThread = (page: AuditFieldsPage): void => {
+    fieldsChannel!.port1.postMessage(page);
+    Atomics.add(fieldsPosted, 0, 1);
+    Atomics.notify(fieldsPosted, 0);
+  };
   // In-thread from the start, or (with a worker) once the worker has filled its generation to `until`.
   let audit: AuditIndexProjector | null = worker ? null : AuditIndexProjector.fresh(db, { deferIndexes: true });
   // The thread holds the write lock for its pages and, for seconds at a time, for each of its
   // indexes: snapshots wait in memory for it rather than stop the fold.
   let threadDone = worker === null;
-  worker?.done.then(
-    () => (threadDone = true),
-    () => (threadDone = true),
-  );
+  // Its end closes the channel too: an open port would keep the process alive.
+  const ended = () => {
+    threadDone = true;
+    fieldsChannel?.port1.close();
+  };
+  worker?.done.then(ended, ended);
   if (worker) snapshots?.deferWhileLocked(() => !threadIndexing());
   const read = pageReader(store, pageSize);
 
@@ -184,6 +207,8 @@ export const rebuildReadModels = async (options: RebuildReadModelsOptions): Prom
         json = json?.slice(0, keep);
       }
       if (page.length === 0) break;
+      // Sent before the fold, so the thread reads its page meanwhile.
+      if (worker && position < until) toThread({ after: position, last: page[page.length - 1].position, count: page.length, fields: JSON.stringify(auditFieldsOf(page)) });
       for (const part of splitAt(page, stops)) {
         // A stop before this part's first event sees the view as it is now: folded exactly that far.
         while (stops.length > 0 && stops[0] < part[0].position) options.onStop?.(stops.shift()!, view.state);
@@ -203,6 +228,7 @@ export const rebuildReadModels = async (options: RebuildReadModelsOptions): Prom
 
   try {
     await foldTo(until);
+    if (worker) toThread({ end: true });
     step('view folded');
     if (worker) {
       // The thread is still loading or indexing the audit rows: serialise the view's checkpoint
