@@ -3,7 +3,8 @@ import { ReadModelTables } from '../read-model-tables';
 import { LOCKED, writeUnlessLocked } from '../write-unless-locked';
 import { createSnapshotTables, snapshotsOf, snapshotTableNames, type SnapshotTableNames } from './snapshot-tables';
 import { entityKeysAt, SnapshotReader } from './snapshot-reader';
-import { changedEntities, changedEntitiesOf, insertChunks, type ChangedEntities, type GoneEntities } from './snapshot-rows';
+import type { GoneEntities } from './snapshot-rows';
+import { changedChunks, changedChunksOf, insertChunks, type ChangedChunks } from './snapshot-chunks';
 import { metaOf, TrackedState, trackersReplaced, type TrackedCollection } from './tracked-collections';
 
 export interface SnapshotWriterOptions {
@@ -44,7 +45,7 @@ interface Prepared {
 interface Serialised {
   position: number;
   since: number | null;
-  changed: ChangedEntities;
+  changed: ChangedChunks;
 }
 
 /** A snapshot taken while the write lock was not free: all of its rows, kept until it is. */
@@ -283,9 +284,8 @@ export class SnapshotWriter {
       statements.insertChunk,
       position,
       collections.keys(),
-      (field) => changed?.get(field) ?? (collections.has(field) ? changedEntities(collections.get(field)!, since, false) : []),
+      (field) => changed?.get(field) ?? (collections.has(field) ? changedChunks(collections.get(field)!, since, this.options.entitiesPerChunk) : []),
       gone,
-      this.options.entitiesPerChunk,
     );
     statements.insertSnapshot.run(position, keyframe ? 1 : 0, this.meta(state, collections), this.now());
     this.tables.advance(this.name, generation, position);
@@ -333,7 +333,7 @@ export class SnapshotWriter {
     if (statements.exists.get(snapshot.position) || (snapshot.since !== null && latest !== snapshot.since)) {
       throw new Error(`${this.name}: generation ${this.generation} holds snapshots this writer did not take; a deferred one cannot be written`);
     }
-    insertChunks(statements.insertChunk, snapshot.position, snapshot.changed.keys(), (field) => snapshot.changed.get(field) ?? [], snapshot.gone, this.options.entitiesPerChunk);
+    insertChunks(statements.insertChunk, snapshot.position, snapshot.changed.keys(), (field) => snapshot.changed.get(field) ?? [], snapshot.gone);
     statements.insertSnapshot.run(snapshot.position, snapshot.since === null ? 1 : 0, snapshot.meta, snapshot.takenAt);
     this.tables.advance(this.name, this.generation as number, snapshot.position);
   }
@@ -347,7 +347,7 @@ export class SnapshotWriter {
   private serialise(position: number, generation: number): Serialised {
     const collections = this.tracked!.collections();
     const since = this.base?.generation === generation && !this.replaced(collections) ? this.base.position : null;
-    return { position, since, changed: changedEntitiesOf(collections, since, false) };
+    return { position, since, changed: changedChunksOf(collections, since, this.options.entitiesPerChunk) };
   }
 
   /** All of a deferred snapshot's rows, against the previous one taken (waiting or written); it becomes the base. */
