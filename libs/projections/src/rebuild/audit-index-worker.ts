@@ -70,7 +70,8 @@ export const loadAuditIndex = (task: AuditLoadTask, tell: (message: AuditThreadM
         ? store.readFieldsAfter(position, given.count, AUDIT_DATA_PATHS, JSON.parse(given.fields) as (string | null)[])
         : store.readFieldsAfter(position, task.pageSize, AUDIT_DATA_PATHS);
       let keep = page.length;
-      if (given && page[keep - 1]?.position !== given.last) throw new Error(`the page after ${position} ends at ${page[keep - 1]?.position}, the main thread's at ${given.last}`);
+      if (given && page[keep - 1]?.position !== given.last)
+        throw new Error(`the page after ${position} ends at ${page[keep - 1]?.position}, the main thread's at ${given.last}`);
       if (keep === 0) break;
       if (page[keep - 1].position > task.until) keep = page.findIndex((event) => event.position > task.until);
       if (keep === 0) break;

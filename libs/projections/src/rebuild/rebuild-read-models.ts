@@ -208,7 +208,8 @@ export const rebuildReadModels = async (options: RebuildReadModelsOptions): Prom
       }
       if (page.length === 0) break;
       // Sent before the fold, so the thread reads its page meanwhile.
-      if (worker && position < until) toThread({ after: position, last: page[page.length - 1].position, count: page.length, fields: JSON.stringify(auditFieldsOf(page)) });
+      if (worker && position < until)
+        toThread({ after: position, last: page[page.length - 1].position, count: page.length, fields: JSON.stringify(auditFieldsOf(page)) });
       for (const part of splitAt(page, stops)) {
         // A stop before this part's first event sees the view as it is now: folded exactly that far.
         while (stops.length > 0 && stops[0] < part[0].position) options.onStop?.(stops.shift()!, view.state);
