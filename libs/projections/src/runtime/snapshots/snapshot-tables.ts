@@ -6,8 +6,8 @@ import { generationTable } from '../read-model-tables';
  * - snapshots: one row per snapshot position: the state's plain fields, the names of
  *   its collections, and whether it is a keyframe (holds every entity);
  * - chunks: the entities stored at a snapshot, a collection's in rows of up to
- *   SNAPSHOT_CHUNK_ENTITIES: their keys, their bodies (a JSON array in the same order),
- *   and the keys removed since the previous snapshot. A delta snapshot stores only the
+ *   SNAPSHOT_CHUNK_ENTITIES: their keys, the keys removed since the previous snapshot,
+ *   and their bodies (a JSON array in the keys' order). A delta snapshot stores only the
  *   entities that changed since the previous snapshot, so snapshots every N events cost
  *   what changed, not the whole state.
  *
@@ -70,8 +70,9 @@ export const createSnapshotTables = (db: Database.Database, names: SnapshotTable
       collection TEXT    NOT NULL,
       chunk      INTEGER NOT NULL,
       keys       TEXT    NOT NULL,
-      bodies     TEXT    NOT NULL,
       gone       TEXT    NOT NULL,
+      -- last: a reader of the keys alone does not walk the bodies' overflow pages
+      bodies     TEXT    NOT NULL,
       PRIMARY KEY (position, collection, chunk)
     );
   `);
