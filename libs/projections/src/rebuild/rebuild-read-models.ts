@@ -157,6 +157,7 @@ export const rebuildReadModels = async (options: RebuildReadModelsOptions): Prom
   const indexing = new Int32Array(new SharedArrayBuffer(4));
   const threadIndexing = () => Atomics.load(indexing, 0) === 1;
   // The thread's pages, with the fields this thread takes from the events it parses anyway, up to `until`.
+  // Posted without waiting for the thread: what may queue is bounded by the log (about 80 bytes an event).
   const fieldsChannel = onWorker ? new MessageChannel() : null;
   const fieldsPosted = new Int32Array(new SharedArrayBuffer(4));
   const worker = onWorker
