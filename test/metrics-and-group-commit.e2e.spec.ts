@@ -178,7 +178,9 @@ describe('metrics', () => {
     const appends = after.get('ledger_store_appends_total')! - before.get('ledger_store_appends_total')!;
     const transactions = after.get('ledger_store_transactions_total')! - before.get('ledger_store_transactions_total')!;
     assert.equal(appends, clients * perClient, 'one append per enlist');
-    assert.ok(transactions * 2 <= appends, `${appends} appends took ${transactions} transactions: expected at least 2 appends per transaction`);
+    // How many share a transaction depends on how fast the writer syncs against how fast requests
+    // arrive (2 a transaction on a quiet machine; 1.84 seen on a busy one): that some do is the behaviour.
+    assert.ok(transactions < appends, `${appends} appends took ${transactions} transactions: none shared one`);
     // Every acknowledged enlist is in the log already (the answer came after the commit).
     const nodes = await ledger.get('/v1/nodes?minPosition=' + after.get('ledger_store_head_position'));
     assert.equal(nodes.body.nodes.filter((node: { nodeId: string }) => node.nodeId.startsWith('grouped-')).length, clients * perClient);
