@@ -4,6 +4,7 @@ export * from './concurrency-error';
 export * from './storage-fault';
 export * from './event-store.port';
 export * from './last-position-where';
+export * from './events-at';
 export * from './log-follower';
 export * from './command-handling';
 export * from './embedded';

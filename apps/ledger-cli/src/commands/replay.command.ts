@@ -45,7 +45,7 @@ const timelineUpTo = async (
   if (nodeId) {
     let entries: TimelineEntry[] = [];
     let note: string | null = null;
-    if (usable) entries = index.timeline(nodeId, { until: position, limit: MAX_NODE_TIMELINE })?.entries ?? [];
+    if (usable) entries = (await index.timeline(nodeId, { until: position, limit: MAX_NODE_TIMELINE }))?.entries ?? [];
     else {
       note = '(the audit index is missing or behind: read from the log, without events of IP addresses the node held)';
       for (let after = 0; after < position;) {
@@ -99,7 +99,7 @@ export const replayCommand: CliCommand = {
       const snapshots = readModels ? new SnapshotReader(readModels, ledgerProjection.name) : null;
       const result = await stateAt(log, ledgerProjection, position, snapshots);
       const at = 'time' in until ? until.time : new Date(result.lastRecordedAt ?? (await eventAtOrAfter(log, 1))?.recordedAt ?? 0);
-      const timeline = await timelineUpTo(log, readModels ? new AuditIndexReader(readModels) : null, position, nodeId, limit);
+      const timeline = await timelineUpTo(log, readModels ? new AuditIndexReader(readModels, log) : null, position, nodeId, limit);
       const replay: Replay = {
         at: at.toISOString(),
         position,

@@ -45,7 +45,7 @@ export class AuditIndexService implements OnModuleInit, BeforeApplicationShutdow
     followers: LogFollowers,
   ) {
     this.logger.setContext(AuditIndexService.name);
-    this.reader = new AuditIndexReader(readModels.db);
+    this.reader = new AuditIndexReader(readModels.db, store);
     followers.register('audit-index', () => this.position);
   }
 

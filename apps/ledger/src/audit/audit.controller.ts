@@ -64,7 +64,7 @@ export class AuditController {
     const untilPoint = query.until === undefined ? undefined : parsePointInLog(query.until)!;
     await this.audit.atLeast(minPositionOf(query));
     const until = untilPoint === undefined ? undefined : 'position' in untilPoint ? untilPoint.position : await positionAtTime(this.store, untilPoint.time);
-    const timeline = this.audit.reader.timeline(nodeId, { after, until, limit });
+    const timeline = await this.audit.reader.timeline(nodeId, { after, until, limit });
     if (!timeline) throw new NotFoundException({ code: 'not_found', message: `the audit index has no events about node ${nodeId}` });
     return timeline;
   }

@@ -1,12 +1,12 @@
 import type Database from 'better-sqlite3';
 import type { RecordedEvent } from '../envelope';
 import type { UpcasterRegistry } from '../upcasting/upcaster-registry';
-import { EVENT_COLUMNS, envelopeJsonOfRow } from './event-row';
+import { EVENT_COLUMNS } from './event-row';
 
 /** A field of an event's data, by its keys from the top (`['owner', 'token']` is data.owner.token). */
 export type DataPath = readonly string[];
 
-/** An event as a reader that files it needs it: where it is, chosen string fields of its data, and its envelope's JSON. */
+/** An event as a reader that files it needs it: where it is, and chosen string fields of its data. */
 export interface EventFields {
   position: number;
   type: string;
@@ -14,8 +14,6 @@ export interface EventFields {
   recordedAt: string;
   /** Per path asked for, the string found there in the event's data (in its current shape), or null: absent, or not a string. */
   fields: (string | null)[];
-  /** The envelope as the embedded store's other readers print it: spliced from the stored text, or the upcast event printed again. */
-  json: string;
 }
 
 const KEY = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -44,18 +42,16 @@ type Row = [
 ];
 
 /**
- * Reads pages of events with SQLite picking the fields out of each event's data and splicing
- * its envelope, so neither the data nor the metadata is parsed in JavaScript: the audit
- * index's rebuild thread needs a few strings of each event and its JSON as stored, not the
- * objects V8 would build of each (the rows of the bench's 1,000,000 events: 7.8-8.1 s of the
- * thread's CPU against 8.2-8.8 s, bench/README stop 34). An event not in its type's current
- * shape is read whole and upcast, and its fields taken from that, exactly as every other
- * reader sees it.
+ * Reads pages of events with SQLite picking the fields out of each event's data, so neither
+ * the data nor the metadata is parsed in JavaScript: the audit index's rebuild thread needs
+ * a few strings of each event, not the objects V8 would build of each (bench/README stop
+ * 34). An event not in its type's current shape is read whole and upcast, and its fields
+ * taken from that, exactly as every other reader sees it.
  */
 export class EventFieldReader {
   private readonly page: Database.Statement<[number, number], Row>;
   /** The same page without the fields: for a caller that has them already. */
-  private readonly envelopes: Database.Statement<[number, number], Row>;
+  private readonly located: Database.Statement<[number, number], Row>;
   private readonly whole: Database.Statement<[number], StoredRow>;
 
   constructor(
@@ -69,28 +65,25 @@ export class EventFieldReader {
       const at = `'$.${path.join('.')}'`;
       return `CASE json_type(data, ${at}) WHEN 'text' THEN data ->> ${at} END`;
     });
-    // The envelope envelopeJsonOfRow splices, in SQL: json_quote prints a string as JSON.stringify
-    // does (every character checked, bench/README stop 34).
-    const envelope = `'{"id":' || json_quote(event_id) || ',"type":' || json_quote(type) || ',"stream":' || json_quote(stream) || ',"revision":' || revision || ',"position":' || position || ',"recordedAt":' || json_quote(recorded_at) || ',"data":' || data || ',"metadata":' || metadata || '}'`;
     const page = (columns: string[]) =>
       db
         .prepare(
-          `SELECT position, type, stream, recorded_at, json_type(metadata), json_type(metadata, '$.schemaVersion'), metadata ->> '$.schemaVersion', instr(data, '\\u'), ${columns.join(', ')} FROM events WHERE position > ? ORDER BY position LIMIT ?`,
+          `SELECT position, type, stream, recorded_at, json_type(metadata), json_type(metadata, '$.schemaVersion'), metadata ->> '$.schemaVersion', instr(data, '\\u')${columns.map((column) => `, ${column}`).join('')} FROM events WHERE position > ? ORDER BY position LIMIT ?`,
         )
         .raw(true) as never;
-    this.page = page([...fields, envelope]);
-    this.envelopes = page([envelope]);
+    this.page = page(fields);
+    this.located = page([]);
     this.whole = db.prepare(`SELECT ${EVENT_COLUMNS} FROM events WHERE position = ?`).raw(true) as never;
   }
 
   /**
    * The page after `afterPosition`. `given`: the fields of these events, already taken from
    * them in their current shape (a reader that parsed them, `paths.length` a row in order),
-   * so SQLite reads only the envelopes; the page must then be exactly as long.
+   * so SQLite reads only where each event is; the page must then be exactly as long.
    */
   readAfter(afterPosition: number, maxCount: number, given?: readonly (string | null)[]): EventFields[] {
     const count = this.paths.length;
-    const rows = (given ? this.envelopes : this.page).all(afterPosition, maxCount);
+    const rows = (given ? this.located : this.page).all(afterPosition, maxCount);
     if (given && given.length !== rows.length * count) {
       throw new Error(`fields given for ${given.length / count} events after position ${afterPosition}, the log holds ${rows.length} there`);
     }
@@ -102,10 +95,10 @@ export class EventFieldReader {
       const stored = versionType === null ? 1 : versionType === 'integer' ? version : null;
       // JSON.stringify writes \u only for control characters and lone surrogates; SQLite turns an
       // escaped lone surrogate into bytes that are not UTF-8 (read back as three U+FFFD, where V8
-      // keeps the surrogate), so data holding any \u is read in JavaScript.
-      if (metadataType === 'object' && stored === this.upcasters.currentVersion(type) && escapes === 0) {
+      // keeps the surrogate), so data holding any \u is read in JavaScript (unless its fields are given).
+      if (metadataType === 'object' && stored === this.upcasters.currentVersion(type) && (given !== undefined || escapes === 0)) {
         const fields = given ? given.slice(i * count, (i + 1) * count) : (row.slice(8, 8 + count) as (string | null)[]);
-        events[i] = { position, type, stream, recordedAt, fields, json: row[given ? 8 : 8 + count] as string };
+        events[i] = { position, type, stream, recordedAt, fields };
       } else {
         events[i] = this.upcast(position);
       }
@@ -113,7 +106,7 @@ export class EventFieldReader {
     return events;
   }
 
-  /** One event read whole and upcast (or refused, as from the future), its fields taken in JavaScript; printed as readAfterWithJson prints it. */
+  /** One event read whole and upcast (or refused, as from the future), its fields taken in JavaScript. */
   private upcast(position: number): EventFields {
     const row = this.whole.get(position)!;
     const stored = this.toEvent(row);
@@ -124,7 +117,6 @@ export class EventFieldReader {
       stream: event.stream,
       recordedAt: event.recordedAt,
       fields: this.paths.map((path) => stringAt(event.data, path)),
-      json: event === stored ? envelopeJsonOfRow(...row) : JSON.stringify(event),
     };
   }
 }

@@ -6,5 +6,4 @@ export * from './sqlite-read-only-store';
 export { stringAt, type DataPath, type EventFields } from './event-fields';
 export * from './data-files';
 export * from './group-committing';
-export { storedEnvelopeJson } from './event-row';
 export { toWireError, fromWireError, type WireError } from './writer/writer-protocol';

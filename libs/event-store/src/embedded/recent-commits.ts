@@ -1,6 +1,6 @@
 import type { RecordedEvent } from '../envelope';
 import type { AppendRequest } from './append-request';
-import { toRecordedEventWithJson } from './event-row';
+import { toRecordedEvent } from './event-row';
 import type { WrittenBatch } from './sqlite-batch-writer';
 
 /**
@@ -35,7 +35,7 @@ export class RecentCommits {
       if (last && last.position + 1 !== firstPosition) this.events = [];
       events.forEach((event, offset) =>
         this.events.push(
-          toRecordedEventWithJson({
+          toRecordedEvent({
             position: firstPosition + offset,
             event_id: event.id,
             stream,

@@ -139,6 +139,12 @@ export class SqliteEventStore implements EventStore {
     return this.reader.headPosition();
   }
 
+  /** The events at these positions, in log order (ReadsByPosition). */
+  async eventsAt(positions: readonly number[]): Promise<RecordedEvent[]> {
+    this.assertOpen();
+    return this.reader.eventsAt(positions);
+  }
+
   async eventAtOrAfter(position: number): Promise<RecordedEvent | null> {
     this.assertOpen();
     return embeddedEventAtOrAfter((after, max) => this.reader.readAfter(after, max), position);

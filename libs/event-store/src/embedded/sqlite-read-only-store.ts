@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import type { RecordedEvent } from '../envelope';
 import type { AllSubscription, AppendResult, EventStore, ReadAllOptions } from '../event-store.port';
 import { AppendNotifier } from './append-notifier';
-import { EVENT_COLUMNS, envelopeJsonOfRow, withStoredJson } from './event-row';
+import { EVENT_COLUMNS } from './event-row';
 import { EventFieldReader, type DataPath, type EventFields } from './event-fields';
 import { SCHEMA_VERSION } from './schema';
 import { SqliteAllSubscription } from './sqlite-subscription';
@@ -29,13 +29,6 @@ export interface SqliteReadOnlyStoreOptions {
   /** How often a live subscription looks for events appended by the process that writes the file. */
   pollIntervalMs?: number;
   busyTimeoutMs?: number;
-  /**
-   * Each event read keeps its envelope's JSON spliced from the stored text (storedEnvelopeJson),
-   * for a reader that writes events out again, the live audit index's thread: it would
-   * otherwise print every parsed event again with JSON.stringify. An upcast event keeps none
-   * (its shape is not the stored one).
-   */
-  keepEnvelopeJson?: boolean;
 }
 
 /**
@@ -48,6 +41,7 @@ export interface SqliteReadOnlyStoreOptions {
 export class SqliteReadOnlyEventStore implements EventStore {
   private readonly db: Database.Database;
   private readonly allAfter: Database.Statement<[number, number], RawRow>;
+  private readonly atPositions: Database.Statement<[string], RawRow>;
   private readonly streamFrom: Database.Statement<[string, number], RawRow>;
   private readonly head: Database.Statement<[], [number]>;
   private readonly notifier = new AppendNotifier();
@@ -70,6 +64,9 @@ export class SqliteReadOnlyEventStore implements EventStore {
       if (version === 0) throw new Error(`${options.file} is not an event store (no schema)`);
       if (version > SCHEMA_VERSION) throw new Error(`${options.file} has schema version ${version}, newer than this code understands (${SCHEMA_VERSION})`);
       this.allAfter = this.db.prepare(`SELECT ${EVENT_COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?`).raw(true) as never;
+      this.atPositions = this.db
+        .prepare(`SELECT ${EVENT_COLUMNS} FROM events WHERE position IN (SELECT value FROM json_each(?)) ORDER BY position`)
+        .raw(true) as never;
       this.streamFrom = this.db.prepare(`SELECT ${EVENT_COLUMNS} FROM events WHERE stream = ? AND revision >= ? ORDER BY revision`).raw(true) as never;
       this.head = this.db.prepare('SELECT COALESCE(MAX(position), 0) FROM events').raw(true) as never;
     } catch (error) {
@@ -96,43 +93,21 @@ export class SqliteReadOnlyEventStore implements EventStore {
     this.assertOpen();
     const rows = this.allAfter.all(afterPosition, maxCount);
     const events = new Array<RecordedEvent>(rows.length);
-    if (this.options.keepEnvelopeJson !== true) {
-      for (let i = 0; i < rows.length; i++) events[i] = this.upcasters.upcast(toEvent(rows[i]));
-      return events;
-    }
-    for (let i = 0; i < rows.length; i++) {
-      const stored = toEvent(rows[i]);
-      const event = this.upcasters.upcast(stored);
-      events[i] = event === stored ? withStoredJson(event, envelopeJsonOfRow(...rows[i])) : event;
-    }
+    for (let i = 0; i < rows.length; i++) events[i] = this.upcasters.upcast(toEvent(rows[i]));
     return events;
   }
 
-  /**
-   * A page of events together with each one's envelope as JSON, spliced from the stored
-   * text (no JSON.stringify): for tools that write events out again (the audit index).
-   * Field order as RecordedEvent's: id, type, stream, revision, position, recordedAt, data, metadata.
-   */
-  readAfterWithJson(afterPosition: number, maxCount: number): { events: RecordedEvent[]; json: string[] } {
+  /** The events at these positions, in log order (ReadsByPosition): one query, each made current. */
+  async eventsAt(positions: readonly number[]): Promise<RecordedEvent[]> {
     this.assertOpen();
-    const rows = this.allAfter.all(afterPosition, maxCount);
-    const events = new Array<RecordedEvent>(rows.length);
-    const json = new Array<string>(rows.length);
-    for (let i = 0; i < rows.length; i++) {
-      const row = rows[i];
-      const stored = toEvent(row);
-      events[i] = this.upcasters.upcast(stored);
-      // An upcast event is printed again (same field order); one stored in its current shape is spliced as stored.
-      json[i] = events[i] !== stored ? JSON.stringify(events[i]) : envelopeJsonOfRow(...row);
-    }
-    return { events, json };
+    return this.atPositions.all(JSON.stringify(positions)).map((row) => this.upcasters.upcast(toEvent(row)));
   }
 
   /**
-   * A page of events as the audit index's rebuild needs them: per event, the strings at
-   * `paths` in its data (current shape) and its envelope's JSON, as readAfterWithJson gives
-   * it, with SQLite reading the fields so that no event is parsed here (EventFieldReader),
-   * unless they are `given` (a reader that parsed these events took them already).
+   * A page of events as the audit index's rebuild needs them: per event, where it is and
+   * the strings at `paths` in its data (current shape), with SQLite reading the fields so
+   * that no event is parsed here (EventFieldReader), unless they are `given` (a reader that
+   * parsed these events took them already).
    */
   readFieldsAfter(afterPosition: number, maxCount: number, paths: readonly DataPath[], given?: readonly (string | null)[]): EventFields[] {
     this.assertOpen();

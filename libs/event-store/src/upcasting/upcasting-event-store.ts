@@ -3,6 +3,7 @@ import type { ExpectedRevision } from '../expected-revision';
 import type { NewEvent, RecordedEvent } from '../envelope';
 import type { CommitObserver, GroupCommitStats } from '../embedded';
 import type { UpcasterRegistry } from './upcaster-registry';
+import { eventsAt } from '../events-at';
 
 /**
  * Any EventStore, handing out every event in its current shape: the ledger opens its
@@ -55,6 +56,11 @@ export class UpcastingEventStore implements EventStore {
   async eventAtOrAfter(position: number): Promise<RecordedEvent | null> {
     const event = await this.inner.eventAtOrAfter(position);
     return event && this.upcasters.upcast(event);
+  }
+
+  /** The events at these positions (ReadsByPosition): in one query where the inner store reads so. */
+  async eventsAt(positions: readonly number[]): Promise<RecordedEvent[]> {
+    return (await eventsAt(this.inner, positions)).map((event) => this.upcasters.upcast(event));
   }
 
   positionAtTime(time: Date): Promise<number> {

@@ -85,7 +85,7 @@ export const auditFieldsOf = (events: readonly RecordedEvent[]): (string | null)
 /**
  * The event as the functions above see it, from the fields at AUDIT_DATA_PATHS (in that
  * order) alone: data holds those strings and nothing else; the envelope's other parts the
- * audit index does not read (its row stores the event's JSON as the reader gave it).
+ * audit index does not read (its rows refer to the event in the log by position).
  */
 export const auditEventOf = (event: EventFields): RecordedEvent => {
   const [nodeId, token, ip, leaseId, ownerNodeId, ownerToken, controller, model] = event.fields;

@@ -13,6 +13,7 @@ import { describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import type { RecordedEvent } from '@ledger/event-store';
+import { storeHolding } from '@ledger/event-store/testing';
 import { ledgerProjection } from '../ledger-view/ledger-projection';
 import { ReadModelTables } from '../runtime/read-model-tables';
 import { auditFieldsInView } from './audit-fields-in-view';
@@ -70,16 +71,21 @@ describe('the audit index files lease events under their owner, as the live stre
         assert.deepEqual(indexFiling(rebuilt), expected);
 
         // And the filter a reviewer uses finds every event of a model, its leases' endings included.
-        const reader = new AuditIndexReader(live);
-        for (const { controller, model } of [
-          { controller: 'c1', model: 'web' },
-          { controller: 'c2', model: 'web' },
-        ]) {
-          const page = await reader.events({ controller, model, limit: 10_000 });
-          assert.deepEqual(
-            page.events.map((json) => (JSON.parse(json) as RecordedEvent).position),
-            expected.filter((filed) => filed.controller === controller && filed.model === model).map((filed) => filed.position),
-          );
+        const held = await storeHolding(log);
+        try {
+          const reader = new AuditIndexReader(live, held.store);
+          for (const { controller, model } of [
+            { controller: 'c1', model: 'web' },
+            { controller: 'c2', model: 'web' },
+          ]) {
+            const page = await reader.events({ controller, model, limit: 10_000 });
+            assert.deepEqual(
+              page.events.map((json) => (JSON.parse(json) as RecordedEvent).position),
+              expected.filter((filed) => filed.controller === controller && filed.model === model).map((filed) => filed.position),
+            );
+          }
+        } finally {
+          await held.done();
         }
 
         for (const event of log) {

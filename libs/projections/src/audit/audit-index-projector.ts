@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { parseToken } from '@ledger/domain';
-import { type EventFields, type RecordedEvent, storedEnvelopeJson } from '@ledger/event-store';
+import type { EventFields, RecordedEvent } from '@ledger/event-store';
 import type { Projector, ProjectorRebuild } from '../runtime/projector';
 import { ReadModelTables } from '../runtime/read-model-tables';
 import { LOCKED, writeUnlessLocked } from '../runtime/write-unless-locked';
@@ -27,7 +27,8 @@ type AuditEventRow = [
   ip: string | null,
   controller: string | null,
   model: string | null,
-  event: string,
+  leaseId: string | null,
+  leaseOwner: string | null,
 ];
 
 interface Statements {
@@ -36,8 +37,8 @@ interface Statements {
   insertEvent: Database.Statement;
   /** The consumer of a token: the first row naming both (the event that did, or one filed under it since). */
   findConsumer: Database.Statement;
-  /** The rows on an address that name a token, oldest first: the first grant of a lease among them names its owner. */
-  rowsOnIp: Database.Statement;
+  /** The first grant of a lease on an address: its row names the owner. */
+  leaseGrant: Database.Statement;
 }
 
 /** The current generation is behind the events offered: they must be read again from its position. */
@@ -51,19 +52,6 @@ const TOKEN_CACHE = 200_000;
 const LEASE_CACHE = 200_000;
 
 const leaseKey = (lease: LeaseRef): string => `${lease.leaseId} ${lease.ip}`;
-
-/** The event as the audit index stores and returns it: the one envelope, in a fixed field order. */
-export const envelopeJson = (event: RecordedEvent): string =>
-  JSON.stringify({
-    id: event.id,
-    type: event.type,
-    stream: event.stream,
-    revision: event.revision,
-    position: event.position,
-    recordedAt: event.recordedAt,
-    data: event.data,
-    metadata: event.metadata,
-  });
 
 /**
  * Folds the log into the audit index: one row per event, written a page per
@@ -151,11 +139,10 @@ export class AuditIndexProjector implements Projector {
     return this.statements.generation;
   }
 
-  /** `envelopes`, when given, are the events' envelopeJson already made (a reader that has the stored text). */
-  applyPage(events: readonly RecordedEvent[], envelopes?: readonly string[]): void {
+  applyPage(events: readonly RecordedEvent[]): void {
     if (events.length === 0) return;
     if (this.bulk) {
-      this.queue(events, envelopes);
+      this.queue(events);
       this.writeQueued({ wait: true });
       return;
     }
@@ -163,7 +150,7 @@ export class AuditIndexProjector implements Projector {
     try {
       // The position moves only once rows and checkpoint are committed: a failed commit
       // (a full disk fails at COMMIT more often than at INSERT) leaves it where the disk is.
-      this.folded = this.db.transaction(() => this.write((after) => this.rowsAfter(after, events, envelopes))).immediate();
+      this.folded = this.db.transaction(() => this.write((after) => this.rowsAfter(after, events))).immediate();
     } catch (error) {
       this.forgetUnstored();
       throw error;
@@ -175,19 +162,16 @@ export class AuditIndexProjector implements Projector {
    * resolves token consumers and lease owners from memory alone), and written by
    * writeQueued().
    */
-  queue(events: readonly RecordedEvent[], envelopes?: readonly string[]): void {
+  queue(events: readonly RecordedEvent[]): void {
     if (!this.bulk) throw new Error(`${AUDIT_INDEX}: only a bulk load queues its rows`);
     this.assertNotBroken();
     const after = this.queued.length > 0 ? this.queued[this.queued.length - 1][0] : this.folded;
-    for (const row of this.rowsAfter(after, events, envelopes)) this.queued.push(row);
+    for (const row of this.rowsAfter(after, events)) this.queued.push(row);
   }
 
-  /** queue() for events read as their fields at AUDIT_DATA_PATHS and their JSON (the embedded store's readFieldsAfter). */
+  /** queue() for events read as their fields at AUDIT_DATA_PATHS (the embedded store's readFieldsAfter). */
   queueFields(events: readonly EventFields[]): void {
-    this.queue(
-      events.map(auditEventOf),
-      events.map((event) => event.json),
-    );
+    this.queue(events.map(auditEventOf));
   }
 
   /** How many rows queue() made that are not written yet. */
@@ -292,10 +276,9 @@ export class AuditIndexProjector implements Projector {
    * The events table's rows for the events after `after`, in its column order; learns
    * token consumers and lease grants as it goes (their rows record them).
    */
-  private rowsAfter(after: number, events: readonly RecordedEvent[], envelopes?: readonly string[]): AuditEventRow[] {
+  private rowsAfter(after: number, events: readonly RecordedEvent[]): AuditEventRow[] {
     const rows: AuditEventRow[] = [];
-    for (let i = 0; i < events.length; i++) {
-      const event = events[i];
+    for (const event of events) {
       if (event.position <= after) continue;
       const fields = deriveAuditFields(event);
       let { nodeId, token, controller, model } = fields;
@@ -318,17 +301,7 @@ export class AuditIndexProjector implements Projector {
           if (consumer) ({ controller, model } = consumer);
         }
       }
-      rows.push([
-        event.position,
-        event.type,
-        event.recordedAt,
-        nodeId,
-        token,
-        fields.ip,
-        controller,
-        model,
-        envelopes ? envelopes[i] : (storedEnvelopeJson(event) ?? envelopeJson(event)),
-      ]);
+      rows.push([event.position, event.type, event.recordedAt, nodeId, token, fields.ip, controller, model, grant?.leaseId ?? null, grant?.token ?? null]);
     }
     return rows;
   }
@@ -354,16 +327,7 @@ export class AuditIndexProjector implements Projector {
     const cached = this.leases.get(key);
     if (cached !== undefined) return cached;
     if (this.complete) return null;
-    let owner: string | null = null;
-    // The address's rows naming a token, oldest first, until the lease's first grant (a few on most addresses).
-    for (const [json] of this.statements.rowsOnIp.iterate(lease.ip) as IterableIterator<[string]>) {
-      const event = JSON.parse(json) as RecordedEvent;
-      const grant = leaseGrantOf(event, deriveAuditFields(event));
-      if (grant !== null && grant.ip === lease.ip && grant.leaseId === lease.leaseId) {
-        owner = grant.token;
-        break;
-      }
-    }
+    const owner = (this.statements.leaseGrant.get(lease.ip, lease.leaseId) as [string] | undefined)?.[0] ?? null;
     this.rememberLease(key, owner);
     return owner;
   }
@@ -390,11 +354,12 @@ export class AuditIndexProjector implements Projector {
     return {
       generation,
       names,
-      insertEvent: this.db.prepare(`INSERT INTO "${names.events}" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+      insertEvent: this.db.prepare(`INSERT INTO "${names.events}" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
       findConsumer: this.db.prepare(
         `SELECT controller, model FROM "${names.events}" WHERE token = ? AND controller IS NOT NULL AND model IS NOT NULL ORDER BY position LIMIT 1`,
       ),
-      rowsOnIp: this.db.prepare(`SELECT event FROM "${names.events}" WHERE ip = ? AND token IS NOT NULL ORDER BY position`).raw(true),
+      // The address's rows (ip index), oldest first: a few on most addresses.
+      leaseGrant: this.db.prepare(`SELECT lease_owner FROM "${names.events}" WHERE ip = ? AND lease_id = ? ORDER BY position LIMIT 1`).raw(true),
     };
   }
 }

@@ -1,10 +1,11 @@
 import type Database from 'better-sqlite3';
-import type { RecordedEvent } from '@ledger/event-store';
+import { eventsAt, type EventStore, type RecordedEvent } from '@ledger/event-store';
 import { ReadModelTables } from '../runtime/read-model-tables';
 import { lastPositionWhere } from '../time-travel/point-in-log';
 import { AUDIT_INDEX, auditTableNames } from './audit-index-tables';
 import { summarise } from './event-summaries';
 import { deriveAuditFields } from './audit-fields';
+import { envelopeJson } from './envelope-json';
 
 export interface AuditFilter {
   nodeId?: string;
@@ -24,7 +25,7 @@ export interface AuditFilter {
 }
 
 export interface AuditPage {
-  /** Each event's envelope as stored (JSON text), oldest first. */
+  /** Each event's envelope (JSON text, envelopeJson), oldest first. */
   events: string[];
   /** Pass as `after` for the next page; null when this page is the last. */
   nextAfter: number | null;
@@ -50,22 +51,24 @@ export interface Timeline {
   position: number;
 }
 
-/** What a timeline reads of a row: the rest (stream, type, time, actor, correlation id) is in the event's JSON. */
+/** What a timeline reads of a row: the rest (stream, type, time, actor, correlation id) is in the event, read from the log. */
 type Row = {
   position: number;
   node_id: string | null;
   token: string | null;
-  event: string;
 };
 
-const ROW = 'position, node_id, token, event';
+const ROW = 'position, node_id, token';
 const iso = (time: Date) => time.toISOString();
 
-/** Queries over the current generation of the audit index. */
+/** Queries over the current generation of the audit index; the events its rows list are read from `log`, by position. */
 export class AuditIndexReader {
   private readonly tables: ReadModelTables;
 
-  constructor(private readonly db: Database.Database) {
+  constructor(
+    private readonly db: Database.Database,
+    private readonly log: EventStore,
+  ) {
     this.tables = new ReadModelTables(db);
   }
 
@@ -106,20 +109,21 @@ export class AuditIndexReader {
       where.push('recorded_at <= ?');
       values.push(iso(filter.to));
     }
-    const rows = this.db
-      .prepare(`SELECT position, event FROM "${table}" WHERE ${where.join(' AND ')} ORDER BY position LIMIT ?`)
-      .raw(true)
-      .all(...values, filter.limit + 1) as [number, string][];
-    const more = rows.length > filter.limit;
-    const page = more ? rows.slice(0, filter.limit) : rows;
-    return { events: page.map(([, event]) => event), nextAfter: more ? page[page.length - 1][0] : null, position: current.position };
+    const positions = this.db
+      .prepare(`SELECT position FROM "${table}" WHERE ${where.join(' AND ')} ORDER BY position LIMIT ?`)
+      .pluck()
+      .all(...values, filter.limit + 1) as number[];
+    const more = positions.length > filter.limit;
+    const page = more ? positions.slice(0, filter.limit) : positions;
+    const events = await eventsAt(this.log, page);
+    return { events: events.map(envelopeJson), nextAfter: more ? page[page.length - 1] : null, position: current.position };
   }
 
   /**
    * A node's story in order: every event about it (its stream, its refusals, its
    * tokens), and the events of IP addresses while one of its allocations held them.
    */
-  timeline(nodeId: string, options: { after?: number; until?: number; limit: number }): Timeline | null {
+  async timeline(nodeId: string, options: { after?: number; until?: number; limit: number }): Promise<Timeline | null> {
     const current = this.tables.current(AUDIT_INDEX);
     if (!current) return null;
     const table = auditTableNames(current.generation).events;
@@ -133,7 +137,13 @@ export class AuditIndexReader {
     const rows = [...own.slice(0, options.limit), ...this.heldIpRows(table, nodeId, after, windowEnd)].sort((a, b) => a.position - b.position);
     const page = rows.slice(0, options.limit);
     const more = own.length > options.limit || rows.length > options.limit;
-    return { nodeId, entries: page.map(toEntry), nextAfter: more && page.length > 0 ? page[page.length - 1].position : null, position: current.position };
+    const events = await eventsAt(
+      this.log,
+      page.map((row) => row.position),
+    );
+    // The indexed token is the event's own or, for a lease's renewal, release or expiry, its owner's.
+    const entries = page.map((row, i) => ({ ...timelineEntryOf(events[i]), token: row.token }));
+    return { nodeId, entries, nextAfter: more && page.length > 0 ? page[page.length - 1].position : null, position: current.position };
   }
 
   /** Events on IP addresses the node's allocations held, not otherwise about the node, while they held them. */
@@ -210,6 +220,3 @@ export const timelineEntryOf = (event: RecordedEvent): TimelineEntry => {
     correlationId: typeof metadata?.correlationId === 'string' ? metadata.correlationId : null,
   };
 };
-
-/** The indexed token is the event's own or, for a lease's renewal, release or expiry, its owner's. */
-const toEntry = (row: Row): TimelineEntry => ({ ...timelineEntryOf(JSON.parse(row.event) as RecordedEvent), token: row.token });

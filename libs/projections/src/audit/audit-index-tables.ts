@@ -8,8 +8,10 @@ import { generationTable } from '../runtime/read-model-tables';
  * v3: no stream, actor or correlation_id columns (a timeline takes them from the event's
  * JSON, which it parses anyway), and no tokens or leases tables (a token's consumer and a
  * lease's owner are read back from the rows that named them): less for a rebuild to write.
+ * v4: no copy of the event (a query reads it from the log by position); a lease's grant
+ * row names the lease and its owner, which the copy used to tell.
  */
-export const AUDIT_INDEX = 'audit-index.v3';
+export const AUDIT_INDEX = 'audit-index.v4';
 
 export interface AuditTableNames {
   events: string;
@@ -22,12 +24,14 @@ export const auditTableNames = (generation: number): AuditTableNames => ({
 export const auditTablesOf = (generation: number): string[] => Object.values(auditTableNames(generation));
 
 /**
- * One row per event, with the fields audit queries filter by and the event's JSON (the
- * envelope as stored, which also holds its stream, actor and correlation id). Every later
- * event naming a token (deployment reports, releases, refusals) is filed under the
- * controller and model of the consumer it was issued to; a lease's renewal, release and
- * expiry (which name only the address and the lease) under its owner: its token, its
- * node, its consumer. The projector finds both in the rows before (token, ip indexes).
+ * One row per event, with the fields audit queries filter by; the event itself stays in
+ * the log, which a query reads by position (a copy here was the log's size again, and
+ * half of what a rebuild wrote). Every later event naming a token (deployment reports,
+ * releases, refusals) is filed under the controller and model of the consumer it was
+ * issued to; a lease's renewal, release and expiry (which name only the address and the
+ * lease) under its owner: its token, its node, its consumer. The projector finds both in
+ * the rows before (token, ip indexes): a lease's grant row keeps the lease's id and owner
+ * (lease_id, lease_owner; null on every other row).
  */
 export const createAuditTables = (db: Database.Database, names: AuditTableNames): void => {
   db.exec(`
@@ -40,7 +44,8 @@ export const createAuditTables = (db: Database.Database, names: AuditTableNames)
       ip          TEXT,
       controller  TEXT,
       model       TEXT,
-      event       TEXT NOT NULL
+      lease_id    TEXT,
+      lease_owner TEXT
     );
   `);
 };

@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { mintToken } from '@ledger/domain';
 import type { RecordedEvent } from '@ledger/event-store';
+import { storeHolding } from '@ledger/event-store/testing';
 import { AuditIndexProjector } from './audit-index-projector';
 import { AuditIndexReader } from './audit-index-reader';
 
@@ -72,64 +73,86 @@ const story = (): RecordedEvent[] => {
   ];
 };
 
-const indexed = (events: RecordedEvent[], pageSize = 3) => {
+/** The events indexed a page at a time, and a reader over the index and a real log holding them. */
+const indexed = async (events: RecordedEvent[], pageSize = 3) => {
   const db = new Database(':memory:');
   const projector = AuditIndexProjector.live(db);
   for (let i = 0; i < events.length; i += pageSize) projector.applyPage(events.slice(i, i + pageSize));
-  return { db, projector, reader: new AuditIndexReader(db) };
+  const log = await storeHolding(events);
+  return { db, projector, reader: new AuditIndexReader(db, log.store), done: log.done };
 };
 const positions = (json: string[]) => json.map((text) => (JSON.parse(text) as RecordedEvent).position);
 
 describe('the audit index', () => {
-  it('keeps one row per event, its checkpoint moving with its rows, and skips what it has seen', () => {
+  it('keeps one row per event, its checkpoint moving with its rows, and skips what it has seen', async () => {
     const events = story();
-    const { projector, reader } = indexed(events);
-    assert.equal(projector.position, 10);
-    assert.equal(reader.position(), 10);
-    projector.applyPage(events.slice(4, 8)); // a replay of a page: nothing twice
-    return reader.events({ limit: 100 }).then((page) => assert.deepEqual(positions(page.events), [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]));
+    const { projector, reader, done } = await indexed(events);
+    try {
+      assert.equal(projector.position, 10);
+      assert.equal(reader.position(), 10);
+      projector.applyPage(events.slice(4, 8)); // a replay of a page: nothing twice
+      const page = await reader.events({ limit: 100 });
+      assert.deepEqual(positions(page.events), [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+      // Each event as the log holds it, read back by position.
+      assert.deepEqual(
+        page.events
+          .map((json) => JSON.parse(json) as RecordedEvent)
+          .map(({ id, type, stream, position, recordedAt, data, metadata }) => ({ id, type, stream, position, recordedAt, data, metadata })),
+        events.map(({ id, type, stream, position, recordedAt, data, metadata }) => ({ id, type, stream, position, recordedAt, data, metadata })),
+      );
+    } finally {
+      await done();
+    }
   });
 
   it('filters by node, token, ip, controller and model, type, and time; pages by position', async () => {
-    const { reader } = indexed(story());
-    assert.deepEqual(positions((await reader.events({ token: alice, limit: 100 })).events), [2, 3, 4, 6, 10]);
-    assert.deepEqual(positions((await reader.events({ ip: '10.0.0.5', limit: 100 })).events), [3, 5, 7, 8]);
-    // Every later event naming Alice's token counts as her model's, refusals included.
-    assert.deepEqual(positions((await reader.events({ controller: 'fair-clouds', model: 'mobile-app', limit: 100 })).events), [2, 3, 4, 6, 10]);
-    assert.deepEqual(positions((await reader.events({ types: ['NodeAcquired', 'CommandRefused'], limit: 100 })).events), [2, 9, 10]);
-    assert.deepEqual(positions((await reader.events({ from: new Date(time(3)), to: new Date(time(5)), limit: 100 })).events), [4, 5, 6]);
-    assert.deepEqual(positions((await reader.events({ nodeId: 'node-7', from: new Date(time(3)), limit: 100 })).events), [4, 6, 9, 10]);
-    const first = await reader.events({ nodeId: 'node-7', limit: 2 });
-    assert.deepEqual([positions(first.events), first.nextAfter], [[1, 2], 2]);
-    const second = await reader.events({ nodeId: 'node-7', limit: 2, after: first.nextAfter! });
-    assert.deepEqual([positions(second.events), second.nextAfter], [[3, 4], 4]);
-    const last = await reader.events({ nodeId: 'node-7', limit: 10, after: 6 });
-    assert.deepEqual([positions(last.events), last.nextAfter], [[9, 10], null]);
+    const { reader, done } = await indexed(story());
+    try {
+      assert.deepEqual(positions((await reader.events({ token: alice, limit: 100 })).events), [2, 3, 4, 6, 10]);
+      assert.deepEqual(positions((await reader.events({ ip: '10.0.0.5', limit: 100 })).events), [3, 5, 7, 8]);
+      // Every later event naming Alice's token counts as her model's, refusals included.
+      assert.deepEqual(positions((await reader.events({ controller: 'fair-clouds', model: 'mobile-app', limit: 100 })).events), [2, 3, 4, 6, 10]);
+      assert.deepEqual(positions((await reader.events({ types: ['NodeAcquired', 'CommandRefused'], limit: 100 })).events), [2, 9, 10]);
+      assert.deepEqual(positions((await reader.events({ from: new Date(time(3)), to: new Date(time(5)), limit: 100 })).events), [4, 5, 6]);
+      assert.deepEqual(positions((await reader.events({ nodeId: 'node-7', from: new Date(time(3)), limit: 100 })).events), [4, 6, 9, 10]);
+      const first = await reader.events({ nodeId: 'node-7', limit: 2 });
+      assert.deepEqual([positions(first.events), first.nextAfter], [[1, 2], 2]);
+      const second = await reader.events({ nodeId: 'node-7', limit: 2, after: first.nextAfter! });
+      assert.deepEqual([positions(second.events), second.nextAfter], [[3, 4], 4]);
+      const last = await reader.events({ nodeId: 'node-7', limit: 10, after: 6 });
+      assert.deepEqual([positions(last.events), last.nextAfter], [[9, 10], null]);
+    } finally {
+      await done();
+    }
   });
 
-  it("tells a node's story: its events, its refusals, and its IP's events while its allocation held it", () => {
-    const { reader } = indexed(story());
-    const timeline = reader.timeline('node-7', { limit: 100 })!;
-    assert.deepEqual(
-      timeline.entries.map((entry) => entry.position),
-      [1, 2, 3, 4, 5, 6, 9, 10],
-    );
-    const refusal = timeline.entries.find((entry) => entry.type === 'CommandRefused')!;
-    assert.equal(refusal.actor, 'juju:alice');
-    assert.equal(refusal.token, alice);
-    assert.match(refusal.summary, /REFUSED ReleaseAllocation .*stale_token.*forget this machine/);
-    assert.match(timeline.entries.find((entry) => entry.type === 'AllocationRevoked')!.summary, /released out of band/);
-    assert.equal(
-      timeline.entries.find((entry) => entry.position === 5)!.summary,
-      'PoolAudited: ip=10.0.0.5',
-      'an event type with no summary line is described by its fields',
-    );
-    assert.deepEqual(
-      reader.timeline('node-7', { limit: 100, until: 5 })!.entries.map((entry) => entry.position),
-      [1, 2, 3, 4, 5],
-    );
-    const paged = reader.timeline('node-7', { limit: 3 })!;
-    assert.deepEqual([paged.entries.map((entry) => entry.position), paged.nextAfter], [[1, 2, 3], 3]);
-    assert.equal(reader.timeline('node-404', { limit: 10 }), null);
+  it("tells a node's story: its events, its refusals, and its IP's events while its allocation held it", async () => {
+    const { reader, done } = await indexed(story());
+    try {
+      const timeline = (await reader.timeline('node-7', { limit: 100 }))!;
+      assert.deepEqual(
+        timeline.entries.map((entry) => entry.position),
+        [1, 2, 3, 4, 5, 6, 9, 10],
+      );
+      const refusal = timeline.entries.find((entry) => entry.type === 'CommandRefused')!;
+      assert.equal(refusal.actor, 'juju:alice');
+      assert.equal(refusal.token, alice);
+      assert.match(refusal.summary, /REFUSED ReleaseAllocation .*stale_token.*forget this machine/);
+      assert.match(timeline.entries.find((entry) => entry.type === 'AllocationRevoked')!.summary, /released out of band/);
+      assert.equal(
+        timeline.entries.find((entry) => entry.position === 5)!.summary,
+        'PoolAudited: ip=10.0.0.5',
+        'an event type with no summary line is described by its fields',
+      );
+      assert.deepEqual(
+        (await reader.timeline('node-7', { limit: 100, until: 5 }))!.entries.map((entry) => entry.position),
+        [1, 2, 3, 4, 5],
+      );
+      const paged = (await reader.timeline('node-7', { limit: 3 }))!;
+      assert.deepEqual([paged.entries.map((entry) => entry.position), paged.nextAfter], [[1, 2, 3], 3]);
+      assert.equal(await reader.timeline('node-404', { limit: 10 }), null);
+    } finally {
+      await done();
+    }
   });
 });

@@ -3,6 +3,7 @@ export * from './audit-fields-in-view';
 export * from './audit-index-tables';
 export * from './audit-index-projector';
 export * from './audit-index-reader';
+export * from './envelope-json';
 export * from './event-summaries';
 export * from './audit-filter-match';
 export * from './thread/audit-index-thread';

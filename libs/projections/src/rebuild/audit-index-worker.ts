@@ -20,8 +20,8 @@ export interface AuditLoadTask {
   indexing?: SharedArrayBuffer;
   /**
    * The pages' fields from the rebuild's main thread, which parses every event anyway
-   * (AuditFieldsPage messages; one Int32 counts those posted): SQLite then reads only the
-   * envelopes here, about half of this thread's reading. Without it SQLite reads the fields too.
+   * (AuditFieldsPage messages; one Int32 counts those posted): SQLite then reads only where
+   * each event is (position, type, stream, time). Without it SQLite reads the fields too.
    */
   fieldsFromMain?: { port: MessagePort; posted: SharedArrayBuffer };
 }
@@ -67,7 +67,7 @@ export const loadAuditIndex = (task: AuditLoadTask, tell: (message: AuditThreadM
     let events = 0;
     const fromMain = task.fieldsFromMain ? pagesFrom(task.fieldsFromMain) : null;
     while (position < task.until) {
-      // Each event's JSON read by SQLite, its fields too unless the main thread sent them: the thread parses no event (EventFieldReader).
+      // Where each event is, read by SQLite, its fields too unless the main thread sent them: the thread parses no event (EventFieldReader).
       const given = fromMain?.();
       if (given && 'end' in given) break;
       if (given && given.after !== position) throw new Error(`the main thread sent the page after ${given.after}, this thread is at ${position}`);

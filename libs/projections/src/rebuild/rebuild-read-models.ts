@@ -71,19 +71,12 @@ const pause = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 
 const replacedPosition = (tables: ReadModelTables): number =>
   Math.max(tables.current(AUDIT_INDEX)?.position ?? 0, tables.current(snapshotsOf(ledgerProjection.name))?.position ?? 0);
 
-type Page = { events: RecordedEvent[]; json?: string[] };
-
-/**
- * Pages of the log. The read-only embedded store hands them out synchronously and with
- * each envelope's JSON spliced from the stored text, so the audit index need not print
- * every event again; any other store is read through the port.
- */
-const pageReader = (store: EventStore, pageSize: number): ((after: number, json: boolean) => Promise<Page>) => {
-  const withJson = (store as { readAfterWithJson?: (after: number, max: number) => Page }).readAfterWithJson;
-  return async (after, json) =>
-    json && typeof withJson === 'function'
-      ? withJson.call(store, after, pageSize)
-      : { events: await store.readAll({ fromPosition: after, maxCount: pageSize }) };
+/** Pages of the log: synchronously from the read-only embedded store (no promise a page), else through the port. */
+const pageReader = (store: EventStore, pageSize: number): ((after: number) => RecordedEvent[] | Promise<RecordedEvent[]>) => {
+  const readAfter = (store as { readAfter?: (after: number, max: number) => RecordedEvent[] }).readAfter;
+  return typeof readAfter === 'function'
+    ? (after) => readAfter.call(store, after, pageSize)
+    : (after) => store.readAll({ fromPosition: after, maxCount: pageSize });
 };
 
 /** Starts the audit index's thread; `done` settles with what it filled, `stop` ends it early. */
@@ -198,15 +191,13 @@ export const rebuildReadModels = async (options: RebuildReadModelsOptions): Prom
   let position = 0;
   const foldTo = async (target: number): Promise<void> => {
     while (position < target) {
-      const next = await read(position, audit !== null);
-      let page = next.events;
-      let json = next.json;
+      let page = await read(position);
       if (page.length === 0) break;
-      if (page[page.length - 1].position > target) {
-        const keep = page.findIndex((event) => event.position > target);
-        page = page.slice(0, keep);
-        json = json?.slice(0, keep);
-      }
+      if (page[page.length - 1].position > target)
+        page = page.slice(
+          0,
+          page.findIndex((event) => event.position > target),
+        );
       if (page.length === 0) break;
       // Sent before the fold, so the thread reads its page meanwhile.
       if (worker && position < until)
@@ -216,7 +207,7 @@ export const rebuildReadModels = async (options: RebuildReadModelsOptions): Prom
         while (stops.length > 0 && stops[0] < part[0].position) options.onStop?.(stops.shift()!, view.state);
         view.applyPage(part);
       }
-      audit?.applyPage(page, json);
+      audit?.applyPage(page);
       position = page[page.length - 1].position;
       events += page.length;
       options.onProgress?.({ position, events, until: Math.max(until, target) });

@@ -48,7 +48,7 @@ const spread = (positions: number[], count: number): number[] => {
   return [...picked].sort((a, b) => a - b);
 };
 
-const AUDIT_COLUMNS = ['position', 'type', 'recorded_at', 'node_id', 'token', 'ip', 'controller', 'model', 'event'];
+const AUDIT_COLUMNS = ['position', 'type', 'recorded_at', 'node_id', 'token', 'ip', 'controller', 'model', 'lease_id', 'lease_owner'];
 
 /**
  * Invariant 8 on real files: rebuilds every read model from position 0 into a scratch

@@ -52,7 +52,7 @@ describe('per-node time travel', () => {
           audit.start();
           assert.ok(await audit.catchUp(10_000), 'the audit index caught up');
           await audit.stop();
-          const reader = new AuditIndexReader(db);
+          const reader = new AuditIndexReader(db, store);
           const log = await store.readAll({ maxCount: 100_000 });
           const head = log.length > 0 ? log[log.length - 1].position : 0;
           const nodeIds = [

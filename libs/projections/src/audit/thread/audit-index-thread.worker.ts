@@ -27,8 +27,6 @@ const run = (settings: AuditThreadSettings, tell: (message: FromAuditThread) => 
       file: settings.eventFile,
       upcasters: LEDGER_UPCASTERS,
       pollIntervalMs: settings.pollIntervalMs,
-      // The index stores each event's JSON: spliced from the stored text, not printed again.
-      keepEnvelopeJson: true,
     });
     opening = settings.readModelFile;
     db = openReadModelDatabase(settings.readModelFile);
