@@ -26,6 +26,19 @@ export interface EntityCheckpoint {
   gone: GoneEntities;
 }
 
+/** The checkpoints row of a state saved whole in parts: its position and how many parts (`{"parts":N}`). */
+const partsRow = (name: string): string => `${name}/parts`;
+/** The checkpoints row holding part `index` of a state saved whole in parts (its text cut at `partChars`). */
+const partRow = (name: string, index: number): string => `${name}/part/${index}`;
+
+/**
+ * Characters of a whole state's text one row holds. A bigger text (a 1,000,000-event ledger's
+ * view: 108 MB) is written in parts: a write binds, and SQLite copies, a part at a time into
+ * blocks malloc reuses, never a fresh block the size of the state (on a VM, the first touch of
+ * fresh memory cost 0.8-9 ms a megabyte, moving the promotion's save between 0.23 and 2.8 s).
+ */
+export const WHOLE_PART_CHARS = 1_048_576;
+
 /** The checkpoints row of a state saved entity by entity: its position, its meta, and the row set holding its entities. */
 const entitiesRow = (name: string): string => `${name}/entities`;
 /** The checkpoints row listing the row sets of `name` that are not its checkpoint (any more, or yet): their rows are deleted a step at a time. */
@@ -64,7 +77,9 @@ export class CheckpointStore {
   private constructor(
     readonly db: Database.Database,
     private readonly ownsDb: boolean,
+    private readonly partChars: number = WHOLE_PART_CHARS,
   ) {
+    if (!(partChars >= 2)) throw new RangeError(`a whole state's part holds at least 2 characters, not ${partChars}`);
     this.statements = new StatementCache(db);
     if (!db.readonly) {
       db.exec(`CREATE TABLE IF NOT EXISTS checkpoints (
@@ -87,9 +102,9 @@ export class CheckpointStore {
     return new CheckpointStore(openReadModelDatabase(file), true);
   }
 
-  /** Checkpoints in a database someone else opened (and closes). */
-  static on(db: Database.Database): CheckpointStore {
-    return new CheckpointStore(db, false);
+  /** Checkpoints in a database someone else opened (and closes); `wholePartChars`: see WHOLE_PART_CHARS. */
+  static on(db: Database.Database, options: { wholePartChars?: number } = {}): CheckpointStore {
+    return new CheckpointStore(db, false, options.wholePartChars);
   }
 
   /** The state saved under `name`, entity by entity or whole, whichever it was saved as last. */
@@ -98,6 +113,14 @@ export class CheckpointStore {
     if (row) {
       const { rows, ...meta } = JSON.parse(row.state) as StoredMeta;
       return { position: row.position, state: this.loadEntities(rows ?? name, meta) as State, savedAs: 'entities' };
+    }
+    const parts = this.loadJson(partsRow(name));
+    if (parts) {
+      const { parts: count } = JSON.parse(parts.state) as { parts: number };
+      const texts = Array.from({ length: count }, (_, index) => this.loadJson(partRow(name, index))?.state);
+      const missing = texts.indexOf(undefined);
+      if (missing >= 0) throw new Error(`the checkpoint ${name} lacks part ${missing} of ${count}`);
+      return { position: parts.position, state: JSON.parse(texts.join('')) as State, savedAs: 'whole' };
     }
     const whole = this.loadJson(name);
     return whole ? { position: whole.position, state: JSON.parse(whole.state) as State, savedAs: 'whole' } : null;
@@ -133,23 +156,49 @@ export class CheckpointStore {
   }
 
   /**
-   * save() of a state already serialised: a whole state in one row. It supersedes a save
-   * of `name` by entities: that save's position row is dropped, so load() reads this one;
-   * its row set becomes garbage, deleted later (a CLI rebuild's promotion, where one text
-   * is faster than rows, does not delete 225,000 rows).
+   * save() of a state already serialised: a whole state in one row, or in parts of
+   * `partChars` if it is longer. It supersedes a save of `name` by entities: that save's
+   * position row is dropped, so load() reads this one; its row set becomes garbage, deleted
+   * later (a CLI rebuild's promotion, where one text is faster than rows, does not delete
+   * 225,000 rows).
    */
-  saveJson(name: string, position: number, json: string | Buffer, savedAt: Date): void {
+  saveJson(name: string, position: number, json: string, savedAt: Date): void {
     this.db.transaction(() => {
-      this.writeRow(name, position, json, savedAt);
+      this.dropWhole(name);
+      if (json.length <= this.partChars) this.writeRow(name, position, json, savedAt);
+      else this.writeRow(partsRow(name), position, JSON.stringify({ parts: this.writeParts(name, position, json, savedAt) }), savedAt);
       this.retireLiveRowSet(name);
     })();
   }
 
-  /** `json` as text, or as its UTF-8 bytes (stored as text all the same: SQLite's CAST takes a BLOB's bytes as text in the file's encoding, UTF-8). */
-  private writeRow(name: string, position: number, json: string | Buffer, savedAt: Date): void {
+  /** Writes `json` in rows of at most `partChars` characters, never cutting a surrogate pair (each part is valid UTF-16, so its UTF-8 is the text's); answers how many. */
+  private writeParts(name: string, position: number, json: string, savedAt: Date): number {
+    let count = 0;
+    for (let from = 0; from < json.length; count++) {
+      let to = Math.min(from + this.partChars, json.length);
+      const last = json.charCodeAt(to - 1);
+      if (to < json.length && last >= 0xd800 && last <= 0xdbff) to--;
+      this.writeRow(partRow(name, count), position, json.slice(from, to), savedAt);
+      from = to;
+    }
+    return count;
+  }
+
+  /** The rows of a state saved whole, in one row or in parts. */
+  private dropWhole(name: string): void {
+    const parts = this.loadJson(partsRow(name));
+    if (parts) {
+      const { parts: count } = JSON.parse(parts.state) as { parts: number };
+      for (let index = 0; index < count; index++) this.drop(partRow(name, index));
+      this.drop(partsRow(name));
+    }
+    this.drop(name);
+  }
+
+  private writeRow(name: string, position: number, json: string, savedAt: Date): void {
     this.statements
       .get(
-        `INSERT INTO checkpoints (name, position, state, saved_at) VALUES (?, ?, CAST(? AS TEXT), ?)
+        `INSERT INTO checkpoints (name, position, state, saved_at) VALUES (?, ?, ?, ?)
          ON CONFLICT(name) DO UPDATE SET position = excluded.position, state = excluded.state, saved_at = excluded.saved_at`,
       )
       .run(name, position, json, savedAt.toISOString());
@@ -183,7 +232,7 @@ export class CheckpointStore {
       for (const replaced of new Set([live ?? name, name])) this.statements.get('DELETE FROM checkpoint_entities WHERE name = ?').run(replaced);
       this.writeEntities(rowSet, checkpoint.changed, new Map());
       this.writeMeta(name, rowSet, checkpoint.position, checkpoint.meta, savedAt);
-      this.drop(name);
+      this.dropWhole(name);
       return true;
     })();
   }
@@ -220,7 +269,7 @@ export class CheckpointStore {
         this.garbage(name).filter((set) => set !== rowSet),
       );
       this.writeMeta(name, rowSet, commit.position, commit.meta, savedAt);
-      this.drop(name);
+      this.dropWhole(name);
     })();
   }
 

@@ -66,8 +66,8 @@ export class StateFold<State extends { position: number }> implements Projector 
   private savedCollections: Map<string, TrackedCollection> | null = null;
   /** The next flush saves the state whole, as one text (saveCheckpointsTo's `whole`). */
   private wholeNext = false;
-  /** The state serialised ahead of that save (serialiseCheckpoint), as UTF-8, at the position it was taken. */
-  private serialised: { position: number; json: Buffer } | null = null;
+  /** The state serialised ahead of that save (serialiseCheckpoint), at the position it was taken. */
+  private serialised: { position: number; json: string } | null = null;
   /** A full save under way, a step at a time. */
   private staged: StagedSave | null = null;
   /** Whether row sets this name no longer uses may remain (not known at the start): timed steps delete them. */
@@ -296,13 +296,10 @@ export class StateFold<State extends { position: number }> implements Projector 
    * Serialises the state now, for the next flush() to save whole (saveCheckpointsTo's
    * `whole`) if it has not moved by then: a CLI rebuild does it while its other thread
    * finishes, so its final transaction only writes the text (on a big ledger the state is a
-   * hundred megabytes). It is kept as UTF-8 bytes, which the write binds as they are: a
-   * string that large, fresh from JSON.stringify, is flattened by V8 and copied into UTF-8
-   * by the binding inside that transaction (the bench's 1,000,000-event view: saved in
-   * 280-362 ms from the string, 154-165 ms from the bytes, whole-checkpoint-write.js).
+   * hundred megabytes, written in parts: CheckpointStore's WHOLE_PART_CHARS).
    */
   serialiseCheckpoint(): void {
-    this.serialised = { position: this.state.position, json: Buffer.from(JSON.stringify(this.plainState())) };
+    this.serialised = { position: this.state.position, json: JSON.stringify(this.plainState()) };
   }
 
   /**
