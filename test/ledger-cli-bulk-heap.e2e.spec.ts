@@ -1,10 +1,9 @@
 /**
  * `ledger-cli rebuild` and `verify` fold the whole log in a Node process with a bigger
- * young generation and malloc's big blocks on huge pages (apps/ledger-cli/src/bulk-heap.ts):
- * the CLI starts itself again with the flag and the tunable. What an operator relies on:
- * the rebuild still answers as before, a supervisor's SIGTERM to the CLI stops the rebuild
- * it started (no orphan keeps writing the read-model file), and a heap or a tunable the
- * user chose is left alone.
+ * young generation (apps/ledger-cli/src/bulk-heap.ts): the CLI starts itself again with the
+ * flag. What an operator relies on: the rebuild still answers as before, a supervisor's
+ * SIGTERM to the CLI stops the rebuild it started (no orphan keeps writing the read-model
+ * file), and a heap the user chose is left alone.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -13,7 +12,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { LedgerProcess, runCli } from '@ledger/testing';
-import { BULK_MALLOC_TUNABLE, bulkEnvironment, hasChosenHeap } from '../apps/ledger-cli/src/bulk-heap';
+import { hasChosenHeap } from '../apps/ledger-cli/src/bulk-heap';
 
 const CLI = resolve(__dirname, '../apps/ledger-cli/src/main.js');
 /** Long enough a rebuild (over a second here) that a signal sent as the child starts finds it running. */
@@ -33,11 +32,6 @@ const commandLineOf = (pid: number): string | undefined => {
   } catch {
     return undefined;
   }
-};
-
-const environmentOf = (pid: number): Map<string, string> => {
-  const variables = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').filter(Boolean);
-  return new Map(variables.map((variable) => [variable.slice(0, variable.indexOf('=')), variable.slice(variable.indexOf('=') + 1)]));
 };
 
 const until = async <T>(what: string, probe: () => T | undefined, timeoutMs = 30_000): Promise<T> => {
@@ -72,8 +66,7 @@ describe('ledger-cli folds the log with a bigger young generation', () => {
   });
 
   it('passes a SIGTERM on to the rebuild, and ends by it', { skip: process.platform !== 'linux' && 'reads /proc' }, async () => {
-    const { GLIBC_TUNABLES: _, ...env } = process.env;
-    const cli = spawn(process.execPath, [CLI, 'rebuild', '--data-dir', dataDir, '--read-model-dir', join(readModels, 'stopped')], { stdio: 'ignore', env });
+    const cli = spawn(process.execPath, [CLI, 'rebuild', '--data-dir', dataDir, '--read-model-dir', join(readModels, 'stopped')], { stdio: 'ignore' });
     const ended = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) => cli.once('exit', (code, signal) => done({ code, signal })));
     // Between fork and exec a child still shows its parent's command line, and while exec
     // swaps its memory it shows an empty one: wait for its own.
@@ -85,22 +78,9 @@ describe('ledger-cli folds the log with a bigger young generation', () => {
     });
     const commandLine = ownLine.split('\0');
     assert.ok(commandLine.includes('--max-semi-space-size=64'), commandLine.join(' '));
-    // (Alone: glibc 2.36 rewrites a list of tunables in the process's own environment as it reads them.)
-    assert.equal(environmentOf(child).get('GLIBC_TUNABLES'), BULK_MALLOC_TUNABLE);
     cli.kill('SIGTERM');
     assert.deepEqual(await ended, { code: null, signal: 'SIGTERM' });
     await until('the rebuild to stop', () => (existsSync(`/proc/${child}`) ? undefined : true), 10_000);
-  });
-
-  it('adds the huge pages to the tunables the user gave, and leaves their own choice of them alone', () => {
-    assert.equal(bulkEnvironment({ GLIBC_TUNABLES: 'glibc.malloc.arena_max=2' }).GLIBC_TUNABLES, 'glibc.malloc.arena_max=2:glibc.malloc.hugetlb=1');
-    assert.equal(bulkEnvironment({}).GLIBC_TUNABLES, 'glibc.malloc.hugetlb=1');
-    assert.equal(bulkEnvironment({ GLIBC_TUNABLES: 'glibc.malloc.hugetlb=0' }).GLIBC_TUNABLES, 'glibc.malloc.hugetlb=0');
-    assert.equal(
-      bulkEnvironment({ GLIBC_TUNABLES: 'glibc.malloc.arena_max=2:glibc.malloc.hugetlb=2' }).GLIBC_TUNABLES,
-      'glibc.malloc.arena_max=2:glibc.malloc.hugetlb=2',
-    );
-    assert.equal(bulkEnvironment({ PATH: '/bin', GLIBC_TUNABLES: '' }).PATH, '/bin');
   });
 
   it('leaves a heap the user chose alone', () => {

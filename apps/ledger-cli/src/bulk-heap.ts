@@ -12,29 +12,6 @@ import { constants } from 'node:os';
  */
 export const BULK_HEAP_FLAGS: readonly string[] = ['--max-semi-space-size=64'];
 
-/**
- * glibc's malloc asked to back its big blocks with transparent huge pages (glibc 2.35 and
- * later; the kernel's default leaves huge pages to those who ask, and other C libraries
- * ignore the variable). A rebuild's last serial step, the promotion, binds the view's
- * whole checkpoint (about 108 MB for a million events), which SQLite copies into a fresh
- * block: on a freshly booted VM here the first touch of 4 KB pages cost 3-4 ms a megabyte,
- * and the save took 861 and 974 ms without the tunable, 350 and 242 ms with it
- * (bench/results/2026-12-02-whole-checkpoint-write-huge-pages.md). V8's own heap is not
- * malloc's and is not affected.
- */
-export const BULK_MALLOC_TUNABLE = 'glibc.malloc.hugetlb=1';
-
-/**
- * The environment of the relaunched process: the caller's, with BULK_MALLOC_TUNABLE added to
- * GLIBC_TUNABLES (read by the C library at start-up only), unless the caller chose that
- * tunable already.
- */
-export const bulkEnvironment = (env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv => {
-  const tunables = env.GLIBC_TUNABLES ?? '';
-  if (tunables.split(':').some((tunable) => tunable.startsWith('glibc.malloc.hugetlb='))) return env;
-  return { ...env, GLIBC_TUNABLES: tunables === '' ? BULK_MALLOC_TUNABLE : `${tunables}:${BULK_MALLOC_TUNABLE}` };
-};
-
 /** Whether this process was started with a young-generation size of its own choosing (by us, or by the user). */
 export const hasChosenHeap = (execArgv: readonly string[] = process.execArgv, nodeOptions = process.env.NODE_OPTIONS ?? ''): boolean =>
   [...execArgv, ...nodeOptions.split(/\s+/)].some((flag) => flag.startsWith('--max-semi-space-size'));
@@ -43,13 +20,13 @@ const FORWARDED: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
 /**
  * Runs `script` again in a new Node process with BULK_HEAP_FLAGS (V8 sizes its heap at
- * start-up only) and bulkEnvironment's malloc tunable, with this one's stdio, and ends as
+ * start-up only), with this one's environment and stdio, and ends as
  * the child ended: its exit code, or the signal that stopped it. A signal sent to this
  * process is passed on, so a supervisor stopping the CLI stops the rebuild it started.
  */
 export const relaunchWithBulkHeap = (script: string, argv: readonly string[]): Promise<void> =>
   new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...process.execArgv, ...BULK_HEAP_FLAGS, script, ...argv], { stdio: 'inherit', env: bulkEnvironment() });
+    const child = spawn(process.execPath, [...process.execArgv, ...BULK_HEAP_FLAGS, script, ...argv], { stdio: 'inherit' });
     const forward = (signal: NodeJS.Signals) => child.kill(signal);
     for (const signal of FORWARDED) process.on(signal, forward);
     child.once('error', reject);
