@@ -7,6 +7,18 @@ export interface ReadsByPosition {
   eventsAt(positions: readonly number[]): Promise<RecordedEvent[]>;
 }
 
+/** Reads a store answers at once without eventsAt (EventStoreDB: one call each, so a page of a thousand is not a thousand calls at once). */
+const READS_AT_ONCE = 32;
+
+const oneReadEach = async (store: EventStore, positions: readonly number[]): Promise<RecordedEvent[]> => {
+  const found: RecordedEvent[] = [];
+  for (let from = 0; from < positions.length; from += READS_AT_ONCE) {
+    const events = await Promise.all(positions.slice(from, from + READS_AT_ONCE).map((position) => store.eventAtOrAfter(position)));
+    for (const event of events) if (event !== null) found.push(event);
+  }
+  return found;
+};
+
 const readsByPosition = (store: EventStore): ReadsByPosition | null =>
   typeof (store as Partial<ReadsByPosition>).eventsAt === 'function' ? (store as unknown as ReadsByPosition) : null;
 
@@ -19,9 +31,7 @@ const readsByPosition = (store: EventStore): ReadsByPosition | null =>
 export const eventsAt = async (store: EventStore, positions: readonly number[]): Promise<RecordedEvent[]> => {
   if (positions.length === 0) return [];
   const byPosition = readsByPosition(store);
-  const found = byPosition
-    ? await byPosition.eventsAt(positions)
-    : (await Promise.all(positions.map((position) => store.eventAtOrAfter(position)))).filter((event): event is RecordedEvent => event !== null);
+  const found = byPosition ? await byPosition.eventsAt(positions) : await oneReadEach(store, positions);
   const at = new Map(found.map((event) => [event.position, event]));
   return positions.map((position) => {
     const event = at.get(position);
