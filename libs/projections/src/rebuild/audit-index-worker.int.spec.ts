@@ -18,6 +18,7 @@ import { ledgerProjection } from '../ledger-view/ledger-projection';
 import { openReadModelDatabase } from '../runtime/read-model-database';
 import { ReadModelTables } from '../runtime/read-model-tables';
 import { snapshotsOf } from '../runtime/snapshots/snapshot-tables';
+import { SnapshotReader } from '../runtime/snapshots/snapshot-reader';
 import { faultPlan, faultyDatabase } from '../runtime/testing/faulty-database';
 import { appenderTo, appendsOf, generatedHistoriesArb } from './testing/generated-log';
 import { openLedgerFiles } from './testing/ledger-files';
@@ -45,6 +46,11 @@ describe('the audit index rebuilt on a second thread', () => {
           });
           assert.equal(rebuilt.position, head);
           assert.deepStrictEqual(auditRows(files.db), expected);
+          // The thread wrote every snapshot the fold took, its last page's too (positions are dense: one at each multiple of 3).
+          assert.deepStrictEqual(
+            new SnapshotReader(files.db, ledgerProjection.name).positions(),
+            Array.from({ length: Math.floor(head / 3) }, (_, i) => 3 * (i + 1)),
+          );
 
           // And an in-thread bulk load (verify's scratch rebuild) agrees with it row by row.
           const scratch = openReadModelDatabase(join(files.dir, 'scratch.sqlite'), { mode: 'scratch' });

@@ -13,7 +13,7 @@ import { StateFold } from '../runtime/state-fold';
 import { SnapshotWriter } from '../runtime/snapshots/snapshot-writer';
 import { snapshotsOf, snapshotTablesOf } from '../runtime/snapshots/snapshot-tables';
 import { auditFieldsOf } from '../audit/audit-fields';
-import type { AuditFieldsPage, AuditLoaded, AuditLoadTask, AuditThreadMessage } from './audit-index-worker';
+import type { AuditLoaded, AuditLoadTask, AuditThreadMessage, FromMainThread } from './audit-index-worker';
 
 export interface FoldProgress {
   position: number;
@@ -150,7 +150,8 @@ export const rebuildReadModels = async (options: RebuildReadModelsOptions): Prom
   const indexing = new Int32Array(new SharedArrayBuffer(4));
   const threadIndexing = () => Atomics.load(indexing, 0) === 1;
   // The thread's pages, with the fields this thread takes from the events it parses anyway, up to `until`.
-  // Posted without waiting for the thread: what may queue is bounded by the log (about 80 bytes an event).
+  // Posted without waiting for the thread: what may queue is bounded by the log (about 80 bytes an
+  // event, and the snapshots' rows, a few MB each, which the thread writes as they come).
   const fieldsChannel = onWorker ? new MessageChannel() : null;
   const fieldsPosted = new Int32Array(new SharedArrayBuffer(4));
   const worker = onWorker
@@ -163,12 +164,13 @@ export const rebuildReadModels = async (options: RebuildReadModelsOptions): Prom
           pageSize,
           indexing: indexing.buffer,
           fieldsFromMain: { port: fieldsChannel!.port2, posted: fieldsPosted.buffer as SharedArrayBuffer },
+          snapshots: snapshotGeneration > 0 ? { projection: ledgerProjection.name, generation: snapshotGeneration } : undefined,
         },
         (done) => options.onStep?.(done),
       )
     : null;
-  const toThread = (page: AuditFieldsPage): void => {
-    fieldsChannel!.port1.postMessage(page);
+  const toThread = (message: FromMainThread): void => {
+    fieldsChannel!.port1.postMessage(message);
     Atomics.add(fieldsPosted, 0, 1);
     Atomics.notify(fieldsPosted, 0);
   };
@@ -183,7 +185,11 @@ export const rebuildReadModels = async (options: RebuildReadModelsOptions): Prom
     fieldsChannel?.port1.close();
   };
   worker?.done.then(ended, ended);
-  if (worker) snapshots?.deferWhileLocked(() => !threadIndexing());
+  if (worker) {
+    snapshots?.deferWhileLocked(() => !threadIndexing());
+    // The thread writes the fold's snapshots between its pages; this one only takes them.
+    snapshots?.handOff((snapshot) => toThread({ snapshot }));
+  }
   const read = pageReader(store, pageSize);
 
   const stops = [...(options.stops ?? [])].filter((stop) => stop <= until).sort((a, b) => a - b);
@@ -236,6 +242,7 @@ export const rebuildReadModels = async (options: RebuildReadModelsOptions): Prom
         await Promise.race([worker.done, pause()]);
       }
       const loaded = await worker.done;
+      snapshots?.takeBack();
       snapshots?.stopDeferring();
       step('snapshots written');
       if (loaded.position !== position) throw new Error(`the audit index's rebuild thread reached position ${loaded.position}, the ledger view ${position}`);

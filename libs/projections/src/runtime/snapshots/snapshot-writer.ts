@@ -48,12 +48,38 @@ interface Serialised {
   changed: ChangedChunks;
 }
 
-/** A snapshot taken while the write lock was not free: all of its rows, kept until it is. */
-interface Deferred extends Serialised {
+/**
+ * A snapshot taken while the write lock was not free, or handed to another thread to write:
+ * all of its rows, against the snapshot taken before it (`since`; null: a keyframe).
+ */
+export interface TakenSnapshot extends Serialised {
   gone: GoneEntities;
   meta: string;
   takenAt: string;
 }
+
+/**
+ * Writes a snapshot another writer took (TakenSnapshot) into `generation` of `projectionName`'s
+ * snapshots, in the caller's transaction: the rebuild's audit thread writes the main thread's
+ * this way. Refuses one the generation does not hold the base of, or holds already.
+ */
+export const writeTakenSnapshot = (db: Database.Database, projectionName: string, generation: number, snapshot: TakenSnapshot): void => {
+  const names = snapshotTableNames(projectionName, generation);
+  const latest = (db.prepare(`SELECT MAX(position) AS latest FROM "${names.snapshots}" WHERE position < ?`).get(snapshot.position) as { latest: number | null })
+    .latest;
+  if (db.prepare(`SELECT 1 FROM "${names.snapshots}" WHERE position = ?`).get(snapshot.position) || (snapshot.since !== null && latest !== snapshot.since)) {
+    throw new Error(`${snapshotsOf(projectionName)}: generation ${generation} holds snapshots this writer did not take; a deferred one cannot be written`);
+  }
+  const insertChunk = db.prepare(`INSERT INTO "${names.chunks}" (position, collection, chunk, keys, bodies, gone) VALUES (?, ?, ?, ?, ?, ?)`);
+  insertChunks(insertChunk, snapshot.position, snapshot.changed.keys(), (field) => snapshot.changed.get(field) ?? [], snapshot.gone);
+  db.prepare(`INSERT INTO "${names.snapshots}" (position, keyframe, meta, taken_at) VALUES (?, ?, ?, ?)`).run(
+    snapshot.position,
+    snapshot.since === null ? 1 : 0,
+    snapshot.meta,
+    snapshot.takenAt,
+  );
+  new ReadModelTables(db).advance(snapshotsOf(projectionName), generation, snapshot.position);
+};
 
 /** What the next delta is taken against: the latest snapshot this writer wrote or found written (folding through it). */
 interface Base {
@@ -93,7 +119,9 @@ export class SnapshotWriter {
   /** The removals of the trackers' last periods, oldest first, contiguous up to removalsSince: cleared with it. */
   private drained: DrainedPeriod[] = [];
   /** Snapshots waiting for the write lock, oldest first (deferWhileLocked); null: every snapshot is written as it is taken. */
-  private deferred: Deferred[] | null = null;
+  private deferred: TakenSnapshot[] | null = null;
+  /** Who writes the snapshots taken from now on instead of this writer (handOff). */
+  private handedTo: ((snapshot: TakenSnapshot) => void) | null = null;
   /** Whether take() should try the lock at all (deferWhileLocked). */
   private mayTry: () => boolean = () => true;
   /** The entity keys of a snapshot this writer did not take, read ahead (prefetchBase). */
@@ -134,6 +162,22 @@ export class SnapshotWriter {
     if (this.generation === 'current') throw new Error(`${this.name}: only a writer of its own new generation defers snapshots`);
     this.deferred ??= [];
     this.mayTry = mayTry;
+  }
+
+  /**
+   * From now on, each snapshot taken is handed, all its rows serialised, to `write` (the
+   * rebuild's audit thread, which writes it between its own pages) instead of written here,
+   * until takeBack(). Only for a new generation that this writer alone takes snapshots of.
+   */
+  handOff(write: (snapshot: TakenSnapshot) => void): void {
+    if (this.generation === 'current') throw new Error(`${this.name}: only a writer of its own new generation hands its snapshots off`);
+    if (this.deferredCount > 0) throw new Error(`${this.name}: snapshots still wait to be written here`);
+    this.handedTo = write;
+  }
+
+  /** Writes the snapshots taken from now on here again (once whoever they were handed to has written all of them). */
+  takeBack(): void {
+    this.handedTo = null;
   }
 
   /** Snapshots taken and not written yet (deferWhileLocked). */
@@ -200,6 +244,10 @@ export class SnapshotWriter {
    */
   take(state: { position: number }, options: { wait?: boolean } = {}): boolean {
     if (this.trackedState !== state) this.track(state);
+    if (this.handedTo !== null) {
+      if (this.base?.position !== state.position) this.handedTo(this.serialiseAll(state));
+      return true;
+    }
     if (this.deferred !== null) {
       // Taken again after a failed write (a full disk): it already waits.
       if (this.deferred[this.deferred.length - 1]?.position !== state.position) this.deferred.push(this.serialiseAll(state));
@@ -327,15 +375,8 @@ export class SnapshotWriter {
   }
 
   /** Writes a snapshot this writer deferred, checking the generation holds what it was taken against. */
-  private writeOwn(snapshot: Deferred): void {
-    const statements = this.statementsFor(this.generation as number);
-    const latest = (statements.latestBefore.get(snapshot.position) as { latest: number | null }).latest;
-    if (statements.exists.get(snapshot.position) || (snapshot.since !== null && latest !== snapshot.since)) {
-      throw new Error(`${this.name}: generation ${this.generation} holds snapshots this writer did not take; a deferred one cannot be written`);
-    }
-    insertChunks(statements.insertChunk, snapshot.position, snapshot.changed.keys(), (field) => snapshot.changed.get(field) ?? [], snapshot.gone);
-    statements.insertSnapshot.run(snapshot.position, snapshot.since === null ? 1 : 0, snapshot.meta, snapshot.takenAt);
-    this.tables.advance(this.name, this.generation as number, snapshot.position);
+  private writeOwn(snapshot: TakenSnapshot): void {
+    writeTakenSnapshot(this.db, this.projectionName, this.generation as number, snapshot);
   }
 
   /** Whether a collection was replaced wholesale (or one came or went) since the base was taken. */
@@ -351,7 +392,7 @@ export class SnapshotWriter {
   }
 
   /** All of a deferred snapshot's rows, against the previous one taken (waiting or written); it becomes the base. */
-  private serialiseAll(state: { position: number }): Deferred {
+  private serialiseAll(state: { position: number }): TakenSnapshot {
     const generation = this.generation as number;
     const collections = this.tracked!.collections();
     const serialised = this.serialise(state.position, generation);
