@@ -3,7 +3,8 @@ import { SqliteReadOnlyEventStore } from '@ledger/event-store';
 import { AUDIT_DATA_PATHS } from '../audit/audit-fields';
 import { AuditIndexProjector } from '../audit/audit-index-projector';
 import { openReadModelDatabase } from '../runtime/read-model-database';
-import { writeTakenSnapshot, type TakenSnapshot } from '../runtime/snapshots/snapshot-writer';
+import { ReadModelTables } from '../runtime/read-model-tables';
+import { snapshotStatements, writeTakenSnapshot, type SnapshotStatements, type TakenSnapshot } from '../runtime/snapshots/snapshot-writer';
 import { LEDGER_UPCASTERS } from '../upcasting/ledger-upcasters';
 
 /** Rows read ahead while the write lock is taken, at most; then the thread waits for it. */
@@ -17,7 +18,7 @@ export interface AuditLoadTask {
   readModelFile: string;
   until: number;
   pageSize: number;
-  /** One Int32 the thread sets to 1 while it builds its indexes, holding the write lock seconds at a time. */
+  /** One Int32 the thread sets to 1 while it builds its indexes (the main thread copies the WAL back meanwhile). */
   indexing?: SharedArrayBuffer;
   /**
    * The pages' fields from the rebuild's main thread, which parses every event anyway
@@ -76,9 +77,13 @@ export const loadAuditIndex = (task: AuditLoadTask, tell: (message: AuditThreadM
     let position = 0;
     let events = 0;
     const snapshots = task.snapshots;
+    let writer: { tables: ReadModelTables; statements: SnapshotStatements } | null = null;
     const writeSnapshot = (snapshot: TakenSnapshot): void => {
       if (!snapshots) throw new Error('the main thread sent a snapshot, but no generation to write it into');
-      db.transaction(() => writeTakenSnapshot(db, snapshots.projection, snapshots.generation, snapshot)).immediate();
+      db.transaction(() => {
+        writer ??= { tables: new ReadModelTables(db), statements: snapshotStatements(db, snapshots.projection, snapshots.generation) };
+        writeTakenSnapshot(writer.tables, writer.statements, snapshot);
+      }).immediate();
     };
     const fromMain = task.fieldsFromMain ? pagesFrom(task.fieldsFromMain, writeSnapshot) : null;
     let ended = false;
@@ -102,7 +107,7 @@ export const loadAuditIndex = (task: AuditLoadTask, tell: (message: AuditThreadM
       audit.queueFields(keep === page.length ? page : page.slice(0, keep));
       position = page[keep - 1].position;
       events += keep;
-      // While the main thread holds the write lock (a snapshot), read the next page instead of waiting for it.
+      // While another connection holds the write lock (a server beside the rebuild), read the next page instead of waiting for it.
       audit.writeQueued({ wait: audit.queuedRows >= MAX_QUEUED_ROWS });
     }
     // The main thread takes its last snapshots as it folds its last page: they come after it, before the end.

@@ -63,8 +63,6 @@ export interface RebuiltReadModels {
   view: LedgerViewState;
 }
 
-/** Snapshots a fold may keep waiting for the write lock (a few MB each on a big ledger) before it waits too. */
-const MAX_DEFERRED_SNAPSHOTS = 16;
 const pause = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 5));
 
 /** How far the generations a rebuild replaces have got (a running ledger keeps writing them). */
@@ -128,9 +126,8 @@ const splitAt = (page: readonly RecordedEvent[], stops: readonly number[]): Reco
  * into new generations, and promotes them all at the end. Until then, readers of `db`
  * keep seeing the old ones. The audit index is bulk-loaded and indexed once complete;
  * with `auditOnWorker` it is loaded and indexed on a second thread while this one folds
- * the view. The two share the read-model file's write lock: each writes when it finds it
- * free and works on meanwhile (the thread reads its next page, this one keeps snapshots
- * in memory), and this one serialises the view's checkpoint while the thread indexes.
+ * the view; the thread also writes the snapshots this one takes, so this one writes nothing
+ * until the promotion, and serialises the view's checkpoint while the thread indexes.
  */
 export const rebuildReadModels = async (options: RebuildReadModelsOptions): Promise<RebuiltReadModels> => {
   const started = process.hrtime.bigint();
@@ -185,11 +182,8 @@ export const rebuildReadModels = async (options: RebuildReadModelsOptions): Prom
     fieldsChannel?.port1.close();
   };
   worker?.done.then(ended, ended);
-  if (worker) {
-    snapshots?.deferWhileLocked(() => !threadIndexing());
-    // The thread writes the fold's snapshots between its pages; this one only takes them.
-    snapshots?.handOff((snapshot) => toThread({ snapshot }));
-  }
+  // The thread writes the fold's snapshots between its pages; this one only takes them.
+  if (worker) snapshots?.handOff((snapshot) => toThread({ snapshot }));
   const read = pageReader(store, pageSize);
 
   const stops = [...(options.stops ?? [])].filter((stop) => stop <= until).sort((a, b) => a - b);
@@ -217,11 +211,6 @@ export const rebuildReadModels = async (options: RebuildReadModelsOptions): Prom
       position = page[page.length - 1].position;
       events += page.length;
       options.onProgress?.({ position, events, until: Math.max(until, target) });
-      // Far ahead of the lock: wait for it, polling, never on SQLite's busy timeout (an index can take longer).
-      while (snapshots !== null && snapshots.deferredCount >= MAX_DEFERRED_SNAPSHOTS) {
-        if (threadDone ? snapshots.writeDeferred({ wait: true }) : !threadIndexing() && snapshots.writeDeferred({ wait: false })) break;
-        await pause();
-      }
     }
   };
 
@@ -230,20 +219,19 @@ export const rebuildReadModels = async (options: RebuildReadModelsOptions): Prom
     if (worker) toThread({ end: true });
     step('view folded');
     if (worker) {
-      // The thread is still loading or indexing the audit rows: serialise the view's checkpoint
-      // meanwhile, and write the snapshots still waiting whenever the lock is free.
+      // The thread is still loading or indexing the audit rows, and writing the last snapshots:
+      // serialise the view's checkpoint meanwhile.
       view.serialiseCheckpoint();
       step('checkpoint serialised');
       for (let idle = 0; !threadDone; idle++) {
-        if (!threadIndexing()) snapshots?.writeDeferred({ wait: false });
         // Idle while the thread indexes: copy the WAL into the file meanwhile (a checkpoint
         // takes no write lock), so the promotion's commit has less to copy.
-        else if (idle % 40 === 39) db.pragma('wal_checkpoint(PASSIVE)');
+        if (threadIndexing() && idle % 40 === 39) db.pragma('wal_checkpoint(PASSIVE)');
         await Promise.race([worker.done, pause()]);
       }
       const loaded = await worker.done;
+      // Every snapshot the fold took is written; those of the catch-up below are written here.
       snapshots?.takeBack();
-      snapshots?.stopDeferring();
       step('snapshots written');
       if (loaded.position !== position) throw new Error(`the audit index's rebuild thread reached position ${loaded.position}, the ledger view ${position}`);
       audit = AuditIndexProjector.filled(db, loaded.generation);

@@ -32,7 +32,9 @@ interface DrainedPeriod {
   removed: Map<string, string[]>;
 }
 
-interface Prepared {
+/** One generation's snapshot tables, created if need be, and the statements that write them. */
+export interface SnapshotStatements {
+  projectionName: string;
   generation: number;
   names: SnapshotTableNames;
   exists: Database.Statement;
@@ -41,6 +43,20 @@ interface Prepared {
   insertSnapshot: Database.Statement;
 }
 
+export const snapshotStatements = (db: Database.Database, projectionName: string, generation: number): SnapshotStatements => {
+  const names = snapshotTableNames(projectionName, generation);
+  createSnapshotTables(db, names);
+  return {
+    projectionName,
+    generation,
+    names,
+    exists: db.prepare(`SELECT 1 FROM "${names.snapshots}" WHERE position = ?`),
+    latestBefore: db.prepare(`SELECT MAX(position) AS latest FROM "${names.snapshots}" WHERE position < ?`),
+    insertChunk: db.prepare(`INSERT INTO "${names.chunks}" (position, collection, chunk, keys, bodies, gone) VALUES (?, ?, ?, ?, ?, ?)`),
+    insertSnapshot: db.prepare(`INSERT INTO "${names.snapshots}" (position, keyframe, meta, taken_at) VALUES (?, ?, ?, ?)`),
+  };
+};
+
 /** A snapshot's changed entities, serialised before its transaction opens, against the base (`since`) the writer expects it to find. */
 interface Serialised {
   position: number;
@@ -48,10 +64,7 @@ interface Serialised {
   changed: ChangedChunks;
 }
 
-/**
- * A snapshot taken while the write lock was not free, or handed to another thread to write:
- * all of its rows, against the snapshot taken before it (`since`; null: a keyframe).
- */
+/** A snapshot handed to another thread to write (handOff): all of its rows, against the snapshot taken before it (`since`; null: a keyframe). */
 export interface TakenSnapshot extends Serialised {
   gone: GoneEntities;
   meta: string;
@@ -59,26 +72,19 @@ export interface TakenSnapshot extends Serialised {
 }
 
 /**
- * Writes a snapshot another writer took (TakenSnapshot) into `generation` of `projectionName`'s
- * snapshots, in the caller's transaction: the rebuild's audit thread writes the main thread's
- * this way. Refuses one the generation does not hold the base of, or holds already.
+ * Writes a snapshot a SnapshotWriter took and handed off (the rebuild's audit thread writes the
+ * main thread's this way), in the caller's transaction. Refuses one the generation does not
+ * hold the base of, or holds already.
  */
-export const writeTakenSnapshot = (db: Database.Database, projectionName: string, generation: number, snapshot: TakenSnapshot): void => {
-  const names = snapshotTableNames(projectionName, generation);
-  const latest = (db.prepare(`SELECT MAX(position) AS latest FROM "${names.snapshots}" WHERE position < ?`).get(snapshot.position) as { latest: number | null })
-    .latest;
-  if (db.prepare(`SELECT 1 FROM "${names.snapshots}" WHERE position = ?`).get(snapshot.position) || (snapshot.since !== null && latest !== snapshot.since)) {
-    throw new Error(`${snapshotsOf(projectionName)}: generation ${generation} holds snapshots this writer did not take; a deferred one cannot be written`);
+export const writeTakenSnapshot = (tables: ReadModelTables, statements: SnapshotStatements, snapshot: TakenSnapshot): void => {
+  const name = snapshotsOf(statements.projectionName);
+  const latest = (statements.latestBefore.get(snapshot.position) as { latest: number | null }).latest;
+  if (statements.exists.get(snapshot.position) || (snapshot.since !== null && latest !== snapshot.since)) {
+    throw new Error(`${name}: generation ${statements.generation} holds snapshots the writer did not take; one taken against another cannot be written`);
   }
-  const insertChunk = db.prepare(`INSERT INTO "${names.chunks}" (position, collection, chunk, keys, bodies, gone) VALUES (?, ?, ?, ?, ?, ?)`);
-  insertChunks(insertChunk, snapshot.position, snapshot.changed.keys(), (field) => snapshot.changed.get(field) ?? [], snapshot.gone);
-  db.prepare(`INSERT INTO "${names.snapshots}" (position, keyframe, meta, taken_at) VALUES (?, ?, ?, ?)`).run(
-    snapshot.position,
-    snapshot.since === null ? 1 : 0,
-    snapshot.meta,
-    snapshot.takenAt,
-  );
-  new ReadModelTables(db).advance(snapshotsOf(projectionName), generation, snapshot.position);
+  insertChunks(statements.insertChunk, snapshot.position, snapshot.changed.keys(), (field) => snapshot.changed.get(field) ?? [], snapshot.gone);
+  statements.insertSnapshot.run(snapshot.position, snapshot.since === null ? 1 : 0, snapshot.meta, snapshot.takenAt);
+  tables.advance(name, statements.generation, snapshot.position);
 };
 
 /** What the next delta is taken against: the latest snapshot this writer wrote or found written (folding through it). */
@@ -106,7 +112,7 @@ export class SnapshotWriter {
   private readonly tables: ReadModelTables;
   private readonly name: string;
   private base: Base | null = null;
-  private prepared: Prepared | null = null;
+  private prepared: SnapshotStatements | null = null;
   private tracked: TrackedState | null = null;
   private trackedState: object | null = null;
   /** The trackers in place when the base was taken: a different set means a collection was replaced. */
@@ -118,12 +124,8 @@ export class SnapshotWriter {
   private removalsSince: number | null = null;
   /** The removals of the trackers' last periods, oldest first, contiguous up to removalsSince: cleared with it. */
   private drained: DrainedPeriod[] = [];
-  /** Snapshots waiting for the write lock, oldest first (deferWhileLocked); null: every snapshot is written as it is taken. */
-  private deferred: TakenSnapshot[] | null = null;
   /** Who writes the snapshots taken from now on instead of this writer (handOff). */
   private handedTo: ((snapshot: TakenSnapshot) => void) | null = null;
-  /** Whether take() should try the lock at all (deferWhileLocked). */
-  private mayTry: () => boolean = () => true;
   /** The entity keys of a snapshot this writer did not take, read ahead (prefetchBase). */
   private prefetched: { generation: number; position: number; keys: Map<string, Set<string>> } | null = null;
 
@@ -149,29 +151,12 @@ export class SnapshotWriter {
   }
 
   /**
-   * From now on, a snapshot taken while another connection holds the write lock waits in
-   * memory, all its rows serialised, and is written (oldest first) by the next take() that
-   * finds the lock free, or by writeDeferred(). A rebuild's fold goes on meanwhile instead
-   * of sleeping on the lock its audit-index thread holds. Only for a new generation that
-   * this writer alone writes until writeDeferred({ wait: true }) and stopDeferring().
-   * `mayTry` says whether take() should try the lock at all (no, while the rebuild's other
-   * thread builds its indexes: each holds it for seconds, and a write between two of them
-   * would only delay the next).
-   */
-  deferWhileLocked(mayTry: () => boolean = () => true): void {
-    if (this.generation === 'current') throw new Error(`${this.name}: only a writer of its own new generation defers snapshots`);
-    this.deferred ??= [];
-    this.mayTry = mayTry;
-  }
-
-  /**
    * From now on, each snapshot taken is handed, all its rows serialised, to `write` (the
    * rebuild's audit thread, which writes it between its own pages) instead of written here,
    * until takeBack(). Only for a new generation that this writer alone takes snapshots of.
    */
   handOff(write: (snapshot: TakenSnapshot) => void): void {
     if (this.generation === 'current') throw new Error(`${this.name}: only a writer of its own new generation hands its snapshots off`);
-    if (this.deferredCount > 0) throw new Error(`${this.name}: snapshots still wait to be written here`);
     this.handedTo = write;
   }
 
@@ -180,31 +165,8 @@ export class SnapshotWriter {
     this.handedTo = null;
   }
 
-  /** Snapshots taken and not written yet (deferWhileLocked). */
-  get deferredCount(): number {
-    return this.deferred?.length ?? 0;
-  }
-
-  /** Writes every snapshot waiting for the write lock; with `wait: false`, none and false if the lock is taken. */
-  writeDeferred(options: { wait: boolean }): boolean {
-    const deferred = this.deferred;
-    if (deferred === null || deferred.length === 0) return true;
-    // Locked, or failed (a full disk): they stay waiting, to be written again.
-    const written = writeUnlessLocked(this.db, () => deferred.forEach((snapshot) => this.writeOwn(snapshot)), options);
-    if (written === LOCKED) return false;
-    deferred.length = 0;
-    return true;
-  }
-
-  /** Writes what still waits (for the lock, however long), then writes every snapshot as it is taken again. */
-  stopDeferring(): void {
-    this.writeDeferred({ wait: true });
-    this.deferred = null;
-  }
-
   /** Watches the collections of `state` (replacing them by tracking proxies) so snapshots find changes cheaply. */
   track(state: object): void {
-    if (this.deferredCount > 0) throw new Error(`${this.name}: a new state to track while snapshots still wait to be written`);
     this.tracked = new TrackedState(state as Record<string, unknown>);
     this.trackedState = state;
     this.base = null;
@@ -239,19 +201,13 @@ export class SnapshotWriter {
   /**
    * Takes the snapshot of `state` now. With `wait: false`, takes none and answers false if
    * another connection holds the write lock (writeUnlessLocked): the fold takes it at a
-   * later page instead of stopping the event loop (StateFold). A writer deferring its
-   * snapshots (deferWhileLocked) queues it instead, and answers true.
+   * later page instead of stopping the event loop (StateFold). A writer that hands its
+   * snapshots off (handOff) hands it over instead, and answers true.
    */
   take(state: { position: number }, options: { wait?: boolean } = {}): boolean {
     if (this.trackedState !== state) this.track(state);
     if (this.handedTo !== null) {
       if (this.base?.position !== state.position) this.handedTo(this.serialiseAll(state));
-      return true;
-    }
-    if (this.deferred !== null) {
-      // Taken again after a failed write (a full disk): it already waits.
-      if (this.deferred[this.deferred.length - 1]?.position !== state.position) this.deferred.push(this.serialiseAll(state));
-      if (this.mayTry()) this.writeDeferred({ wait: false });
       return true;
     }
     // Into a rebuild's generation, the next snapshot is almost always a delta against this
@@ -374,11 +330,6 @@ export class SnapshotWriter {
     return removed;
   }
 
-  /** Writes a snapshot this writer deferred, checking the generation holds what it was taken against. */
-  private writeOwn(snapshot: TakenSnapshot): void {
-    writeTakenSnapshot(this.db, this.projectionName, this.generation as number, snapshot);
-  }
-
   /** Whether a collection was replaced wholesale (or one came or went) since the base was taken. */
   private replaced(collections: Map<string, TrackedCollection>): boolean {
     return this.base !== null && trackersReplaced(this.baseCollections, collections);
@@ -391,7 +342,7 @@ export class SnapshotWriter {
     return { position, since, changed: changedChunksOf(collections, since, this.options.entitiesPerChunk) };
   }
 
-  /** All of a deferred snapshot's rows, against the previous one taken (waiting or written); it becomes the base. */
+  /** All of a handed-off snapshot's rows, against the previous one taken; it becomes the base. */
   private serialiseAll(state: { position: number }): TakenSnapshot {
     const generation = this.generation as number;
     const collections = this.tracked!.collections();
@@ -422,18 +373,8 @@ export class SnapshotWriter {
     return first;
   }
 
-  private statementsFor(generation: number): Prepared {
-    if (this.prepared?.generation === generation) return this.prepared;
-    const names = snapshotTableNames(this.projectionName, generation);
-    createSnapshotTables(this.db, names);
-    this.prepared = {
-      generation,
-      names,
-      exists: this.db.prepare(`SELECT 1 FROM "${names.snapshots}" WHERE position = ?`),
-      latestBefore: this.db.prepare(`SELECT MAX(position) AS latest FROM "${names.snapshots}" WHERE position < ?`),
-      insertChunk: this.db.prepare(`INSERT INTO "${names.chunks}" (position, collection, chunk, keys, bodies, gone) VALUES (?, ?, ?, ?, ?, ?)`),
-      insertSnapshot: this.db.prepare(`INSERT INTO "${names.snapshots}" (position, keyframe, meta, taken_at) VALUES (?, ?, ?, ?)`),
-    };
+  private statementsFor(generation: number): SnapshotStatements {
+    if (this.prepared?.generation !== generation) this.prepared = snapshotStatements(this.db, this.projectionName, generation);
     return this.prepared;
   }
 }

@@ -1,9 +1,9 @@
 /**
- * A rebuild's snapshot writer does not wait for the write lock while its audit-index
- * thread holds it: snapshots wait in memory, all their rows serialised, and are written
- * in order when the lock is free. Deferring must not change a row: every snapshot loads
- * as the fold up to its position, whenever the lock was taken, and whatever writes failed
- * on the way (a full disk).
+ * A rebuild's fold hands its snapshots, all their rows serialised, to its audit-index
+ * thread, which writes them in order through its own connection whenever the write lock is
+ * free; once the thread is done the fold writes its own again. Neither way may change a
+ * row: every snapshot loads as the fold up to its position, whoever wrote it, whenever the
+ * lock was taken, and whatever writes failed on the way (a full disk).
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -20,7 +20,7 @@ import { StateFold } from '../state-fold';
 import { faultPlan, faultyDatabase } from '../testing/faulty-database';
 import { SnapshotReader } from './snapshot-reader';
 import { snapshotsOf, snapshotTablesOf } from './snapshot-tables';
-import { SnapshotWriter } from './snapshot-writer';
+import { SnapshotWriter, snapshotStatements, writeTakenSnapshot, type TakenSnapshot } from './snapshot-writer';
 
 interface Shelf {
   position: number;
@@ -66,10 +66,10 @@ const foldTo = (events: RecordedEvent[], position: number): Shelf => {
   return JSON.parse(JSON.stringify(state)) as Shelf;
 };
 
-describe('snapshots deferred while another connection holds the write lock', () => {
-  it('are written in order once it is free, each one the fold up to its position, through failed writes too', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'ledger-snapshot-deferral-'));
-    let deferred = 0;
+describe('snapshots handed to another connection to write, then written by their writer again', () => {
+  it('are written in order whenever the lock is free, each one the fold up to its position, through failed writes too', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ledger-snapshot-hand-off-'));
+    let waited = 0;
     let faults = 0;
     try {
       fc.assert(
@@ -77,23 +77,44 @@ describe('snapshots deferred while another connection holds the write lock', () 
           fc.array(fc.tuple(opArb, fc.boolean(), fc.boolean()), { maxLength: 60 }),
           fc.integer({ min: 1, max: 4 }),
           fc.integer(),
-          (steps, every, seed) => {
+          fc.nat(),
+          (steps, every, seed, handedFor) => {
             const file = join(dir, `snapshots-${seed}-${steps.length}.sqlite`);
             const db = openReadModelDatabase(file);
             const other = new Database(file);
+            // The audit thread's connection: it writes the snapshots handed to it when the lock is free.
+            const thread = openReadModelDatabase(file);
             const plan = faultPlan(seed, 0.3);
             try {
               const events = recorded(steps.map(([op]) => op));
               const tables = new ReadModelTables(db);
               const generation = tables.allocate(snapshotsOf(shelf.name));
               const writer = new SnapshotWriter(faultyDatabase(db, plan), shelf.name, { every }, generation);
-              writer.deferWhileLocked();
+              const handed: TakenSnapshot[] = [];
+              const statements = snapshotStatements(thread, shelf.name, generation);
+              const threadTables = new ReadModelTables(thread);
+              const writeHanded = () => {
+                thread.transaction(() => handed.forEach((snapshot) => writeTakenSnapshot(threadTables, statements, snapshot))).immediate();
+                handed.length = 0;
+              };
+              writer.handOff((snapshot) => handed.push(snapshot));
+              // The first events' snapshots are handed off; the rest the writer writes itself.
+              const handing = handedFor % (steps.length + 1);
               const fold = new StateFold(shelf, shelf.initialState(), { snapshots: writer });
               steps.forEach(([, locked, failing], i) => {
-                // The other connection takes the lock for this event's fold, or lets it go.
-                if (locked && !other.inTransaction) other.prepare('BEGIN IMMEDIATE').run();
-                if (!locked && other.inTransaction) other.prepare('COMMIT').run();
-                plan.on = failing;
+                if (i === handing) {
+                  if (other.inTransaction) other.prepare('COMMIT').run();
+                  writeHanded();
+                  writer.takeBack();
+                }
+                // While snapshots are handed off, the other connection takes the lock for this
+                // event's fold, or lets it go; the thread writes what it holds whenever it is free.
+                if (i < handing) {
+                  if (locked && !other.inTransaction) other.prepare('BEGIN IMMEDIATE').run();
+                  if (!locked && other.inTransaction) other.prepare('COMMIT').run();
+                }
+                // Only the writer's own writes can fail: a handed-off fold writes nothing.
+                plan.on = failing && i >= handing;
                 try {
                   fold.applyPage([events[i]]);
                 } catch {
@@ -104,10 +125,11 @@ describe('snapshots deferred while another connection holds the write lock', () 
                   fold.applyPage([events[i]]);
                 }
                 plan.on = false;
-                deferred = Math.max(deferred, writer.deferredCount);
+                waited = Math.max(waited, handed.length);
+                if (i < handing && !other.inTransaction && handed.length > 0) writeHanded();
               });
               if (other.inTransaction) other.prepare('COMMIT').run();
-              writer.stopDeferring();
+              writeHanded();
 
               tables.promote(snapshotsOf(shelf.name), generation, snapshotTablesOf(shelf.name));
               const reader = new SnapshotReader(db, shelf.name);
@@ -127,6 +149,7 @@ describe('snapshots deferred while another connection holds the write lock', () 
             } finally {
               if (other.inTransaction) other.prepare('ROLLBACK').run();
               other.close();
+              thread.close();
               db.close();
               for (const suffix of ['', '-wal', '-shm']) rmSync(file + suffix, { force: true });
             }
@@ -137,7 +160,7 @@ describe('snapshots deferred while another connection holds the write lock', () 
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-    assert.ok(deferred > 1, 'snapshots waited for the lock, several at a time');
+    assert.ok(waited > 1, 'handed-off snapshots waited for the lock, several at a time');
     assert.ok(faults > 0, 'writes failed on the way');
   });
 });
