@@ -65,14 +65,15 @@ export class EventFieldReader {
       const at = `'$.${path.join('.')}'`;
       return `CASE json_type(data, ${at}) WHEN 'text' THEN data ->> ${at} END`;
     });
-    const page = (columns: string[]) =>
+    // `escapes`: whether the data holds a \u escape, which only SQLite's fields need to know (below).
+    const page = (escapes: string, columns: string[]) =>
       db
         .prepare(
-          `SELECT position, type, stream, recorded_at, json_type(metadata), json_type(metadata, '$.schemaVersion'), metadata ->> '$.schemaVersion', instr(data, '\\u')${columns.map((column) => `, ${column}`).join('')} FROM events WHERE position > ? ORDER BY position LIMIT ?`,
+          `SELECT position, type, stream, recorded_at, json_type(metadata), json_type(metadata, '$.schemaVersion'), metadata ->> '$.schemaVersion', ${escapes}${columns.map((column) => `, ${column}`).join('')} FROM events WHERE position > ? ORDER BY position LIMIT ?`,
         )
         .raw(true) as never;
-    this.page = page(fields);
-    this.located = page([]);
+    this.page = page(`instr(data, '\\u')`, fields);
+    this.located = page('0', []);
     this.whole = db.prepare(`SELECT ${EVENT_COLUMNS} FROM events WHERE position = ?`).raw(true) as never;
   }
 
@@ -95,8 +96,8 @@ export class EventFieldReader {
       const stored = versionType === null ? 1 : versionType === 'integer' ? version : null;
       // JSON.stringify writes \u only for control characters and lone surrogates; SQLite turns an
       // escaped lone surrogate into bytes that are not UTF-8 (read back as three U+FFFD, where V8
-      // keeps the surrogate), so data holding any \u is read in JavaScript (unless its fields are given).
-      if (metadataType === 'object' && stored === this.upcasters.currentVersion(type) && (given !== undefined || escapes === 0)) {
+      // keeps the surrogate), so data holding any \u is read in JavaScript (unless its fields are given: never counted then).
+      if (metadataType === 'object' && stored === this.upcasters.currentVersion(type) && escapes === 0) {
         const fields = given ? given.slice(i * count, (i + 1) * count) : (row.slice(8, 8 + count) as (string | null)[]);
         events[i] = { position, type, stream, recordedAt, fields };
       } else {

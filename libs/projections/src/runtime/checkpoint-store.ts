@@ -114,9 +114,9 @@ export class CheckpointStore {
       const { rows, ...meta } = JSON.parse(row.state) as StoredMeta;
       return { position: row.position, state: this.loadEntities(rows ?? name, meta) as State, savedAs: 'entities' };
     }
-    const parts = this.loadJson(partsRow(name));
+    const parts = this.parts(name);
     if (parts) {
-      const { parts: count } = JSON.parse(parts.state) as { parts: number };
+      const { count } = parts;
       const texts = Array.from({ length: count }, (_, index) => this.loadJson(partRow(name, index))?.state);
       const missing = texts.indexOf(undefined);
       if (missing >= 0) throw new Error(`the checkpoint ${name} lacks part ${missing} of ${count}`);
@@ -184,12 +184,17 @@ export class CheckpointStore {
     return count;
   }
 
+  /** A state saved whole in parts: its position and how many parts; null if `name` is not saved so. */
+  private parts(name: string): { position: number; count: number } | null {
+    const row = this.loadJson(partsRow(name));
+    return row ? { position: row.position, count: (JSON.parse(row.state) as { parts: number }).parts } : null;
+  }
+
   /** The rows of a state saved whole, in one row or in parts. */
   private dropWhole(name: string): void {
-    const parts = this.loadJson(partsRow(name));
+    const parts = this.parts(name);
     if (parts) {
-      const { parts: count } = JSON.parse(parts.state) as { parts: number };
-      for (let index = 0; index < count; index++) this.drop(partRow(name, index));
+      for (let index = 0; index < parts.count; index++) this.drop(partRow(name, index));
       this.drop(partsRow(name));
     }
     this.drop(name);
