@@ -111,10 +111,9 @@ export const loadAuditIndex = (task: AuditLoadTask, tell: (message: AuditThreadM
       audit.writeQueued({ wait: audit.queuedRows >= MAX_QUEUED_ROWS });
     }
     // The main thread takes its last snapshots as it folds its last page: they come after it, before the end.
-    while (fromMain && !ended) {
+    if (fromMain && !ended) {
       const next = fromMain();
       if (!('end' in next)) throw new Error(`the main thread sent the page after ${next.after}, past position ${task.until}`);
-      ended = true;
     }
     if (task.indexing) Atomics.store(new Int32Array(task.indexing), 0, 1);
     audit.writeQueued({ wait: true });
