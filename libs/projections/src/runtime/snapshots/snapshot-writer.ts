@@ -174,6 +174,11 @@ export class SnapshotWriter {
     this.removalsSince = typeof position === 'number' ? position : null;
     this.drained = [];
     this.baseCollections = new Map(this.tracked.collections());
+    // The trackers' first period starts here, where removalsSince says it does: a tracker
+    // records removals only for a reader that has taken some, so a key removed before the
+    // first snapshot went unrecorded, and a delta against a base another writer took after
+    // this point kept it.
+    for (const collection of this.baseCollections.values()) collection.takeRemoved();
   }
 
   /** The tracking of `state`'s collections, begun now if this writer does not track it yet (the fold's checkpoints share it). */

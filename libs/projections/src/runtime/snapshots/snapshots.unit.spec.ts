@@ -179,6 +179,22 @@ describe('snapshots give back exactly the fold up to their position', () => {
     db.close();
   });
 
+  it('a key removed before a writer took its first snapshot is gone from a delta against a base another writer took after the tracking began', () => {
+    const db = new Database(':memory:');
+    const events = recorded([{ op: 'put', key: 'a', v: 1 }, { op: 'put', key: 'b', v: 1 }, { op: 'remove', key: 'a' }, { op: 'count' }], []);
+    // A rival folding the same log takes the snapshot at 2.
+    new StateFold(things, things.initialState(), { snapshots: new SnapshotWriter(db, things.name, { every: 2 }, 'current') }).applyPage(events.slice(0, 2));
+    // This writer tracks its state from position 0 (as a fold's checkpoints start it) and first snapshots at 4: a delta against 2.
+    const writer = new SnapshotWriter(db, things.name, { every: 2 }, 'current');
+    const state = things.initialState();
+    writer.tracking(state);
+    for (const event of events) things.apply(state, event);
+    writer.take(state);
+    assert.deepEqual(new SnapshotReader(db, things.name).positions(), [2, 4]);
+    assert.deepStrictEqual(JSON.parse(JSON.stringify(new SnapshotReader(db, things.name).load(4, things.initialState))), foldTo(events, 4));
+    db.close();
+  });
+
   it('a restarted writer that read its base ahead (prefetchBase) marks what was removed since that base', () => {
     const db = new Database(':memory:');
     const events = recorded(
