@@ -12,7 +12,7 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { SqliteReadOnlyEventStore } from '@ledger/event-store';
-import { openReadModelDatabase, rebuildReadModels, type RebuildStep } from '@ledger/projections';
+import { MAX_QUEUED_FOR_THREAD, openReadModelDatabase, rebuildReadModels, type RebuildStep } from '@ledger/projections';
 import { hasChosenHeap, relaunchWithBulkHeap } from '../../../apps/ledger-cli/src/bulk-heap';
 import { benchEvents, generatedLog } from '../support/generated-log';
 import { tempDatabase } from '../support/temp-file';
@@ -66,12 +66,16 @@ const main = async (): Promise<void> => {
   const sampleNow = () => samples[samples.length - 1].at <= Date.now() - 250 && sample();
   const sampler = setInterval(sampleNow, 250);
   try {
+    let mostQueued = 0;
     const result = await rebuildReadModels({
       store,
       db,
       snapshotEvery: SNAPSHOT_EVERY,
       auditOnWorker: { eventFile, ledgerUpcasters: false },
       onProgress: sampleNow,
+      onQueued: (chars) => {
+        mostQueued = Math.max(mostQueued, chars);
+      },
       onStep: (step) => {
         steps.push(step);
         sample();
@@ -101,7 +105,8 @@ const main = async (): Promise<void> => {
         `(main thread ${cpuOf(final, mainTid).toFixed(1)} s, audit thread ${cpuOf(final, audit).toFixed(1)} s, others ${(total - cpuOf(final, mainTid) - cpuOf(final, audit)).toFixed(1)} s); ` +
         `load average ${load.toFixed(2)} at start, ${loadavg()[0].toFixed(2)} at end.`,
       '',
-      `Other threads, CPU by name: ${otherList.map(([name, seconds]) => `${name} ${seconds.toFixed(1)} s`).join(', ') || 'none'}.`,
+      `Other threads, CPU by name: ${otherList.map(([name, seconds]) => `${name} ${seconds.toFixed(1)} s`).join(', ') || 'none'}. ` +
+        `Most queued for the audit thread as a page was posted: ${(mostQueued / 1e6).toFixed(1)} M characters (the bound: ${(MAX_QUEUED_FOR_THREAD / 1e6).toFixed(1)} M).`,
       '',
       '| at (s) | thread | step done | main thread CPU (s) | audit thread CPU (s) |',
       '|---:|---|---|---:|---:|',

@@ -30,21 +30,31 @@ import { verifyReadModels } from './verify-read-models';
 describe('the audit index rebuilt on a second thread', () => {
   it('equals the index the live projector writes page by page, and verify finds no difference', async () => {
     await fc.assert(
-      fc.asyncProperty(generatedHistoriesArb(30), fc.integer({ min: 1, max: 7 }), async (histories, pageSize) => {
+      fc.asyncProperty(generatedHistoriesArb(30), fc.integer({ min: 1, max: 7 }), fc.boolean(), async (histories, pageSize, tightQueue) => {
         const files = await openLedgerFiles('ledger-audit-worker-');
         try {
           await appenderTo(files.store)(appendsOf(histories));
           const head = await files.store.headPosition();
           const expected = await liveProjectorRows(files, head, pageSize);
 
+          // A tight bound on what the fold may post ahead of the thread: it waits for the thread before every page.
+          const queued: number[] = [];
           const rebuilt = await rebuildReadModels({
             store: files.store,
             db: files.db,
             snapshotEvery: 3,
             pageSize,
             auditOnWorker: { eventFile: join(files.dir, 'events.sqlite'), ledgerUpcasters: false },
+            maxQueuedChars: tightQueue ? 1 : undefined,
+            onQueued: (chars) => queued.push(chars),
           });
           assert.equal(rebuilt.position, head);
+          if (tightQueue)
+            assert.deepStrictEqual(
+              queued.filter((chars) => chars > 1),
+              [],
+              'never more than the bound queued when a page is posted',
+            );
           assert.deepStrictEqual(auditRows(files.db), expected);
           // The thread wrote every snapshot the fold took, its last page's too (positions are dense: one at each multiple of 3).
           assert.deepStrictEqual(

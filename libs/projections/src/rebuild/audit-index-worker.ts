@@ -22,10 +22,11 @@ export interface AuditLoadTask {
   indexing?: SharedArrayBuffer;
   /**
    * The pages' fields from the rebuild's main thread, which parses every event anyway
-   * (AuditFieldsPage messages; one Int32 counts those posted): SQLite then reads only where
-   * each event is (position, type, stream, time). Without it SQLite reads the fields too.
+   * (AuditFieldsPage messages; one Int32 counts those posted, one those this thread has taken):
+   * SQLite then reads only where each event is (position, type, stream, time). Without it
+   * SQLite reads the fields too.
    */
-  fieldsFromMain?: { port: MessagePort; posted: SharedArrayBuffer };
+  fieldsFromMain?: { port: MessagePort; posted: SharedArrayBuffer; taken: SharedArrayBuffer };
   /** The snapshot generation whose snapshots the main thread hands over on the same channel (TakenSnapshot), for this thread to write. */
   snapshots?: { projection: string; generation: number };
 }
@@ -138,16 +139,19 @@ export const loadAuditIndex = (task: AuditLoadTask, tell: (message: AuditThreadM
 
 /** Waits for the main thread's next page, writing the snapshots sent before it, without an event loop (the thread's loop is synchronous). */
 const pagesFrom = (
-  { port, posted }: { port: MessagePort; posted: SharedArrayBuffer },
+  { port, posted, taken }: { port: MessagePort; posted: SharedArrayBuffer; taken: SharedArrayBuffer },
   writeSnapshot: (snapshot: TakenSnapshot) => void,
 ): (() => AuditFieldsPage) => {
   const count = new Int32Array(posted);
+  const takenCount = new Int32Array(taken);
   let received = 0;
   return () => {
     for (;;) {
       const got = receiveMessageOnPort(port);
       if (got) {
         received++;
+        // The main thread waits on this count when too much is queued (QueuedForThread).
+        Atomics.store(takenCount, 0, received);
         const message = got.message as FromMainThread;
         if ('snapshot' in message) {
           writeSnapshot(message.snapshot);

@@ -14,6 +14,7 @@ import { SnapshotWriter } from '../runtime/snapshots/snapshot-writer';
 import { snapshotsOf, snapshotTablesOf } from '../runtime/snapshots/snapshot-tables';
 import { auditFieldsOf } from '../audit/audit-fields';
 import type { AuditLoaded, AuditLoadTask, AuditThreadMessage, FromMainThread } from './audit-index-worker';
+import { QueuedForThread } from './queued-for-thread';
 
 export interface FoldProgress {
   position: number;
@@ -47,7 +48,25 @@ export interface RebuildReadModelsOptions {
   auditOnWorker?: { eventFile: string; ledgerUpcasters: boolean };
   /** Called as each step of the rebuild ends, on either thread (a timeline of where the time goes). */
   onStep?: (step: RebuildStep) => void;
+  /**
+   * With `auditOnWorker`: at most this many characters (pages' fields, snapshots) posted to
+   * the thread and not taken by it yet when the next page is posted (default
+   * MAX_QUEUED_FOR_THREAD); then the fold waits for the thread.
+   */
+  maxQueuedChars?: number;
+  /** With `auditOnWorker`: told, as each page is posted, how many characters are still queued for the thread before it. */
+  onQueued?: (chars: number) => void;
 }
+
+/**
+ * What the fold may have posted to the audit thread and the thread not taken yet: a few
+ * seconds of the fold on the bench's log (its pages' fields, 80 characters an event, and its
+ * snapshots, about 4 MB each every 10,000 events), three times the most a thread that keeps
+ * up lets queue there (20 M, `rebuild-timeline.js`), so such a thread never makes the fold
+ * wait, and one held up (a server beside it holding the write lock) no longer lets the
+ * queue grow with the log.
+ */
+export const MAX_QUEUED_FOR_THREAD = 64 * 1024 * 1024;
 
 /** A step of a rebuild, done on the main thread or the audit index's, at `at` (Date.now()). */
 export interface RebuildStep {
@@ -147,10 +166,12 @@ export const rebuildReadModels = async (options: RebuildReadModelsOptions): Prom
   const indexing = new Int32Array(new SharedArrayBuffer(4));
   const threadIndexing = () => Atomics.load(indexing, 0) === 1;
   // The thread's pages, with the fields this thread takes from the events it parses anyway, up to `until`.
-  // Posted without waiting for the thread: what may queue is bounded by the log (about 80 bytes an
-  // event, and the snapshots' rows, a few MB each, which the thread writes as they come).
+  // Posted without waiting for the thread, up to maxQueuedChars not taken by it yet.
   const fieldsChannel = onWorker ? new MessageChannel() : null;
   const fieldsPosted = new Int32Array(new SharedArrayBuffer(4));
+  const fieldsTaken = new Int32Array(new SharedArrayBuffer(4));
+  const queued = new QueuedForThread(fieldsTaken);
+  const maxQueuedChars = options.maxQueuedChars ?? MAX_QUEUED_FOR_THREAD;
   const worker = onWorker
     ? startAuditWorker(
         {
@@ -160,7 +181,7 @@ export const rebuildReadModels = async (options: RebuildReadModelsOptions): Prom
           until,
           pageSize,
           indexing: indexing.buffer,
-          fieldsFromMain: { port: fieldsChannel!.port2, posted: fieldsPosted.buffer as SharedArrayBuffer },
+          fieldsFromMain: { port: fieldsChannel!.port2, posted: fieldsPosted.buffer as SharedArrayBuffer, taken: fieldsTaken.buffer as SharedArrayBuffer },
           snapshots: snapshotGeneration > 0 ? { projection: ledgerProjection.name, generation: snapshotGeneration } : undefined,
         },
         (done) => options.onStep?.(done),
@@ -168,6 +189,7 @@ export const rebuildReadModels = async (options: RebuildReadModelsOptions): Prom
     : null;
   const toThread = (message: FromMainThread): void => {
     fieldsChannel!.port1.postMessage(message);
+    queued.posted(message);
     Atomics.add(fieldsPosted, 0, 1);
     Atomics.notify(fieldsPosted, 0);
   };
@@ -200,8 +222,11 @@ export const rebuildReadModels = async (options: RebuildReadModelsOptions): Prom
         );
       if (page.length === 0) break;
       // Sent before the fold, so the thread reads its page meanwhile.
-      if (worker && position < until)
+      if (worker && position < until) {
+        while (!threadDone && queued.queuedChars > maxQueuedChars) await pause();
+        options.onQueued?.(queued.queuedChars);
         toThread({ after: position, last: page[page.length - 1].position, count: page.length, fields: JSON.stringify(auditFieldsOf(page)) });
+      }
       for (const part of splitAt(page, stops)) {
         // A stop before this part's first event sees the view as it is now: folded exactly that far.
         while (stops.length > 0 && stops[0] < part[0].position) options.onStop?.(stops.shift()!, view.state);
