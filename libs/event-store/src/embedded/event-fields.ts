@@ -66,7 +66,7 @@ export class EventFieldReader {
       const at = `'$.${path.join('.')}'`;
       return `CASE json_type(data, ${at}) WHEN 'text' THEN data ->> ${at} END`;
     });
-    // `escapes`: whether the data holds a \u escape, which only SQLite's fields need to know (below).
+    // `escapes`: whether the data holds a \u escape, which SQLite's fields need to know (below).
     this.page = db
       .prepare(
         `SELECT position, type, stream, recorded_at, json_type(metadata), json_type(metadata, '$.schemaVersion'), metadata ->> '$.schemaVersion', instr(data, '\\u')${fields.map((column) => `, ${column}`).join('')} FROM events WHERE position > ? ORDER BY position LIMIT ?`,
@@ -79,7 +79,7 @@ export class EventFieldReader {
   /**
    * The page after `afterPosition`. `given`: the fields of these events, already taken from
    * them in their current shape (a reader that parsed them, `paths.length` a row in order),
-   * so SQLite reads only where each event is; the page must then be exactly as long.
+   * so SQLite reads only where each event is (locatedAfter); the page must then be exactly as long.
    */
   readAfter(afterPosition: number, maxCount: number, given?: readonly (string | null)[]): EventFields[] {
     if (given) return this.locatedAfter(afterPosition, maxCount, given);
@@ -93,7 +93,7 @@ export class EventFieldReader {
       const stored = versionType === null ? 1 : versionType === 'integer' ? version : null;
       // JSON.stringify writes \u only for control characters and lone surrogates; SQLite turns an
       // escaped lone surrogate into bytes that are not UTF-8 (read back as three U+FFFD, where V8
-      // keeps the surrogate), so data holding any \u is read in JavaScript (unless its fields are given: never counted then).
+      // keeps the surrogate), so data holding any \u is read in JavaScript.
       if (metadataType === 'object' && stored === this.upcasters.currentVersion(type) && escapes === 0) {
         events[i] = { position, type, stream, recordedAt, fields: row.slice(8, 8 + count) as (string | null)[] };
       } else {
