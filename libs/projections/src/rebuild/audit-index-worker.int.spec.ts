@@ -6,6 +6,7 @@
  * owners), and a thread that fails leaves the read models as they were.
  */
 import assert from 'node:assert/strict';
+import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { Worker } from 'node:worker_threads';
@@ -15,6 +16,7 @@ import { storageFaultCodeOf } from '@ledger/event-store';
 import { AuditIndexProjector } from '../audit/audit-index-projector';
 import { AUDIT_INDEX } from '../audit/audit-index-tables';
 import { ledgerProjection } from '../ledger-view/ledger-projection';
+import { CheckpointStore } from '../runtime/checkpoint-store';
 import { openReadModelDatabase } from '../runtime/read-model-database';
 import { ReadModelTables } from '../runtime/read-model-tables';
 import { snapshotsOf } from '../runtime/snapshots/snapshot-tables';
@@ -77,6 +79,35 @@ describe('the audit index rebuilt on a second thread', () => {
       }),
       { numRuns: 12, includeErrorInReport: true, endOnFailure: true },
     );
+  });
+
+  it('a rebuild ends with every read model in the file itself, not only in its WAL: a copy of the file alone holds them', async () => {
+    const files = await openLedgerFiles('ledger-audit-worker-in-file-');
+    try {
+      const [histories] = fc.sample(generatedHistoriesArb(20), { numRuns: 1, seed: 11 });
+      await appenderTo(files.store)(appendsOf(histories));
+      const head = await files.store.headPosition();
+      await rebuildReadModels({
+        store: files.store,
+        db: files.db,
+        snapshotEvery: 2,
+        auditOnWorker: { eventFile: join(files.dir, 'events.sqlite'), ledgerUpcasters: false },
+      });
+      // What a backup of the file alone (no -wal beside it) would restore.
+      const copy = join(files.dir, 'copy.sqlite');
+      copyFileSync(files.db.name, copy);
+      const alone = new Database(copy, { readonly: true });
+      try {
+        const current = (db: Database.Database) => db.prepare('SELECT name, generation, position FROM read_model_tables WHERE current = 1 ORDER BY name').all();
+        assert.deepStrictEqual(current(alone), current(files.db));
+        assert.equal(CheckpointStore.on(alone).load(ledgerProjection.name)?.position, head);
+        assert.deepStrictEqual(auditRows(alone), auditRows(files.db));
+      } finally {
+        alone.close();
+      }
+    } finally {
+      await files.close();
+    }
   });
 
   it('a thread that cannot read the log fails the rebuild and leaves the current read models current', async () => {
