@@ -131,8 +131,9 @@ export const loadAuditIndex = (task: AuditLoadTask, tell: (message: AuditThreadM
     audit.buildIndexes();
     if (task.indexing) Atomics.store(new Int32Array(task.indexing), 0, 0);
     tell({ step: 'indexed', at: Date.now() });
-    // Copy what the WAL holds into the file now (no write lock taken), so the promotion's
-    // commit has little left to copy: the main thread may still be folding.
+    // Copy what the WAL holds into the file now (no write lock taken), while the main thread
+    // has not begun the promotion: its transaction then starts the WAL afresh rather than
+    // growing it, and the rebuild's last checkpoint has only the promotion left to copy.
     db.pragma('wal_checkpoint(PASSIVE)');
     return { generation: audit.generation, position, events };
   } finally {

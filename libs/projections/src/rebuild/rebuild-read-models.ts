@@ -250,7 +250,7 @@ export const rebuildReadModels = async (options: RebuildReadModelsOptions): Prom
       step('checkpoint serialised');
       for (let idle = 0; !threadDone; idle++) {
         // Idle while the thread indexes: copy the WAL into the file meanwhile (a checkpoint
-        // takes no write lock), so the promotion's commit has less to copy.
+        // takes no write lock), so the rebuild's last checkpoint, after the promotion, has less to copy.
         if (threadIndexing() && idle % 40 === 39) db.pragma('wal_checkpoint(PASSIVE)');
         await Promise.race([worker.done, pause()]);
       }
