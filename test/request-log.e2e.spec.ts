@@ -6,7 +6,7 @@
 import { request as httpRequest } from 'node:http';
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { addKey, until } from '@ledger/testing';
+import { addKey, LedgerProcess, until } from '@ledger/testing';
 import { useLedger } from './support/lifecycle';
 
 interface LogLine {
@@ -133,5 +133,43 @@ describe('the request log', () => {
       stream.map((line) => [line.msg, line.req]),
       [['request aborted', { method: 'GET', url: '/v1/audit/stream' }]],
     );
+  });
+});
+
+describe('the request log at a graceful stop', () => {
+  it('has the line of every request answered before the stop, the last ones included', async () => {
+    const ledger = await LedgerProcess.start();
+    try {
+      const correlationIds = Array.from({ length: 12 }, (_, index) => `log-stop-${index}`);
+      // Commands and reads in turn, the stop sent as soon as the last is answered: lines wait
+      // for the next commit's sync, and after the last answer none comes.
+      for (const [index, correlationId] of correlationIds.entries()) {
+        const answer =
+          index % 2 === 0
+            ? await ledger.request(
+                'POST',
+                '/v1/nodes',
+                { nodeId: `stop-node-${index}`, hostname: `stop-node-${index}.maas` },
+                { 'x-correlation-id': correlationId },
+              )
+            : await ledger.get('/v1/nodes', { 'x-correlation-id': correlationId });
+        assert.ok(answer.status === 200 || answer.status === 201, `${correlationId}: ${answer.status}`);
+      }
+      await ledger.stop();
+      const completed = new Set(
+        ledger.logs
+          .split('\n')
+          .filter((line) => line.startsWith('{'))
+          .map((line) => JSON.parse(line) as LogLine)
+          .filter((line) => line.msg === 'request completed')
+          .map((line) => line.correlationId),
+      );
+      assert.deepEqual(
+        correlationIds.filter((correlationId) => !completed.has(correlationId)),
+        [],
+      );
+    } finally {
+      ledger.removeData();
+    }
   });
 });

@@ -10,5 +10,6 @@ export * from './command-handling';
 export * from './embedded';
 export * from './eventstoredb';
 export * from './time-ordered-uuid';
+export * from './deferred-work';
 export * from './pooled-random-bytes';
 export * from './upcasting';

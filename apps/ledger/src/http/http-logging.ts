@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { destination, pino, type DestinationStream, type Logger } from 'pino';
 import type { LedgerConfig } from '../config/ledger-config';
+import { deferredWork } from '@ledger/event-store';
 import { onUnroutedResponse } from './ledger-http-adapter';
 
 /**
@@ -31,12 +32,19 @@ export const createLedgerLogger = (config: Pick<LedgerConfig, 'logLevel'>, to: D
  * `responseTime` in milliseconds, to the microsecond (fastify measures it with hrtime).
  * Written with the server's logger and the correlation id, the fields `request.log` would
  * bind: the request's own logger is then never made for most requests (lazy-request-logger.ts).
+ * The fields are taken now and the line written while the writer syncs the next commit, or
+ * within a millisecond (deferred-work.ts): its `time` is when it was written.
  */
-const logCompleted = (request: FastifyRequest, reply: FastifyReply): void =>
-  request.server.log.info(
-    { correlationId: request.id, req: request, res: reply, responseTime: Math.round(reply.elapsedTime * 1000) / 1000 },
-    'request completed',
-  );
+const logCompleted = (request: FastifyRequest, reply: FastifyReply): void => {
+  const fields = {
+    correlationId: request.id,
+    req: { method: request.method, url: request.url },
+    res: { statusCode: reply.statusCode },
+    responseTime: Math.round(reply.elapsedTime * 1000) / 1000,
+  };
+  const log = request.server.log;
+  deferredWork.defer(() => log.info(fields, 'request completed'));
+};
 
 /**
  * One line per request ("request completed": correlationId, method, url, status, time), written

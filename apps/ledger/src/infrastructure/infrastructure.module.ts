@@ -1,6 +1,6 @@
 import { DynamicModule, Global, Inject, Injectable, Module, OnApplicationShutdown } from '@nestjs/common';
 import { PinoLogger } from 'nestjs-pino';
-import { UpcastingEventStore, type EventStore } from '@ledger/event-store';
+import { deferredWork, UpcastingEventStore, type EventStore } from '@ledger/event-store';
 import { LEDGER_UPCASTERS } from '@ledger/projections';
 import type { LedgerConfig } from '../config/ledger-config';
 import { CLOCK, EVENT_STORE, LEDGER_CONFIG, RANDOMNESS } from './injection-tokens';
@@ -35,6 +35,8 @@ export class EventStoreLifecycle implements OnApplicationShutdown {
   }
 
   async onApplicationShutdown(signal?: string): Promise<void> {
+    // The HTTP server is closed by now: the last answers' log lines and metrics go out first.
+    deferredWork.runNow();
     this.logger.info({ signal }, 'ledger stopping: closing the event store');
     await this.store.close();
   }

@@ -1,3 +1,4 @@
+import { deferredWork } from '@ledger/event-store';
 import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { COMMAND_METRIC } from '../http/command-metric.decorator';
@@ -29,13 +30,17 @@ export class CommandMetricsGuard implements CanActivate {
     const request = http.getRequest<FastifyRequest>();
     if (request.method === 'GET' || request.method === 'HEAD') return true;
     const command = commandName(context.getClass(), context.getHandler());
-    const stopTimer = this.metrics.commandDuration.startTimer({ command });
+    const startedAt = performance.now();
     const response = http.getResponse<FastifyReply>().raw;
-    // 'close' comes after 'finish', and also when the client went away first.
+    // 'close' comes after 'finish', and also when the client went away first. Recorded while
+    // the writer syncs the next commit (deferred-work.ts); a scrape runs what waits first.
     response.once('close', () => {
+      const seconds = (performance.now() - startedAt) / 1000;
       const outcome = commandOutcomeOf(request, response.statusCode);
-      this.metrics.commands.inc({ command, ...outcome });
-      stopTimer({ outcome: outcome.outcome });
+      deferredWork.defer(() => {
+        this.metrics.commands.inc({ command, ...outcome });
+        this.metrics.commandDuration.observe({ command, outcome: outcome.outcome }, seconds);
+      });
     });
     return true;
   }

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { deferredWork } from '../deferred-work';
 import { type BatchOutcome, GroupCommit } from './group-commit';
 
 /** A GroupCommit over numbers whose "transaction" records each batch; odd numbers are refused. */
@@ -45,9 +46,11 @@ describe('GroupCommit', () => {
     seen.push('caller');
     stop();
     await new Promise((resolve) => setImmediate(resolve));
+    assert.deepEqual(seen, ['caller'], 'the observers wait for the next hand-off to the writer, or the fallback');
+    deferredWork.runNow();
     assert.deepEqual(seen, ['caller', 'observer: 2 appends, 2 latencies']);
     await groupCommit.submit(4);
-    await new Promise((resolve) => setImmediate(resolve));
+    deferredWork.runNow();
     assert.equal(seen.length, 2, 'an observer gone before a commit ends is not told of it');
   });
 

@@ -91,6 +91,8 @@ export class SqliteEventStore implements EventStore {
       // Subscribers wake on the next turn, after the appenders (resolved below) have had
       // their microtasks: a request's answer goes out before the read models fold its events,
       // and before the events are kept for them (a subscriber reading meanwhile reads the file).
+      // Not deferred to the next commit's sync (deferred-work.ts): a read, or an acquire that
+      // picks a node from the view, right after an answer must find the view past it.
       if (batch.outcomes.some((outcome) => outcome.ok)) {
         setImmediate(() => {
           if (this.subscriptions.size > 0) this.recent.remember(requests, batch);

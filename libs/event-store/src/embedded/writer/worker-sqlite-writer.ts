@@ -3,6 +3,7 @@ import { Worker } from 'node:worker_threads';
 import type { AppendRequest } from '../append-request';
 import type { WrittenBatch } from '../sqlite-batch-writer';
 import type { SqliteWriter } from './sqlite-writer';
+import { deferredWork } from '../../deferred-work';
 import { type FromWriter, type ToWriter, type WriterSettings, fromWireBatch, fromWireError } from './writer-protocol';
 
 interface Pending {
@@ -56,6 +57,8 @@ export class WorkerSqliteWriter implements SqliteWriter {
       this.pending = { resolve, reject };
       this.worker.ref();
       this.worker.postMessage({ kind: 'commit', requests, clockTime } satisfies ToWriter);
+      // The main thread only waits for the sync now: the time for what the last answers left.
+      deferredWork.handedOff();
     });
   }
 
