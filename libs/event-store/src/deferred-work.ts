@@ -21,6 +21,8 @@ interface Timers {
 export class DeferredWork {
   private queue: (() => void)[] = [];
   private timer: unknown = null;
+  private inRun = false;
+  private readonly runEnds = new Set<() => void>();
 
   constructor(
     private readonly fallbackMs = FALLBACK_MS,
@@ -30,6 +32,17 @@ export class DeferredWork {
   /** How many pieces of work wait. */
   get pending(): number {
     return this.queue.length;
+  }
+
+  /** Whether deferred work is running now (a sink may gather what it writes until the run ends). */
+  get running(): boolean {
+    return this.inRun;
+  }
+
+  /** Calls `listener` at the end of every run that ran work; returns the unsubscribe. */
+  onRunEnd(listener: () => void): () => void {
+    this.runEnds.add(listener);
+    return () => this.runEnds.delete(listener);
   }
 
   defer(work: () => void): void {
@@ -55,14 +68,27 @@ export class DeferredWork {
       this.timers.clearTimeout(this.timer);
       this.timer = null;
     }
-    while (this.queue.length > 0) {
-      const batch = this.queue;
-      this.queue = [];
-      for (const work of batch) {
+    if (this.queue.length === 0 || this.inRun) return;
+    this.inRun = true;
+    try {
+      while (this.queue.length > 0) {
+        const batch = this.queue;
+        this.queue = [];
+        for (const work of batch) {
+          try {
+            work();
+          } catch {
+            // Deferred work is bookkeeping after the fact; one failure must not drop the rest.
+          }
+        }
+      }
+    } finally {
+      this.inRun = false;
+      for (const listener of this.runEnds) {
         try {
-          work();
+          listener();
         } catch {
-          // Deferred work is bookkeeping after the fact; one failure must not drop the rest.
+          // As above: the run is over whatever a listener does.
         }
       }
     }

@@ -67,6 +67,20 @@ describe('DeferredWork', () => {
     assert.equal(work.pending, 0);
   });
 
+  it('says it is running while its work runs, and tells its run-end listeners once per run that ran work', () => {
+    const { timers } = manualTimers();
+    const work = new DeferredWork(1, timers);
+    const seen: string[] = [];
+    work.onRunEnd(() => seen.push(`end, running: ${work.running}`));
+    work.runNow();
+    work.handedOff();
+    assert.equal(seen.length, 0, 'no run without work');
+    work.defer(() => seen.push(`work, running: ${work.running}`));
+    work.defer(() => seen.push(`work, running: ${work.running}`));
+    work.handedOff();
+    assert.deepEqual(seen, ['work, running: true', 'work, running: true', 'end, running: false']);
+  });
+
   it('runs every piece of work exactly once, in the order deferred, however deferrals, hand-offs and fallbacks interleave', () => {
     fc.assert(
       fc.property(fc.array(fc.constantFrom('defer', 'hand-off', 'fallback', 'run now'), { maxLength: 60 }), (steps) => {

@@ -1,8 +1,24 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { destination, pino, type DestinationStream, type Logger } from 'pino';
 import type { LedgerConfig } from '../config/ledger-config';
-import { deferredWork } from '@ledger/event-store';
+import { deferredWork, type DeferredWork } from '@ledger/event-store';
 import { onUnroutedResponse } from './ledger-http-adapter';
+
+/**
+ * Lines written by deferred work (deferred-work.ts: the request lines, after their answers) go
+ * out together when its run ends, in one write(2): at 64 clients a run writes the lines of a
+ * whole commit's answers. Any other line is written at once, as before.
+ */
+export const gatheringDeferredLines = (out: DestinationStream, work: DeferredWork = deferredWork): DestinationStream => {
+  let gathered = '';
+  work.onRunEnd(() => {
+    if (gathered === '') return;
+    const lines = gathered;
+    gathered = '';
+    out.write(lines);
+  });
+  return { write: (line: string) => (work.running ? void (gathered += line) : out.write(line)) };
+};
 
 /**
  * The process's one pino logger: fastify's request logger is a child of it, and so is every
@@ -13,10 +29,14 @@ import { onUnroutedResponse } from './ledger-http-adapter';
  * the main thread, where pino's default hands each line to libuv's thread pool and back,
  * two thread wake-ups per request that cost more than the write on a busy machine
  * (bench/results/2026-11-30-http-logging-ab.md). A line is out before the next statement
- * runs, so a crash loses none; a reader that stops reading slows the server instead of
- * growing an unbounded buffer.
+ * runs, so a crash loses none, except the request lines, which wait at most about a
+ * millisecond for the next commit's sync (logCompleted); a reader that stops reading slows
+ * the server instead of growing an unbounded buffer.
  */
-export const createLedgerLogger = (config: Pick<LedgerConfig, 'logLevel'>, to: DestinationStream = destination({ dest: 1, sync: true })): Logger =>
+export const createLedgerLogger = (
+  config: Pick<LedgerConfig, 'logLevel'>,
+  to: DestinationStream = gatheringDeferredLines(destination({ dest: 1, sync: true })),
+): Logger =>
   pino(
     {
       level: config.logLevel,
