@@ -7,13 +7,14 @@ interface Timers {
 }
 
 /**
- * Work no answer waits for (a request's log line and metrics, waking the read models after
- * a commit), run while the writer thread syncs the next commit: the main thread only waits
+ * Work no answer and no read waits for (a request's log line and metrics, the store's commit
+ * observers), run while the writer thread syncs the next commit: the main thread only waits
  * then. Run at once after an answer instead, it sat between the answer and the next request
- * of the same client, which waited for it (at one client, 3-7% of each command's p50:
- * bench/README.md, stop 41). Without a next commit it runs after `FALLBACK_MS` (1 ms),
- * in the order it was deferred, so a quiet server is as up to date as before, a millisecond
- * later.
+ * of the same client, which waited for it (at one client about 5% of each command's p50:
+ * bench/README.md, stop 41). Without a next commit it runs after `FALLBACK_MS` (1 ms), in the
+ * order it was deferred, so a quiet server's logs and metrics are a millisecond later than
+ * before. Waking the read models is not deferred: a read right after an answer must find them
+ * past it.
  *
  * One queue per thread (`deferredWork`): whichever store hands a commit over, the main thread
  * is then free.
@@ -84,6 +85,11 @@ export class DeferredWork {
       }
     } finally {
       this.inRun = false;
+      // Work deferred during the run has run with it: its fallback has nothing left to do.
+      if (this.timer !== null && this.queue.length === 0) {
+        this.timers.clearTimeout(this.timer);
+        this.timer = null;
+      }
       for (const listener of this.runEnds) {
         try {
           listener();

@@ -52,7 +52,7 @@ describe('DeferredWork', () => {
   });
 
   it('goes on past work that throws, and runs what work defers in the same run', () => {
-    const { timers } = manualTimers();
+    const { timers, armed } = manualTimers();
     const work = new DeferredWork(1, timers);
     const ran: string[] = [];
     work.defer(() => {
@@ -65,6 +65,7 @@ describe('DeferredWork', () => {
     work.runNow();
     assert.deepEqual(ran, ['first', 'deferred by the first']);
     assert.equal(work.pending, 0);
+    assert.equal(armed.size, 0, 'no fallback is left armed for work that has run');
   });
 
   it('says it is running while its work runs, and tells its run-end listeners once per run that ran work', () => {
