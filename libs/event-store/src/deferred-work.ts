@@ -10,11 +10,11 @@ interface Timers {
  * Work no answer and no read waits for (a request's log line and metrics, the store's commit
  * observers), run while the writer thread syncs the next commit: the main thread only waits
  * then. Run at once after an answer instead, it sat between the answer and the next request
- * of the same client, which waited for it (at one client a few per cent of each command's p50,
- * within the host's noise of any single run: bench/README.md, stop 41). Without a next commit it runs after `FALLBACK_MS` (1 ms), in the
- * order it was deferred, so a quiet server's logs and metrics are a millisecond later than
- * before. Waking the read models is not deferred: a read right after an answer must find them
- * past it.
+ * of the same client, which waited for it (at one client a few per cent of each command's
+ * p50, within the host's noise of any single run: bench/README.md, stop 41). Without a next
+ * commit it runs after `FALLBACK_MS` (1 ms), in the order it was deferred, so a quiet
+ * server's logs and metrics are a millisecond later than before. Waking the read models is
+ * not deferred: a read right after an answer must find them past it.
  *
  * One queue per thread (`deferredWork`): whichever store hands a commit over, the main thread
  * is then free.
@@ -65,10 +65,7 @@ export class DeferredWork {
    * that throws is skipped; what it failed to do is its own to report.
    */
   runNow(): void {
-    if (this.timer !== null) {
-      this.timers.clearTimeout(this.timer);
-      this.timer = null;
-    }
+    // Inside a run, the run goes on with what is deferred meanwhile.
     if (this.queue.length === 0 || this.inRun) return;
     this.inRun = true;
     try {
@@ -85,8 +82,8 @@ export class DeferredWork {
       }
     } finally {
       this.inRun = false;
-      // Work deferred during the run has run with it: its fallback has nothing left to do.
-      if (this.timer !== null && this.queue.length === 0) {
+      // Everything deferred so far, during the run too, has run: the fallback has nothing to do.
+      if (this.timer !== null) {
         this.timers.clearTimeout(this.timer);
         this.timer = null;
       }

@@ -56,12 +56,8 @@ export const createLedgerLogger = (
  * within a millisecond (deferred-work.ts): its `time` is when it was written.
  */
 const logCompleted = (request: FastifyRequest, reply: FastifyReply): void => {
-  const fields = {
-    correlationId: request.id,
-    req: { method: request.method, url: request.url },
-    res: { statusCode: reply.statusCode },
-    responseTime: Math.round(reply.elapsedTime * 1000) / 1000,
-  };
+  // The serializers shape req and res when the line is written; the time is taken now.
+  const fields = { correlationId: request.id, req: request, res: reply, responseTime: Math.round(reply.elapsedTime * 1000) / 1000 };
   const log = request.server.log;
   deferredWork.defer(() => log.info(fields, 'request completed'));
 };
