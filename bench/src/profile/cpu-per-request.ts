@@ -7,7 +7,7 @@
  *
  *   node dist/bench/src/profile/cpu-per-request.js [clients=64] [seconds=10] [node flags for the server...]
  *   BASELINE=1 node dist/bench/src/profile/cpu-per-request.js [clients] [seconds]   (the bench's baseline server instead)
- *   WARM_UP_SECONDS=20 ...   (a longer unmeasured warm-up than the default 2 s)
+ *   WARM_UP_SECONDS=2 ...   (another unmeasured warm-up than the default, JIT_WARM_UP_SECONDS)
  *
  * Prints one JSON line: requests/s, p50 latency, main thread and whole process µs per
  * request, the same for each thread (by thread id and name, in the order they started:
@@ -20,6 +20,7 @@ import { LedgerProcess } from '@ledger/testing';
 import { BaselineProcess } from '../baseline/baseline-process';
 import { JsonClient } from '../support/http-client';
 import { commandCycles, enlistNodes } from '../support/command-cycles';
+import { JIT_WARM_UP_SECONDS } from '../support/jit-warm-up';
 
 /** A figure of each thread of a process, by "tid name" (Linux's comm, in the order the threads were started). */
 const perThread = (pid: number, read: (taskDir: string) => number): Map<string, number> => {
@@ -49,8 +50,8 @@ const cpuMs = (statFile: string): number => {
   return (Number(fields[11]) + Number(fields[12])) * 10;
 };
 
-/** Unmeasured load before the measured window (WARM_UP_SECONDS, default 2): V8 compiles the hot paths meanwhile. */
-const WARM_UP_SECONDS = Number(process.env.WARM_UP_SECONDS ?? 2);
+/** Unmeasured load before the measured window (WARM_UP_SECONDS, default JIT_WARM_UP_SECONDS): V8 compiles the hot paths meanwhile. */
+const WARM_UP_SECONDS = Number(process.env.WARM_UP_SECONDS ?? JIT_WARM_UP_SECONDS);
 
 /** The bench's baseline server (no API key, no node flags), with what this script uses of a LedgerProcess. */
 const baselineServer = async () => {

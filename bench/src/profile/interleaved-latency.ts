@@ -19,8 +19,8 @@ import { JsonClient } from '../support/http-client';
 import { commandCycles, enlistNodes } from '../support/command-cycles';
 import { median, percentile, spread } from '../support/stats';
 import { untilIdle } from '../support/process-idle';
+import { JIT_WARM_UP_SECONDS } from '../support/jit-warm-up';
 
-const WARM_UP_SECONDS = 2;
 /** One client acquires one node (`i-0`). */
 const NODES = 1;
 
@@ -62,7 +62,7 @@ const main = async (): Promise<void> => {
     const clients = servers.map((server, index) => new JsonClient(server.port, index === 0 ? apiKey : ledgers[index - 1].apiKey, 1));
     for (const [index, client] of clients.entries()) {
       await enlistNodes(client, NODES, 'i');
-      await commandCycles(client, { clients: 1, seconds: WARM_UP_SECONDS, nodePrefix: 'i', requestPrefix: `i-${index}-warm-up` });
+      await commandCycles(client, { clients: 1, seconds: JIT_WARM_UP_SECONDS, nodePrefix: 'i', requestPrefix: `i-${index}-warm-up` });
     }
     for (let round = 0; round < rounds; round++) {
       // Each round starts with another server, so none is always first after the idle gap.

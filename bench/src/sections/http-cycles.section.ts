@@ -5,17 +5,17 @@ import type { BenchOptions, BenchSection, Measurement } from '../support/bench-s
 import { enlistNodes } from '../support/command-cycles';
 import { COMMANDS_PER_CYCLE, load, NODE_PREFIX, summarise, type Target } from '../support/cycle-loads';
 import { JsonClient } from '../support/http-client';
+import { JIT_WARM_UP_SECONDS } from '../support/jit-warm-up';
 import { untilIdle } from '../support/process-idle';
 import { AppendLoad } from './store-append.section';
 
 const CONCURRENCY = [1, 16, 64] as const;
 const STORE_SLICE_MS = 1_000;
 /**
- * Each server first runs the same load unmeasured, at each concurrency: both start fresh in
- * every run, and without it the ledger's measured second was also the one in which V8 was
- * still compiling its hot paths (118 TurboFan jobs in the 8 s after 6 s at one client,
- * on background threads sharing the two cores), while the baseline has a page of code to
- * warm. A server runs for days; the figures are of one that has warmed up, both alike.
+ * Both servers start fresh in every run: each first runs one client for JIT_WARM_UP_SECONDS
+ * (jit-warm-up.ts: until V8 has compiled its hot paths), then, at each concurrency, the
+ * same load as the measured one for WARM_UP_SECONDS, unmeasured. A server runs for days;
+ * the figures are of one that has warmed up, both alike.
  */
 const WARM_UP_SECONDS = 2;
 
@@ -57,7 +57,7 @@ export const httpCyclesSection: BenchSection = {
     'full command cycles over HTTP on loopback (acquire, deploying, deployed, release; each client on its own node; latency per request; the load generator runs on the same machine) ' +
     'against the real server process (default settings: synchronous=FULL, LOG_LEVEL=info, operator key; rate limit raised) and, in the same run with the same load generator, ' +
     'against the baseline: a bare node:http server appending the same events with the same calls to the same store (bench/src/baseline/bare-http-server.ts); ' +
-    `at each concurrency the baseline's load is cut in two halves around the ledger's (baseline, ledger, baseline: the host's drift hits both alike), each server after the same load for ${WARM_UP_SECONDS} s unmeasured (warm-up), and no load starts before both servers are idle; then the store alone at 64 clients (2 x 1 s) for the ledger-to-store ratio. A command is one request; a cycle is 4`,
+    `at each concurrency the baseline's load is cut in two halves around the ledger's (baseline, ledger, baseline: the host's drift hits both alike), each server after ${JIT_WARM_UP_SECONDS} s of one client once (V8 compiles the hot paths) and the same load for ${WARM_UP_SECONDS} s unmeasured (warm-up), and no load starts before both servers are idle; then the store alone at 64 clients (2 x 1 s) for the ledger-to-store ratio. A command is one request; a cycle is 4`,
   targets: [
     { key: 'http.64.vs-baseline', atLeast: 0.5, why: "at 64 clients the ledger completes at least half the baseline's command rate" },
     { key: 'http.1.p50-vs-baseline', atMost: 1.5, why: "at 1 client the ledger's p50 latency is at most 1.5 times the baseline's" },
@@ -84,6 +84,10 @@ export const httpCyclesSection: BenchSection = {
         const { idle, waitedMs } = await untilIdle([ledger.pid, baseline.pid]);
         if (!idle) options.log(`    (the servers were still busy after ${waitedMs} ms; measuring anyway)`);
       };
+      for (const target of [targets.baseline, targets.ledger]) {
+        await settle();
+        await load(target, 1, JIT_WARM_UP_SECONDS, `bench-${label}jit`);
+      }
       for (const clients of CONCURRENCY) {
         const prefix = (part: string) => `bench-${label}${part}-${clients}`;
         // The baseline's load is cut in two halves around the ledger's (B L B), so that the
