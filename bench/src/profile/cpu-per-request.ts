@@ -7,7 +7,7 @@
  *
  *   node dist/bench/src/profile/cpu-per-request.js [clients=64] [seconds=10] [node flags for the server...]
  *   BASELINE=1 node dist/bench/src/profile/cpu-per-request.js [clients] [seconds]   (the bench's baseline server instead)
- *   WARM_UP_SECONDS=2 ...   (another unmeasured warm-up than the default, JIT_WARM_UP_SECONDS)
+ *   WARM_UP_SECONDS=2 ...   (an unmeasured warm-up other than the default, JIT_WARM_UP_SECONDS)
  *
  * Prints one JSON line: requests/s, p50 latency, main thread and whole process µs per
  * request, the same for each thread (by thread id and name, in the order they started:
