@@ -1,32 +1,47 @@
 import type Database from 'better-sqlite3';
 import type { TrackedCollection } from './tracked-collections';
 import { changedSince, type GoneEntities } from './snapshot-rows';
-import { SNAPSHOT_CHUNK_ENTITIES } from './snapshot-tables';
+import { SNAPSHOT_CHUNK_CHARS, SNAPSHOT_CHUNK_ENTITIES } from './snapshot-tables';
 
 /** A chunk row's keys and the entities' bodies, each a JSON array in the same order. */
 export type Chunk = [keys: string, bodies: string];
 /** Per collection, the chunks of the entities a snapshot stores. */
 export type ChangedChunks = Map<string, Chunk[]>;
 
+/** The entities of a collection's first chunk, before it is known how big they print. */
+const FIRST_CHUNK_ENTITIES = 16;
+
 /**
  * The entities of `collection` a snapshot against `since` stores (changedSince), in chunks
- * of `perChunk` in the collection's own order: a chunk's bodies printed by one
- * JSON.stringify, half the CPU of one call an entity and a join.
+ * in the collection's own order: a chunk's bodies printed by one JSON.stringify, half the
+ * CPU of one call an entity and a join. A chunk holds at most `perChunk` entities and,
+ * after the first, as many as the last chunk's entities would print in `chunkChars`
+ * (SNAPSHOT_CHUNK_CHARS: a string V8 keeps in its young generation).
  */
-export const changedChunks = (collection: TrackedCollection, since: number | null, perChunk: number = SNAPSHOT_CHUNK_ENTITIES): Chunk[] => {
+export const changedChunks = (
+  collection: TrackedCollection,
+  since: number | null,
+  perChunk: number = SNAPSHOT_CHUNK_ENTITIES,
+  chunkChars: number = SNAPSHOT_CHUNK_CHARS,
+): Chunk[] => {
   const chunks: Chunk[] = [];
   let keys: string[] = [];
   let entities: unknown[] = [];
+  let size = Math.min(perChunk, FIRST_CHUNK_ENTITIES);
+  const close = (): void => {
+    const bodies = JSON.stringify(entities);
+    chunks.push([JSON.stringify(keys), bodies]);
+    size = Math.max(1, Math.min(perChunk, Math.floor((chunkChars * entities.length) / bodies.length)));
+    keys = [];
+    entities = [];
+  };
   collection.forEach((key, entity) => {
     if (!changedSince(entity, since)) return;
     keys.push(key);
     entities.push(entity);
-    if (keys.length < perChunk) return;
-    chunks.push([JSON.stringify(keys), JSON.stringify(entities)]);
-    keys = [];
-    entities = [];
+    if (keys.length >= size) close();
   });
-  if (keys.length > 0) chunks.push([JSON.stringify(keys), JSON.stringify(entities)]);
+  if (keys.length > 0) close();
   return chunks;
 };
 

@@ -6,8 +6,8 @@ import { generationTable } from '../read-model-tables';
  * - snapshots: one row per snapshot position: the state's plain fields, the names of
  *   its collections, and whether it is a keyframe (holds every entity);
  * - chunks: the entities stored at a snapshot, a collection's in rows of up to
- *   SNAPSHOT_CHUNK_ENTITIES: their keys, the keys removed since the previous snapshot,
- *   and their bodies (a JSON array in the keys' order). A delta snapshot stores only the
+ *   SNAPSHOT_CHUNK_ENTITIES and about SNAPSHOT_CHUNK_CHARS of JSON: their keys, the keys
+ *   removed since the previous snapshot, and their bodies (a JSON array in the keys' order). A delta snapshot stores only the
  *   entities that changed since the previous snapshot, so snapshots every N events cost
  *   what changed, not the whole state.
  *
@@ -25,8 +25,20 @@ export interface SnapshotTableNames {
   legacyEntities: string;
 }
 
-/** At most this many entities to a chunk row (a few hundred KB of JSON on the ledger view). */
+/** At most this many entities to a chunk row. */
 export const SNAPSHOT_CHUNK_ENTITIES = 1_000;
+
+/**
+ * About as many characters of JSON as a chunk's bodies hold (two bytes a character at most): each stays a string V8 makes
+ * in its young generation, which is reused. A string over 128 KB goes to its large-object
+ * space instead, on pages mapped for it alone and unmapped when it dies; a chunk is
+ * printed, posted to the rebuild's audit thread (the copy made there too) and bound to
+ * SQLite, so on a VM where the first touch of fresh memory is dear that cost more than
+ * printing it (a chunk of 1,000 ledger entities is about 400 KB; a rebuild of the bench's
+ * 1,000,000 events spent 1.3 s of its main thread posting 379 MB of such chunks, 0.5 s
+ * with chunks of 150 entities: bench/README, stop 43).
+ */
+export const SNAPSHOT_CHUNK_CHARS = 60_000;
 
 export const snapshotsOf = (projectionName: string): string => `${projectionName}/snapshots`;
 
