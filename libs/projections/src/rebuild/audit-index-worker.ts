@@ -6,6 +6,7 @@ import { openReadModelDatabase } from '../runtime/read-model-database';
 import { ReadModelTables } from '../runtime/read-model-tables';
 import { snapshotStatements, writeTakenSnapshot, type SnapshotStatements, type TakenSnapshot } from '../runtime/snapshots/snapshot-writer';
 import { LEDGER_UPCASTERS } from '../upcasting/ledger-upcasters';
+import { parseAuditFields } from './audit-fields-json';
 
 /** Rows read ahead while the write lock is taken, at most; then the thread waits for it. */
 const MAX_QUEUED_ROWS = 20_000;
@@ -33,11 +34,12 @@ export interface AuditLoadTask {
 
 /**
  * A page of the log as the main thread folded it: after which position, up to which, and its
- * events' AUDIT_DATA_PATHS strings as the JSON of auditFieldsOf. One string crosses the channel
- * cheaper than the array would (8,000,000 entries: printed and parsed in 0.7-0.8 s of CPU,
- * copied by structured clone in 1.2-1.35 s), and its printing and parsing fall on different threads.
+ * events' AUDIT_DATA_PATHS strings as the JSON of auditFieldsOf (printAuditFields: a few
+ * strings of a few hundred events each). Strings cross the channel cheaper than the array
+ * would (8,000,000 entries: printed and parsed in 0.7-0.8 s of CPU, copied by structured
+ * clone in 1.2-1.35 s), and their printing and parsing fall on different threads.
  */
-export type AuditFieldsPage = { after: number; last: number; count: number; fields: string } | { end: true };
+export type AuditFieldsPage = { after: number; last: number; count: number; fields: string[] } | { end: true };
 
 /**
  * What the main thread sends on the channel: pages' fields, and the view's snapshots, which
@@ -101,7 +103,7 @@ export const loadAuditIndex = (task: AuditLoadTask, tell: (message: AuditThreadM
       }
       if (given && given.after !== position) throw new Error(`the main thread sent the page after ${given.after}, this thread is at ${position}`);
       const page = given
-        ? store.readFieldsAfter(position, given.count, AUDIT_DATA_PATHS, JSON.parse(given.fields) as (string | null)[])
+        ? store.readFieldsAfter(position, given.count, AUDIT_DATA_PATHS, parseAuditFields(given.fields))
         : store.readFieldsAfter(position, task.pageSize, AUDIT_DATA_PATHS);
       let keep = page.length;
       if (given && page[keep - 1]?.position !== given.last)

@@ -36,7 +36,7 @@ export class QueuedForThread {
 
 /** About what a message holds, in characters (its strings; numbers count for nothing). */
 const charsOf = (message: FromMainThread): number => {
-  if ('fields' in message) return message.fields.length;
+  if ('fields' in message) return message.fields.reduce((chars, part) => chars + part.length, 0);
   if (!('snapshot' in message)) return 0;
   const { changed, gone, meta } = message.snapshot;
   let chars = meta.length;

@@ -12,9 +12,9 @@ import { ReadModelTables } from '../runtime/read-model-tables';
 import { StateFold } from '../runtime/state-fold';
 import { SnapshotWriter } from '../runtime/snapshots/snapshot-writer';
 import { snapshotsOf, snapshotTablesOf } from '../runtime/snapshots/snapshot-tables';
-import { auditFieldsOf } from '../audit/audit-fields';
 import type { AuditLoaded, AuditLoadTask, AuditThreadMessage, FromMainThread } from './audit-index-worker';
 import { QueuedForThread } from './queued-for-thread';
+import { printAuditFields } from './audit-fields-json';
 
 export interface FoldProgress {
   position: number;
@@ -225,7 +225,7 @@ export const rebuildReadModels = async (options: RebuildReadModelsOptions): Prom
       if (worker && position < until) {
         while (!threadDone && queued.queuedChars > maxQueuedChars) await pause();
         options.onQueued?.(queued.queuedChars);
-        toThread({ after: position, last: page[page.length - 1].position, count: page.length, fields: JSON.stringify(auditFieldsOf(page)) });
+        toThread({ after: position, last: page[page.length - 1].position, count: page.length, fields: printAuditFields(page) });
       }
       for (const part of splitAt(page, stops)) {
         // A stop before this part's first event sees the view as it is now: folded exactly that far.
