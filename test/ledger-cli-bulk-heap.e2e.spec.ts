@@ -77,7 +77,7 @@ describe('ledger-cli folds the log with a bigger young generation', () => {
       return line && line !== parentLine ? ([pid, line] as const) : undefined;
     });
     const commandLine = ownLine.split('\0');
-    assert.ok(commandLine.includes('--max-semi-space-size=64'), commandLine.join(' '));
+    assert.ok(commandLine.includes('--max-semi-space-size=32'), commandLine.join(' '));
     cli.kill('SIGTERM');
     assert.deepEqual(await ended, { code: null, signal: 'SIGTERM' });
     await until('the rebuild to stop', () => (existsSync(`/proc/${child}`) ? undefined : true), 10_000);
