@@ -7,9 +7,9 @@ import { generationTable } from '../read-model-tables';
  *   its collections, and whether it is a keyframe (holds every entity);
  * - chunks: the entities stored at a snapshot, a collection's in rows of up to
  *   SNAPSHOT_CHUNK_ENTITIES and about SNAPSHOT_CHUNK_CHARS of JSON: their keys, the keys
- *   removed since the previous snapshot, and their bodies (a JSON array in the keys' order). A delta snapshot stores only the
- *   entities that changed since the previous snapshot, so snapshots every N events cost
- *   what changed, not the whole state.
+ *   removed since the previous snapshot, and their bodies (a JSON array in the keys'
+ *   order). A delta snapshot stores only the entities that changed since the previous
+ *   snapshot, so snapshots every N events cost what changed, not the whole state.
  *
  * A row per chunk and not per entity: a million-event ledger stores about 900,000
  * entities in its snapshots, and a row each cost its rebuild more than the fold of the
@@ -29,9 +29,10 @@ export interface SnapshotTableNames {
 export const SNAPSHOT_CHUNK_ENTITIES = 1_000;
 
 /**
- * About as many characters of JSON as a chunk's bodies hold (two bytes a character at most): each stays a string V8 makes
- * in its young generation, which is reused. A string over 128 KB goes to its large-object
- * space instead, on pages mapped for it alone and unmapped when it dies; a chunk is
+ * About as many characters of JSON as a chunk's bodies hold: each stays a string V8 makes
+ * in its young generation, which is reused, even at two bytes a character. A string over
+ * 128 KB goes to its large-object space instead, on pages mapped for it alone and unmapped
+ * when it dies; a chunk is
  * printed, posted to the rebuild's audit thread (the copy made there too) and bound to
  * SQLite, so on a VM where the first touch of fresh memory is dear that cost more than
  * printing it (a chunk of 1,000 ledger entities is about 400 KB; a rebuild of the bench's
