@@ -7,14 +7,15 @@ interface Timers {
 }
 
 /**
- * Work no answer and no read waits for (a request's log line and metrics, the store's commit
- * observers), run while the writer thread syncs the next commit: the main thread only waits
- * then. Run at once after an answer instead, it sat between the answer and the next request
- * of the same client, which waited for it (at one client a few per cent of each command's
- * p50, within the host's noise of any single run: bench/README.md, stop 41). Without a next
- * commit it runs after `FALLBACK_MS` (1 ms), in the order it was deferred, so a quiet
- * server's logs and metrics are a millisecond later than before. Waking the read models is
- * not deferred: a read right after an answer must find them past it.
+ * Work no answer waits for (a request's log line and metrics, the store's commit observers,
+ * its announcement of a commit to the read models), run while the writer thread syncs the
+ * next commit: the main thread only waits then. Run at once after an answer instead, it sat
+ * between the answer and the next request of the same client, which waited for it (at one
+ * client a few per cent of each command's p50, within the host's noise of any single run:
+ * bench/README.md, stops 41 and 44). Without a next commit it runs after `FALLBACK_MS` (1 ms),
+ * in the order it was deferred, so a quiet server's logs and metrics are a millisecond later
+ * than before. A read that must find the read models past every answer given has the store
+ * announce its commits at once (EventStore.announceCommits) and waits for their fold.
  *
  * One queue per thread (`deferredWork`): whichever store hands a commit over, the main thread
  * is then free.

@@ -63,7 +63,9 @@ export class ProjectionsAdminController {
   @Get()
   @ApiOperation({ summary: 'The read models: position, and any rebuild under way' })
   @ApiOkResponse({ type: ProjectionListResponseDto })
-  list() {
+  async list() {
+    // The view's position past every command answered so far (the audit index keeps its own pace).
+    await this.views.current();
     return {
       projections: Object.entries(this.projections).map(([name, p]) => ({ name, projection: p.projection, position: p.position, rebuilding: p.rebuilding })),
     };

@@ -44,8 +44,9 @@ export class HealthController {
     description: 'storage_fault: the disk refuses writes (full, read-only, failing, or the store file replaced).',
   })
   async summary(@Res({ passthrough: true }) response: FastifyReply) {
+    const { position } = await this.views.current();
     const head = await this.store.headPosition();
-    const readModels = { position: this.views.view.position, lag: head - this.views.view.position };
+    const readModels = { position, lag: head - position };
     const fault = this.storage.current;
     if (!fault) return { status: 'ok', store: { head, writable: true }, readModels };
     response.status(503);

@@ -82,8 +82,8 @@ export class LedgerMetrics {
       name: 'ledger_read_model_position',
       help: 'Global position the read models have folded.',
       registers,
-      collect() {
-        this.set(views.view.position);
+      async collect() {
+        this.set((await views.current()).position);
       },
     });
     // Both lag gauges read one count per scrape: counting reads up to LAG_COUNT_CAP events per follower.

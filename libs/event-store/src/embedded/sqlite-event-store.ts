@@ -17,6 +17,7 @@ import { WorkerSqliteWriter } from './writer/worker-sqlite-writer';
 import { RecentCommits } from './recent-commits';
 import { asStorageFault } from '../storage-fault';
 import { embeddedEventAtOrAfter, embeddedPositionAtTime } from './point-in-log';
+import { deferredWork } from '../deferred-work';
 
 const DEFAULT_READ_ALL_PAGE = 1000;
 /** The newest committed events kept for this handle's subscriptions (a few pages: a subscriber further behind reads the file). */
@@ -49,6 +50,10 @@ export class SqliteEventStore implements EventStore {
   private readonly groupCommit: GroupCommit<AppendRequest, AppendResult>;
   private readonly subscriptions = new Set<SqliteAllSubscription>();
   private readonly recent = new RecentCommits(RECENT_EVENTS);
+  /** Commits acknowledged and not yet announced to the subscriptions, oldest first. */
+  private unannounced: { requests: AppendRequest[]; batch: WrittenBatch }[] = [];
+  /** The position of the newest acknowledged append. */
+  private acknowledged = 0;
   private closing: Promise<void> | undefined;
 
   static async open(options: SqliteStoreOptions): Promise<SqliteEventStore> {
@@ -88,20 +93,37 @@ export class SqliteEventStore implements EventStore {
         // A full or read-only disk fails the whole batch: say so in the one storage vocabulary.
         throw asStorageFault(error) ?? error;
       }
-      // Subscribers wake on the next turn, after the appenders (resolved below) have had
-      // their microtasks: a request's answer goes out before the read models fold its events,
-      // and before the events are kept for them (a subscriber reading meanwhile reads the file).
-      // Not deferred to the next commit's sync (deferred-work.ts): a read, or an acquire that
-      // picks a node from the view, right after an answer must find the view past it.
-      if (batch.outcomes.some((outcome) => outcome.ok)) {
-        setImmediate(() => {
-          if (this.subscriptions.size > 0) this.recent.remember(requests, batch);
-          this.notifier.notify();
-        });
+      // Subscribers are told while the writer syncs the next commit, or within a millisecond
+      // (deferred-work.ts), or when a reader asks (announceCommits): after the answers have
+      // gone out and the client has sent its next request, so the read models' fold never
+      // stands between the two. Until then a subscriber reading meanwhile reads the file.
+      let acknowledged = 0;
+      for (const outcome of batch.outcomes) if (outcome.ok) acknowledged = Math.max(acknowledged, outcome.value.position);
+      if (acknowledged > 0) {
+        this.acknowledged = Math.max(this.acknowledged, acknowledged);
+        this.unannounced.push({ requests, batch });
+        deferredWork.defer(this.announce);
       }
       return batch.outcomes.map(withoutWrittenFlag);
     }, options.maxBatch);
   }
+
+  /**
+   * Tells this handle's subscriptions now of every commit it has acknowledged, instead of at
+   * the next commit's hand-off, and returns the newest one's position (0 before any): a read
+   * that must reflect every answer given waits for its projection to reach it.
+   */
+  announceCommits(): number {
+    if (this.unannounced.length > 0) {
+      const commits = this.unannounced;
+      this.unannounced = [];
+      if (this.subscriptions.size > 0) for (const { requests, batch } of commits) this.recent.remember(requests, batch);
+      this.notifier.notify();
+    }
+    return this.acknowledged;
+  }
+
+  private readonly announce = (): void => void this.announceCommits();
 
   async appendToStream(stream: string, events: NewEvent[], expectedRevision: ExpectedRevision): Promise<AppendResult> {
     this.assertOpen();
@@ -130,6 +152,7 @@ export class SqliteEventStore implements EventStore {
       },
       notifier: this.notifier,
       pollIntervalMs: this.options.pollIntervalMs,
+      announce: this.announce,
     };
     const subscription = new SqliteAllSubscription(source, fromPosition, (ended) => this.subscriptions.delete(ended));
     this.subscriptions.add(subscription);

@@ -8,6 +8,11 @@ export interface SubscriptionSource {
   readAfter(afterPosition: number, maxCount: number): RecordedEvent[];
   notifier: AppendNotifier;
   pollIntervalMs: number;
+  /**
+   * Has the notifier announce every commit the store has acknowledged and not announced yet
+   * (it tells subscribers a little after its answers): a read then finds each of them.
+   */
+  announce?(): void;
 }
 
 const PAGE_SIZE = 256;
@@ -96,6 +101,7 @@ export class SqliteAllSubscription implements AllSubscription, AsyncIterator<Rec
       if (this.page.length > 0) {
         await yieldToEventLoop();
         if (this.closed) return DONE;
+        this.source.announce?.();
         // A short page was the whole log as it stood; with no commit notified since, reading
         // again would find nothing, so wait for one (or the poll, for other processes' appends).
         if (this.page.length < PAGE_SIZE && this.source.notifier.sequence === this.readAtSequence) {
@@ -104,6 +110,7 @@ export class SqliteAllSubscription implements AllSubscription, AsyncIterator<Rec
         }
       }
       if (this.closed) return DONE;
+      this.source.announce?.();
       this.readAtSequence = this.source.notifier.sequence;
       this.page = this.source.readAfter(this.lastPosition, PAGE_SIZE);
       this.nextInPage = 0;

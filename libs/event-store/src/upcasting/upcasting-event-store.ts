@@ -53,6 +53,11 @@ export class UpcastingEventStore implements EventStore {
     return inner.observeCommits?.bind(inner);
   }
 
+  /** The embedded store's announcement of acknowledged commits (read-your-answers), passed through. */
+  get announceCommits(): (() => number) | undefined {
+    return this.inner.announceCommits?.bind(this.inner);
+  }
+
   async eventAtOrAfter(position: number): Promise<RecordedEvent | null> {
     const event = await this.inner.eventAtOrAfter(position);
     return event && this.upcasters.upcast(event);

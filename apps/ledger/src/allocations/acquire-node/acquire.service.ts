@@ -79,7 +79,7 @@ export class AcquireService {
           context,
         );
       }
-      const nodeId = route?.nodeId ?? request.nodeId ?? this.pick(request, tried);
+      const nodeId = route?.nodeId ?? request.nodeId ?? (await this.pick(request, tried));
       // No node left may be this request's own doing: a copy routed first may hold it.
       if (!nodeId && !routesRead) {
         routesRead = true;
@@ -116,7 +116,7 @@ export class AcquireService {
       if (request.nodeId || !TRY_ANOTHER_NODE.has(outcome.refused.code)) {
         return this.refusals.refuse(refusedNodeCommand({ type: 'AcquireNode', nodeId, consumer: request.consumer }), outcome.refused, context);
       }
-      const next = this.pick(request, tried);
+      const next = await this.pick(request, tried);
       if (!next) return this.noMatchingNode(request, context);
       await this.route(routeStream, { requestId: request.requestId, fingerprint, nodeId: next }, routeRevision, context);
     }
@@ -139,8 +139,8 @@ export class AcquireService {
   }
 
   /** A free matching node; copies of different requests start at different places so they rarely collide. */
-  private pick(request: AcquireRequest, tried: ReadonlySet<string>): string | null {
-    const candidates = acquirableNodes(this.views.view, request.constraints ?? {}, this.clock()).filter((node) => !tried.has(node.nodeId));
+  private async pick(request: AcquireRequest, tried: ReadonlySet<string>): Promise<string | null> {
+    const candidates = acquirableNodes(await this.views.current(), request.constraints ?? {}, this.clock()).filter((node) => !tried.has(node.nodeId));
     if (candidates.length === 0) return null;
     const start =
       parseInt(
