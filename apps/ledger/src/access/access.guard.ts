@@ -102,21 +102,28 @@ export class AccessGuard implements CanActivate {
     }
   }
 
-  /** Whose allocation a token is: tokens never change hands, so the read model's answer is final; a just-issued one is read from its node stream. */
+  /**
+   * Whose allocation a token is: tokens never change hands, so the read model's answer is
+   * final, and so is the node's state this process folded when it issued the token (the
+   * read model hears of a commit a little after its answer); another token is read from
+   * its node stream.
+   */
   private async ownerOf(token: string): Promise<{ consumer: Consumer; nodeId: string } | null> {
     const parsed = parseToken(token);
     if (!parsed) return null;
     const known = this.views.view.allocations[token];
     if (known) return { consumer: known.consumer, nodeId: known.nodeId };
-    const state = await this.nodes.load(parsed.nodeId);
+    const state = await this.nodes.load(parsed.nodeId, (folded) => folded.allocation?.token === token);
     return state.allocation?.token === token ? { consumer: state.allocation.consumer, nodeId: parsed.nodeId } : null;
   }
 
-  /** A device's parent allocation never changes: the read model's answer is final; a just-registered one is read from its node stream. */
+  /** A device's parent allocation never changes: the read model's answer is final, as is a state folded here that has the device; else its node stream says. */
   private async tokenOfDevice(deviceId: string): Promise<string> {
     const parsed = parseDeviceId(deviceId);
     if (!parsed) return '';
-    return this.views.view.devices[deviceId]?.token ?? (await this.nodes.load(parsed.nodeId)).devices[deviceId]?.token ?? '';
+    const known = this.views.view.devices[deviceId]?.token;
+    if (known) return known;
+    return (await this.nodes.load(parsed.nodeId, (folded) => folded.devices[deviceId] !== undefined)).devices[deviceId]?.token ?? '';
   }
 
   /** A denied attempt goes down the one refusal path: recorded, then answered 403 by the exception filter. */

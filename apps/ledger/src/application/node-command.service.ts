@@ -58,8 +58,12 @@ export class NodeCommandService {
     return isEnlisted((await this.handler.load(Streams.node(nodeId), isEnlisted)).state);
   }
 
-  /** The node's current state, from the stream itself (not a projection). */
-  async load(nodeId: string): Promise<NodeState> {
-    return (await this.handler.load(Streams.node(nodeId))).state;
+  /**
+   * The node's current state, from the stream itself (not a projection). With `settled`, a
+   * state this process has already folded (its own commands) that it holds for is answered
+   * without reading the stream: for a fact no later event undoes.
+   */
+  async load(nodeId: string, settled?: (state: NodeState) => boolean): Promise<NodeState> {
+    return (await this.handler.load(Streams.node(nodeId), settled)).state;
   }
 }
