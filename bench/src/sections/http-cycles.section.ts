@@ -18,6 +18,9 @@ const STORE_SLICE_MS = 1_000;
  * the figures are of one that has warmed up, both alike.
  */
 const WARM_UP_SECONDS = 2;
+/** Measured slices per server and concurrency, taken in turn (ABBA, twice). */
+const SLICES = 4;
+const SLICE_ORDER = ['baseline', 'ledger', 'ledger', 'baseline', 'baseline', 'ledger', 'ledger', 'baseline'] as const;
 
 /** Peak resident set size of a process so far (VmHWM), in MiB. */
 const peakRssMiB = (pid: number): number => {
@@ -57,7 +60,7 @@ export const httpCyclesSection: BenchSection = {
     'full command cycles over HTTP on loopback (acquire, deploying, deployed, release; each client on its own node; latency per request; the load generator runs on the same machine) ' +
     'against the real server process (default settings: synchronous=FULL, LOG_LEVEL=info, operator key; rate limit raised) and, in the same run with the same load generator, ' +
     'against the baseline: a bare node:http server appending the same events with the same calls to the same store (bench/src/baseline/bare-http-server.ts); ' +
-    `at each concurrency the baseline's load is cut in two halves around the ledger's (baseline, ledger, baseline: the host's drift hits both alike), each server after ${JIT_WARM_UP_SECONDS} s of one client once (V8 compiles the hot paths) and the same load for ${WARM_UP_SECONDS} s unmeasured (warm-up), and no load starts before both servers are idle; then the store alone at 64 clients (2 x 1 s) for the ledger-to-store ratio. A command is one request; a cycle is 4`,
+    `at each concurrency each server's load is cut in ${SLICES} slices taken in turn (baseline, ledger, ledger, baseline, twice: the host's drift hits both alike), each server after ${JIT_WARM_UP_SECONDS} s of one client once (V8 compiles the hot paths) and the same load for ${WARM_UP_SECONDS} s unmeasured (warm-up), and no load starts before both servers are idle; then the store alone at 64 clients (2 x 1 s) for the ledger-to-store ratio. A command is one request; a cycle is 4`,
   targets: [
     { key: 'http.64.vs-baseline', atLeast: 0.5, why: "at 64 clients the ledger completes at least half the baseline's command rate" },
     { key: 'http.1.p50-vs-baseline', atMost: 1.5, why: "at 1 client the ledger's p50 latency is at most 1.5 times the baseline's" },
@@ -90,20 +93,31 @@ export const httpCyclesSection: BenchSection = {
       }
       for (const clients of CONCURRENCY) {
         const prefix = (part: string) => `bench-${label}${part}-${clients}`;
-        // The baseline's load is cut in two halves around the ledger's (B L B), so that the
-        // host's drift over the minute hits both servers alike; each server warms up just
-        // before its first measured load, and no load starts while the other server is
-        // still working off its own (the ledger's read models catch up after a load).
-        await settle();
-        await load(targets.baseline, clients, WARM_UP_SECONDS, prefix('w'));
-        const baseFirst = await load(targets.baseline, clients, options.httpSeconds / 2, prefix('a'));
-        await settle();
-        await load(targets.ledger, clients, WARM_UP_SECONDS, prefix('w'));
-        const before = await storeCounters(ledger);
-        const result = summarise([await load(targets.ledger, clients, options.httpSeconds, prefix('m'))]);
-        const after = await storeCounters(ledger);
-        await settle();
-        const base = summarise([baseFirst, await load(targets.baseline, clients, options.httpSeconds / 2, prefix('b'))]);
+        // Each server's load is cut in SLICES slices taken in turn, B L L B B L L B, so that
+        // the host's drift hits both servers alike: on this machine a server's p50 moved by a
+        // factor of two within a minute, and one slow spell over one server's whole window
+        // decided a run. Each server warms up just before its first slice, and no slice
+        // starts while the other server is still working off its own (the ledger's read
+        // models catch up after a load).
+        for (const target of [targets.baseline, targets.ledger]) {
+          await settle();
+          await load(target, clients, WARM_UP_SECONDS, prefix('w'));
+        }
+        const slices: Record<'ledger' | 'baseline', Awaited<ReturnType<typeof load>>[]> = { ledger: [], baseline: [] };
+        let appends = 0;
+        let transactions = 0;
+        for (const [index, name] of SLICE_ORDER.entries()) {
+          await settle();
+          const before = name === 'ledger' ? await storeCounters(ledger) : null;
+          slices[name].push(await load(targets[name], clients, options.httpSeconds / SLICES, prefix(`s${index}`)));
+          if (before) {
+            const after = await storeCounters(ledger);
+            appends += after.appends - before.appends;
+            transactions += after.transactions - before.transactions;
+          }
+        }
+        const result = summarise(slices.ledger);
+        const base = summarise(slices.baseline);
         options.log(
           `    ${clients} clients: ledger ${result.cyclesPerSecond.toFixed(1)} cycles/s p50 ${result.p50.toFixed(2)} ms p99 ${result.p99.toFixed(2)} ms; baseline ${base.cyclesPerSecond.toFixed(1)} cycles/s p50 ${base.p50.toFixed(2)} ms p99 ${base.p99.toFixed(2)} ms`,
         );
@@ -121,7 +135,7 @@ export const httpCyclesSection: BenchSection = {
           {
             key: `http.${clients}.batch`,
             label: `${clients} client(s): ledger appends per transaction (group commit)`,
-            value: (after.appends - before.appends) / (after.transactions - before.transactions),
+            value: appends / transactions,
             unit: 'appends',
           },
           {
