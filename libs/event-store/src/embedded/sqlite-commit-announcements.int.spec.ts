@@ -6,6 +6,7 @@ import { ConcurrencyError } from '../concurrency-error';
 import { SqliteEventStore } from './sqlite-event-store';
 import { tempStoreFile } from './testing/temp-store-file';
 import { testEvent } from './testing/test-events';
+import { waitUntil } from './testing/wait-until';
 
 /** One round of a generated history: appends submitted together (one group commit or several), some with a stale revision. */
 type Round = { stream: number; events: number; stale: boolean }[];
@@ -14,13 +15,6 @@ const round: fc.Arbitrary<Round> = fc.array(fc.record({ stream: fc.nat(3), event
   minLength: 1,
   maxLength: 6,
 });
-
-const waitUntil = async (condition: () => boolean, what: string): Promise<void> => {
-  for (let waited = 0; !condition(); waited += 2) {
-    if (waited > 60_000) throw new Error(`gave up waiting: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 2));
-  }
-};
 
 describe('embedded store: commits announced to subscriptions after their answers', () => {
   it('announceCommits() returns the newest acknowledged position, and a subscription then delivers every acknowledged event', async () => {

@@ -5,6 +5,7 @@ import type { NewEvent, RecordedEvent } from '../envelope';
 import { SqliteEventStore } from './sqlite-event-store';
 import { tempStoreFile } from './testing/temp-store-file';
 import { testEvent } from './testing/test-events';
+import { waitUntil } from './testing/wait-until';
 
 /** One step of a generated history: who appends what, and how. */
 type Step =
@@ -21,13 +22,6 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   fc.record({ kind: fc.constant('stale-revision' as const), stream: fc.nat(3) }),
   fc.record({ kind: fc.constant('one-batch' as const), streams: fc.array(fc.nat(3), { minLength: 2, maxLength: 5 }) }),
 );
-
-const waitUntil = async (condition: () => boolean, what: string): Promise<void> => {
-  for (let waited = 0; !condition(); waited += 5) {
-    if (waited > 60_000) throw new Error(`gave up waiting: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-};
 
 const rejection = (promise: Promise<unknown>) =>
   promise.then(
