@@ -96,7 +96,7 @@ export class SqliteEventStore implements EventStore {
       // Subscribers are told while the writer syncs the next commit, or within a millisecond
       // (deferred-work.ts), or when a reader asks (announceCommits): after the answers have
       // gone out and the client has sent its next request, so the read models' fold never
-      // stands between the two. Until then a subscriber reading meanwhile reads the file.
+      // stands between the two. A subscription about to read announces first (SubscriptionSource).
       let acknowledged = 0;
       for (const outcome of batch.outcomes) if (outcome.ok) acknowledged = Math.max(acknowledged, outcome.value.position);
       if (acknowledged > 0) {
