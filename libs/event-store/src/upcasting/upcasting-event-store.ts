@@ -53,9 +53,9 @@ export class UpcastingEventStore implements EventStore {
     return inner.observeCommits?.bind(inner);
   }
 
-  /** The embedded store's announcement of acknowledged commits (read-your-answers), passed through. */
-  get announceCommits(): (() => number) | undefined {
-    return this.inner.announceCommits?.bind(this.inner);
+  /** The embedded store's announcement of acknowledged commits, passed through; 0 (nothing to wait for) where the inner store has none. */
+  announceCommits(): number {
+    return this.inner.announceCommits?.() ?? 0;
   }
 
   async eventAtOrAfter(position: number): Promise<RecordedEvent | null> {
