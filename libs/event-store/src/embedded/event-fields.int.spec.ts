@@ -8,30 +8,15 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import type { NewEvent, RecordedEvent } from '../envelope';
-import { UpcasterRegistry } from '../upcasting/upcaster-registry';
+import type { RecordedEvent } from '../envelope';
 import { stringAt, type DataPath } from './event-fields';
 import { SqliteEventStore } from './sqlite-event-store';
 import { SqliteReadOnlyEventStore } from './sqlite-read-only-store';
 import { tempStoreFile } from './testing/temp-store-file';
+import { jsonValueArb as valueArb, objectOf, versionedEventArb, versionedUpcasters as upcasters, writeVersionedEvents } from './testing/versioned-events';
 
 const PATHS: DataPath[] = [['nodeId'], ['token'], ['owner', 'token'], ['owner', 'nodeId'], ['consumer', 'model'], ['a', 'b', 'c']];
 
-/** Version 1 of `Renamed` called `token` `oldToken`; version 2 is current. */
-const upcasters = new UpcasterRegistry([
-  {
-    type: 'Renamed',
-    fromVersion: 1,
-    upcast: (data) => {
-      const { oldToken, ...rest } = data as Record<string, unknown>;
-      return { ...rest, token: oldToken };
-    },
-  },
-]);
-
-/** Any JSON value, and now and then a string: empty, escaped, beyond the BMP, holding a lone surrogate (a client may send one). */
-const valueArb = fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.string({ unit: 'grapheme' }), fc.constantFrom('', '"\\\n\u0000\u001f', 'é😀', 'a\ud800b'));
-const objectOf = (keys: string[]) => fc.dictionary(fc.constantFrom(...keys), valueArb, { maxKeys: keys.length });
 const nestedArb = fc.record(
   {
     owner: fc.oneof(objectOf(['token', 'nodeId']), valueArb),
@@ -45,15 +30,7 @@ const dataArb = fc.oneof(
   { weight: 6, arbitrary: fc.tuple(objectOf(['nodeId', 'token', 'oldToken', 'x']), nestedArb).map(([top, nested]) => ({ ...top, ...nested })) },
   { weight: 1, arbitrary: valueArb },
 );
-/** Versions 1 (or none: 1) and, for `Renamed`, 2 (current); now and then 3, from the future. */
-const eventArb = fc
-  .record({
-    type: fc.constantFrom('Plain', 'Renamed'),
-    version: fc.oneof({ weight: 40, arbitrary: fc.constantFrom(undefined, 1, 2) }, { weight: 1, arbitrary: fc.constant(3) }),
-    data: dataArb,
-    stream: fc.constantFrom('node-a', 'ip-10.0.0.1', 'refusals-é'),
-  })
-  .map((event) => (event.type === 'Plain' && event.version === 2 ? { ...event, version: 1 } : event));
+const eventArb = versionedEventArb(dataArb);
 
 describe('readFieldsAfter', () => {
   it('gives each event the strings at the paths asked for and the JSON that parsing it in JavaScript gives, and the same with the fields given', async () => {
@@ -61,19 +38,7 @@ describe('readFieldsAfter', () => {
       fc.asyncProperty(fc.array(eventArb, { minLength: 1, maxLength: 30 }), fc.integer({ min: 1, max: 7 }), async (events, pageSize) => {
         const temp = await tempStoreFile('event-fields');
         try {
-          const writer = await SqliteEventStore.open({ file: temp.file });
-          for (const [i, event] of events.entries()) {
-            const metadata = {
-              correlationId: `c${i}`,
-              causationId: null,
-              actor: 'test',
-              requestId: null,
-              schemaVersion: event.version,
-            } as NewEvent['metadata'];
-            if (event.version === undefined) delete (metadata as { schemaVersion?: number }).schemaVersion;
-            await writer.appendToStream(event.stream, [{ id: `e${i}`, type: event.type, data: event.data, metadata }], 'any');
-          }
-          await writer.close();
+          await writeVersionedEvents(temp.file, events);
           const store = SqliteReadOnlyEventStore.open({ file: temp.file, upcasters });
           try {
             // A version past the type's current one (2 of `Renamed`, 1 of `Plain`) is from the future: no page holding it is read.

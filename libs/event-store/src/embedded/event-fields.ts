@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { RecordedEvent } from '../envelope';
 import type { UpcasterRegistry } from '../upcasting/upcaster-registry';
-import { EVENT_COLUMNS } from './event-row';
+import { EVENT_COLUMNS, type StoredEventRow } from './event-row';
 
 /** A field of an event's data, by its keys from the top (`['owner', 'token']` is data.owner.token). */
 export type DataPath = readonly string[];
@@ -28,7 +28,6 @@ export const stringAt = (data: unknown, path: DataPath): string | null => {
   return typeof value === 'string' ? value : null;
 };
 
-type StoredRow = [position: number, eventId: string, stream: string, revision: number, type: string, data: string, metadata: string, recordedAt: string];
 type LocatedRow = [position: number, type: string, stream: string, recordedAt: string];
 type Row = [
   position: number,
@@ -53,13 +52,13 @@ export class EventFieldReader {
   private readonly page: Database.Statement<[number, number], Row>;
   /** Where each event of the page is, nothing else: for a caller that has its fields already. */
   private readonly located: Database.Statement<[number, number], LocatedRow>;
-  private readonly whole: Database.Statement<[number], StoredRow>;
+  private readonly whole: Database.Statement<[number], StoredEventRow>;
 
   constructor(
     db: Database.Database,
     private readonly paths: readonly DataPath[],
     private readonly upcasters: UpcasterRegistry,
-    private readonly toEvent: (row: StoredRow) => RecordedEvent,
+    private readonly toEvent: (row: StoredEventRow) => RecordedEvent,
   ) {
     const fields = paths.map((path) => {
       if (path.length === 0 || !path.every((key) => KEY.test(key))) throw new TypeError(`not a data path of plain keys: ${JSON.stringify(path)}`);

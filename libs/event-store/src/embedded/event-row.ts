@@ -14,6 +14,18 @@ export interface EventRow {
 
 export const EVENT_COLUMNS = 'position, event_id, stream, revision, type, data, metadata, recorded_at';
 
+/** One row of the `events` table as EVENT_COLUMNS reads it with `.raw(true)` (an array, no object a row). */
+export type StoredEventRow = [
+  position: number,
+  eventId: string,
+  stream: string,
+  revision: number,
+  type: string,
+  data: string,
+  metadata: string,
+  recordedAt: string,
+];
+
 export const toRecordedEvent = (row: EventRow): RecordedEvent => ({
   id: row.event_id,
   type: row.type,

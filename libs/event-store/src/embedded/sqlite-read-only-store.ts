@@ -2,16 +2,15 @@ import Database from 'better-sqlite3';
 import type { RecordedEvent } from '../envelope';
 import type { AllSubscription, AppendResult, EventStore, ReadAllOptions } from '../event-store.port';
 import { AppendNotifier } from './append-notifier';
-import { EVENT_COLUMNS } from './event-row';
+import { EVENT_COLUMNS, type StoredEventRow } from './event-row';
 import { EventFieldReader, type DataPath, type EventFields } from './event-fields';
 import { SCHEMA_VERSION } from './schema';
 import { SqliteAllSubscription } from './sqlite-subscription';
 import { NO_UPCASTERS, type UpcasterRegistry } from '../upcasting/upcaster-registry';
 import { embeddedEventAtOrAfter, embeddedPositionAtTime } from './point-in-log';
+import { endsWithSchemaVersion, EventWithUnreadMetadata } from './event-with-unread-metadata';
 
-type RawRow = [position: number, eventId: string, stream: string, revision: number, type: string, data: string, metadata: string, recordedAt: string];
-
-const toEvent = (row: RawRow): RecordedEvent => ({
+const toEvent = (row: StoredEventRow): RecordedEvent => ({
   id: row[1],
   type: row[4],
   stream: row[2],
@@ -40,9 +39,9 @@ export interface SqliteReadOnlyStoreOptions {
  */
 export class SqliteReadOnlyEventStore implements EventStore {
   private readonly db: Database.Database;
-  private readonly allAfter: Database.Statement<[number, number], RawRow>;
-  private readonly atPositions: Database.Statement<[string], RawRow>;
-  private readonly streamFrom: Database.Statement<[string, number], RawRow>;
+  private readonly allAfter: Database.Statement<[number, number], StoredEventRow>;
+  private readonly atPositions: Database.Statement<[string], StoredEventRow>;
+  private readonly streamFrom: Database.Statement<[string, number], StoredEventRow>;
   private readonly head: Database.Statement<[], [number]>;
   private readonly notifier = new AppendNotifier();
   private readonly subscriptions = new Set<SqliteAllSubscription>();
@@ -94,6 +93,22 @@ export class SqliteReadOnlyEventStore implements EventStore {
     const rows = this.allAfter.all(afterPosition, maxCount);
     const events = new Array<RecordedEvent>(rows.length);
     for (let i = 0; i < rows.length; i++) events[i] = this.upcasters.upcast(toEvent(rows[i]));
+    return events;
+  }
+
+  /**
+   * readAfter for a fold that reads the events' data and never their metadata (a rebuild of
+   * the read models): an event stored in its type's current shape comes with its metadata
+   * unparsed until read (EventWithUnreadMetadata); any other is read and upcast as readAfter does.
+   */
+  readDataAfter(afterPosition: number, maxCount: number): RecordedEvent[] {
+    this.assertOpen();
+    const rows = this.allAfter.all(afterPosition, maxCount);
+    const events = new Array<RecordedEvent>(rows.length);
+    for (let i = 0; i < rows.length; i++) {
+      const row = rows[i];
+      events[i] = endsWithSchemaVersion(row[6], this.upcasters.currentVersion(row[4])) ? new EventWithUnreadMetadata(row) : this.upcasters.upcast(toEvent(row));
+    }
     return events;
   }
 

@@ -88,9 +88,12 @@ const pause = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 
 const replacedPosition = (tables: ReadModelTables): number =>
   Math.max(tables.current(AUDIT_INDEX)?.position ?? 0, tables.current(snapshotsOf(ledgerProjection.name))?.position ?? 0);
 
-/** Pages of the log: synchronously from the read-only embedded store (no promise a page), else through the port. */
+/**
+ * Pages of the log: synchronously from the read-only embedded store (no promise a page), its
+ * events' metadata left unparsed (no read model reads it), else through the port.
+ */
 const pageReader = (store: EventStore, pageSize: number): ((after: number) => RecordedEvent[] | Promise<RecordedEvent[]>) => {
-  const readAfter = (store as { readAfter?: (after: number, max: number) => RecordedEvent[] }).readAfter;
+  const readAfter = (store as { readDataAfter?: (after: number, max: number) => RecordedEvent[] }).readDataAfter;
   return typeof readAfter === 'function'
     ? (after) => readAfter.call(store, after, pageSize)
     : (after) => store.readAll({ fromPosition: after, maxCount: pageSize });
