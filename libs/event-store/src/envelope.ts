@@ -36,3 +36,18 @@ export interface RecordedEvent<Type extends string = string, Data = unknown> ext
   /** ISO-8601 UTC time the store recorded the event. */
   recordedAt: string;
 }
+
+/**
+ * The envelope's fields as a plain object, in one fixed order: what a reader of any event can
+ * see, whatever object holds it (an event whose metadata is parsed on first read becomes plain).
+ */
+export const plainEnvelope = <Type extends string, Data>(event: RecordedEvent<Type, Data>): RecordedEvent<Type, Data> => ({
+  id: event.id,
+  type: event.type,
+  stream: event.stream,
+  revision: event.revision,
+  position: event.position,
+  recordedAt: event.recordedAt,
+  data: event.data,
+  metadata: event.metadata,
+});

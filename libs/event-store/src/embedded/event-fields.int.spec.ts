@@ -13,7 +13,14 @@ import { stringAt, type DataPath } from './event-fields';
 import { SqliteEventStore } from './sqlite-event-store';
 import { SqliteReadOnlyEventStore } from './sqlite-read-only-store';
 import { tempStoreFile } from './testing/temp-store-file';
-import { jsonValueArb as valueArb, objectOf, versionedEventArb, versionedUpcasters as upcasters, writeVersionedEvents } from './testing/versioned-events';
+import {
+  jsonValueArb as valueArb,
+  objectOf,
+  sameRefusalAs,
+  versionedEventArb,
+  versionedUpcasters as upcasters,
+  writeVersionedEvents,
+} from './testing/versioned-events';
 
 const PATHS: DataPath[] = [['nodeId'], ['token'], ['owner', 'token'], ['owner', 'nodeId'], ['consumer', 'model'], ['a', 'b', 'c']];
 
@@ -52,11 +59,7 @@ describe('readFieldsAfter', () => {
               } catch (error) {
                 // A page the parsing reader refuses (an event from the future, or one its upcaster
                 // cannot take: this one's destructures null), the other refuses with the same error.
-                const refused = error as Error;
-                assert.throws(
-                  () => store.readFieldsAfter(after, pageSize, PATHS),
-                  (other: Error) => other.constructor === refused.constructor && other.message === refused.message,
-                );
+                assert.throws(() => store.readFieldsAfter(after, pageSize, PATHS), sameRefusalAs(error));
                 return;
               }
               if (parsed.length === 0) break;

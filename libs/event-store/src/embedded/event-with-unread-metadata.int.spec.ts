@@ -8,11 +8,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import type { NewEvent, RecordedEvent } from '../envelope';
+import { plainEnvelope, type NewEvent, type RecordedEvent } from '../envelope';
 import { endsWithSchemaVersion, EventWithUnreadMetadata } from './event-with-unread-metadata';
 import { SqliteReadOnlyEventStore } from './sqlite-read-only-store';
 import { tempStoreFile } from './testing/temp-store-file';
-import { jsonValueArb, metadataOf, versionedEventArb, versionedUpcasters, writeVersionedEvents } from './testing/versioned-events';
+import { jsonValueArb, metadataOf, sameRefusalAs, versionedEventArb, versionedUpcasters, writeVersionedEvents } from './testing/versioned-events';
 
 /** Text that looks like the member the shortcut looks for, where it must not count: inside strings and nested objects. */
 const decoyArb = fc.oneof(
@@ -70,18 +70,6 @@ const metadataIn = (style: string, index: number, version: number | undefined, d
     : { ...rest, note: decoy, ...(version === undefined ? {} : { schemaVersion }) }) as unknown as NewEvent['metadata'];
 };
 
-/** What a reader can see of an event: every field of the envelope, the metadata read. */
-const seen = (event: RecordedEvent) => ({
-  id: event.id,
-  type: event.type,
-  stream: event.stream,
-  revision: event.revision,
-  position: event.position,
-  recordedAt: event.recordedAt,
-  data: event.data,
-  metadata: event.metadata,
-});
-
 describe('readDataAfter', () => {
   it('gives each event exactly as readAfter does, metadata included, and refuses what readAfter refuses', async () => {
     const eventArb = fc.record({ event: versionedEventArb(jsonValueArb), style: metadataStyleArb, decoy: decoyArb });
@@ -101,16 +89,12 @@ describe('readDataAfter', () => {
               try {
                 expected = store.readAfter(after, pageSize);
               } catch (error) {
-                const refused = error as Error;
-                assert.throws(
-                  () => store.readDataAfter(after, pageSize),
-                  (other: Error) => other.constructor === refused.constructor && other.message === refused.message,
-                );
+                assert.throws(() => store.readDataAfter(after, pageSize), sameRefusalAs(error));
                 return;
               }
               if (expected.length === 0) return;
               const actual = store.readDataAfter(after, pageSize);
-              assert.deepStrictEqual(actual.map(seen), expected.map(seen));
+              assert.deepStrictEqual(actual.map(plainEnvelope), expected.map(plainEnvelope));
               // Metadata written as commands write it, with the type's current version, is left unparsed.
               for (const event of actual) {
                 const { event: source, style } = written[Number(event.id.slice(1))];

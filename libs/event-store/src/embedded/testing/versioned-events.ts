@@ -65,3 +65,9 @@ export const writeVersionedEvents = async (
     await writer.close();
   }
 };
+
+/** For assert.throws: an error of the same class with the same message as `refused` (two readers refusing one event alike). */
+export const sameRefusalAs =
+  (refused: unknown) =>
+  (other: Error): boolean =>
+    other.constructor === (refused as Error).constructor && other.message === (refused as Error).message;
