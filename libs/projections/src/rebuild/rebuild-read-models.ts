@@ -93,9 +93,9 @@ const replacedPosition = (tables: ReadModelTables): number =>
  * events' metadata left unparsed (no read model reads it), else through the port.
  */
 const pageReader = (store: EventStore, pageSize: number): ((after: number) => RecordedEvent[] | Promise<RecordedEvent[]>) => {
-  const readAfter = (store as { readDataAfter?: (after: number, max: number) => RecordedEvent[] }).readDataAfter;
-  return typeof readAfter === 'function'
-    ? (after) => readAfter.call(store, after, pageSize)
+  const readDataAfter = (store as { readDataAfter?: (after: number, max: number) => RecordedEvent[] }).readDataAfter;
+  return typeof readDataAfter === 'function'
+    ? (after) => readDataAfter.call(store, after, pageSize)
     : (after) => store.readAll({ fromPosition: after, maxCount: pageSize });
 };
 
