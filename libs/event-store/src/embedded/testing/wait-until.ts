@@ -1,7 +1,8 @@
-/** Waits, checking every 5 ms, until `condition` holds; fails after a minute naming `what`. */
+/** Waits, checking every 5 ms, until `condition` holds; fails after a minute of the clock (however slowly timers fire) naming `what`. */
 export const waitUntil = async (condition: () => boolean, what: string): Promise<void> => {
-  for (let waited = 0; !condition(); waited += 5) {
-    if (waited > 60_000) throw new Error(`gave up waiting: ${what}`);
+  const deadline = Date.now() + 60_000;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`gave up waiting: ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
 };
