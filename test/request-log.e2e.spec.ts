@@ -137,39 +137,41 @@ describe('the request log', () => {
 });
 
 describe('the request log at a graceful stop', () => {
-  it('has the line of every request answered before the stop, the last ones included', async () => {
-    const ledger = await LedgerProcess.start();
-    try {
-      const correlationIds = Array.from({ length: 12 }, (_, index) => `log-stop-${index}`);
-      // Commands and reads in turn, the stop sent as soon as the last is answered: lines wait
-      // for the next commit's sync, and after the last answer none comes.
-      for (const [index, correlationId] of correlationIds.entries()) {
-        const answer =
-          index % 2 === 0
-            ? await ledger.request(
-                'POST',
-                '/v1/nodes',
-                { nodeId: `stop-node-${index}`, hostname: `stop-node-${index}.maas` },
-                { 'x-correlation-id': correlationId },
-              )
-            : await ledger.get('/v1/nodes', { 'x-correlation-id': correlationId });
-        assert.ok(answer.status === 200 || answer.status === 201, `${correlationId}: ${answer.status}`);
+  // The default hold, and one far longer than the stop takes: the stop writes what is held.
+  for (const batchMs of ['20', '1000'])
+    it(`has the line of every request answered before the stop, the last ones included (LEDGER_LOG_BATCH_MS=${batchMs})`, async () => {
+      const ledger = await LedgerProcess.start({ env: { LEDGER_LOG_BATCH_MS: batchMs } });
+      try {
+        const correlationIds = Array.from({ length: 12 }, (_, index) => `log-stop-${index}`);
+        // Commands and reads in turn, the stop sent as soon as the last is answered: lines wait
+        // for the next commit's sync, and after the last answer none comes.
+        for (const [index, correlationId] of correlationIds.entries()) {
+          const answer =
+            index % 2 === 0
+              ? await ledger.request(
+                  'POST',
+                  '/v1/nodes',
+                  { nodeId: `stop-node-${index}`, hostname: `stop-node-${index}.maas` },
+                  { 'x-correlation-id': correlationId },
+                )
+              : await ledger.get('/v1/nodes', { 'x-correlation-id': correlationId });
+          assert.ok(answer.status === 200 || answer.status === 201, `${correlationId}: ${answer.status}`);
+        }
+        await ledger.stop();
+        const completed = new Set(
+          ledger.logs
+            .split('\n')
+            .filter((line) => line.startsWith('{'))
+            .map((line) => JSON.parse(line) as LogLine)
+            .filter((line) => line.msg === 'request completed')
+            .map((line) => line.correlationId),
+        );
+        assert.deepEqual(
+          correlationIds.filter((correlationId) => !completed.has(correlationId)),
+          [],
+        );
+      } finally {
+        ledger.removeData();
       }
-      await ledger.stop();
-      const completed = new Set(
-        ledger.logs
-          .split('\n')
-          .filter((line) => line.startsWith('{'))
-          .map((line) => JSON.parse(line) as LogLine)
-          .filter((line) => line.msg === 'request completed')
-          .map((line) => line.correlationId),
-      );
-      assert.deepEqual(
-        correlationIds.filter((correlationId) => !completed.has(correlationId)),
-        [],
-      );
-    } finally {
-      ledger.removeData();
-    }
-  });
+    });
 });

@@ -13,6 +13,8 @@ export interface LedgerConfig {
   store: StoreKind;
   esdbUrl: string | null;
   logLevel: string;
+  /** How long the request lines of answered requests may be held to go out in one write with later ones (0: as each batch of bookkeeping ends). */
+  logBatchMs: number;
   sqliteSynchronous: SqliteSynchronous;
   readWaitMs: number;
   /** How often the read models are checkpointed while events flow (and at every graceful stop). */
@@ -91,6 +93,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): LedgerConfig =
     store,
     esdbUrl,
     logLevel: oneOf(env, 'LOG_LEVEL', 'info', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
+    logBatchMs: integer(env, 'LEDGER_LOG_BATCH_MS', 20, 0, 1_000),
     sqliteSynchronous: oneOf<SqliteSynchronous>(env, 'LEDGER_SQLITE_SYNCHRONOUS', 'FULL', ['FULL', 'NORMAL', 'EXTRA']),
     readWaitMs: integer(env, 'LEDGER_READ_WAIT_MS', 5_000, 0, 60_000),
     checkpointIntervalMs: integer(env, 'LEDGER_CHECKPOINT_INTERVAL_MS', 5_000, 10, 3_600_000),

@@ -1,23 +1,15 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { destination, pino, type DestinationStream, type Logger } from 'pino';
 import type { LedgerConfig } from '../config/ledger-config';
-import { deferredWork, type DeferredWork } from '@ledger/event-store';
+import { deferredWork } from '@ledger/event-store';
 import { onUnroutedResponse } from './ledger-http-adapter';
+import { gatheringDeferredLines } from './deferred-log-lines';
 
-/**
- * Lines written by deferred work (deferred-work.ts: the request lines, after their answers) go
- * out together when its run ends, in one write(2): at 64 clients a run writes the lines of a
- * whole commit's answers. Any other line is written at once, as before.
- */
-export const gatheringDeferredLines = (out: DestinationStream, work: DeferredWork = deferredWork): DestinationStream => {
-  let gathered = '';
-  work.onRunEnd(() => {
-    if (gathered === '') return;
-    const lines = gathered;
-    gathered = '';
-    out.write(lines);
-  });
-  return { write: (line: string) => (work.running ? void (gathered += line) : out.write(line)) };
+/** stdout, the request lines held up to `holdMs` to share a write; whatever is held goes out as the process exits. */
+const stdoutLines = (holdMs: number): DestinationStream => {
+  const lines = gatheringDeferredLines(destination({ dest: 1, sync: true }), deferredWork, holdMs);
+  process.on('exit', lines.flush);
+  return lines;
 };
 
 /**
@@ -25,18 +17,17 @@ export const gatheringDeferredLines = (out: DestinationStream, work: DeferredWor
  * service's (nestjs-pino). No headers are serialized, so there is nothing to redact (the
  * Authorization and reservation-key headers never reach a log line).
  *
- * Lines are written to stdout synchronously (pino's `sync: true`): one write(2) per line on
- * the main thread, where pino's default hands each line to libuv's thread pool and back,
- * two thread wake-ups per request that cost more than the write on a busy machine
+ * Lines are written to stdout synchronously (pino's `sync: true`) on the main thread, where
+ * pino's default hands each line to libuv's thread pool and back, two thread wake-ups per
+ * request that cost more than the write on a busy machine
  * (bench/results/2026-11-30-http-logging-ab.md). A line is out before the next statement
- * runs, so a crash loses none, except the request lines, which wait at most about a
- * millisecond for the next commit's sync (logCompleted); a reader that stops reading slows
- * the server instead of growing an unbounded buffer.
+ * runs, so a crash loses none, except the request lines: written after their answers, while
+ * the writer syncs the next commit (logCompleted), they are held up to `logBatchMs`
+ * (LEDGER_LOG_BATCH_MS) to share a write (deferred-log-lines.ts), and a process killed
+ * meanwhile loses them; any exit but a kill writes them. A reader that stops reading slows the
+ * server instead of growing an unbounded buffer.
  */
-export const createLedgerLogger = (
-  config: Pick<LedgerConfig, 'logLevel'>,
-  to: DestinationStream = gatheringDeferredLines(destination({ dest: 1, sync: true })),
-): Logger =>
+export const createLedgerLogger = (config: Pick<LedgerConfig, 'logLevel' | 'logBatchMs'>, to: DestinationStream = stdoutLines(config.logBatchMs)): Logger =>
   pino(
     {
       level: config.logLevel,
@@ -52,8 +43,8 @@ export const createLedgerLogger = (
  * `responseTime` in milliseconds, to the microsecond (fastify measures it with hrtime).
  * Written with the server's logger and the correlation id, the fields `request.log` would
  * bind: the request's own logger is then never made for most requests (lazy-request-logger.ts).
- * The fields are taken now and the line written while the writer syncs the next commit, or
- * within a millisecond (deferred-work.ts): its `time` is when it was written.
+ * The fields are taken now and the line made while the writer syncs the next commit, or
+ * within a millisecond (deferred-work.ts): its `time` is then, before any holding.
  */
 const logCompleted = (request: FastifyRequest, reply: FastifyReply): void => {
   // The serializers shape req and res when the line is written; the time is taken now.

@@ -1,14 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { DeferredWork, deferredWork } from '@ledger/event-store';
-import { createLedgerLogger, gatheringDeferredLines, logRequests } from './http-logging';
+import { deferredWork } from '@ledger/event-store';
+import { createLedgerLogger, logRequests } from './http-logging';
 import { ledgerHttpAdapter } from './ledger-http-adapter';
 import type { LazyRequestLogger } from './lazy-request-logger';
 
 /** The ledger's own fastify instance (its adapter, its logger, its request log), answering one route, its log lines kept. */
 const serverLoggingAt = (logLevel: string) => {
   const lines: Record<string, unknown>[] = [];
-  const logger = createLedgerLogger({ logLevel }, { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) });
+  const logger = createLedgerLogger({ logLevel, logBatchMs: 0 }, { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) });
   const fastify = ledgerHttpAdapter({ maxBodyBytes: 1024, keepAliveTimeoutMs: 5000 }, logger).getInstance();
   logRequests(fastify);
   fastify.get('/v1/things', async () => ({ things: [] }));
@@ -69,22 +69,5 @@ describe('the request log and LOG_LEVEL', () => {
     deferredWork.runNow();
     assert.deepEqual(lines, []);
     await fastify.close();
-  });
-});
-
-describe('gatheringDeferredLines', () => {
-  it('writes the lines of one run of deferred work in one write when the run ends, in order, and any other line at once', () => {
-    const writes: string[] = [];
-    const work = new DeferredWork(1, { setTimeout: () => 0, clearTimeout: () => undefined });
-    const out = gatheringDeferredLines({ write: (text: string) => void writes.push(text) }, work);
-    out.write('startup\n');
-    work.defer(() => out.write('request 1\n'));
-    work.defer(() => out.write('request 2\n'));
-    assert.deepEqual(writes, ['startup\n']);
-    work.handedOff();
-    assert.deepEqual(writes, ['startup\n', 'request 1\nrequest 2\n']);
-    out.write('a warning\n');
-    work.runNow();
-    assert.deepEqual(writes, ['startup\n', 'request 1\nrequest 2\n', 'a warning\n'], 'a run with nothing to write writes nothing');
   });
 });
