@@ -3,12 +3,16 @@ import { destination, pino, type DestinationStream, type Logger } from 'pino';
 import type { LedgerConfig } from '../config/ledger-config';
 import { deferredWork } from '@ledger/event-store';
 import { onUnroutedResponse } from './ledger-http-adapter';
-import { gatheringDeferredLines } from './deferred-log-lines';
+import { gatheringDeferredLines, type DeferredLines } from './deferred-log-lines';
+
+/** The stdout sinks of this process (one, but for tools that build the app again), written out as it exits: one exit listener for all. */
+const heldUntilExit = new Set<DeferredLines>();
 
 /** stdout, the request lines held up to `holdMs` to share a write; whatever is held goes out as the process exits. */
 const stdoutLines = (holdMs: number): DestinationStream => {
   const lines = gatheringDeferredLines(destination({ dest: 1, sync: true }), deferredWork, holdMs);
-  process.on('exit', lines.flush);
+  if (heldUntilExit.size === 0) process.on('exit', () => heldUntilExit.forEach((held) => held.flush()));
+  heldUntilExit.add(lines);
   return lines;
 };
 
