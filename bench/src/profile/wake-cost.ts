@@ -1,0 +1,96 @@
+/**
+ * What waking another thread costs on this machine: the main thread posts a small message to
+ * a worker thread that waits for it, as the ledger hands each commit to its writer, after a
+ * gap in which the worker's core may go idle (the time a client takes to turn round), spent
+ * asleep or spinning on the main thread. For each gap it prints how long `postMessage` itself
+ * took (the waker's share: the system call that wakes the worker, on a VM the interrupt sent
+ * to a halted virtual CPU) and how long until the worker ran the message (the wakee's share).
+ *
+ *   node dist/bench/src/profile/wake-cost.js [messages=3000] [gaps µs=0,500,2000] [out.md]
+ *
+ * Both servers of the http-cycles section pay this on each commit (main to writer, writer
+ * back) and on each answer (a socket write waking the load generator), so it bounds what
+ * the ledger's 1-client p50 can lose to the baseline's only through how often it wakes.
+ */
+import { writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { isMainThread, parentPort, Worker } from 'node:worker_threads';
+import { percentile } from '../support/stats';
+
+/** Microseconds on a clock both threads share (performance.now() starts at each thread's own origin). */
+const nowUs = (): number => (performance.timeOrigin + performance.now()) * 1000;
+
+interface Measured {
+  gapUs: number;
+  idle: 'sleep' | 'spin';
+  postUs: number[];
+  deliveryUs: number[];
+}
+
+const spinFor = (us: number): void => {
+  const until = nowUs() + us;
+  while (nowUs() < until);
+};
+
+/** Posts `messages` to a fresh worker, each `gapUs` after the last one's echo, and times both shares. */
+const measure = (messages: number, gapUs: number, idle: 'sleep' | 'spin'): Promise<Measured> =>
+  new Promise((resolve, reject) => {
+    const worker = new Worker(__filename);
+    const measured: Measured = { gapUs, idle, postUs: [], deliveryUs: [] };
+    let sentAt = 0;
+    const send = () => {
+      sentAt = nowUs();
+      worker.postMessage(sentAt);
+      measured.postUs.push(nowUs() - sentAt);
+    };
+    worker.on('message', (ranAt: number) => {
+      measured.deliveryUs.push(ranAt - sentAt);
+      if (measured.deliveryUs.length === messages) {
+        void worker.terminate().then(() => resolve(measured), reject);
+        return;
+      }
+      if (gapUs === 0) send();
+      else if (idle === 'spin') {
+        spinFor(gapUs);
+        send();
+      } else setTimeout(send, gapUs / 1000);
+    });
+    worker.once('error', reject);
+    send();
+  });
+
+const row = ({ gapUs, idle, postUs, deliveryUs }: Measured): string =>
+  `| ${gapUs.toLocaleString('en-US')} | ${gapUs === 0 ? '-' : idle} | ${[50, 90]
+    .map((p) => percentile(postUs, p).toFixed(1))
+    .join(' | ')} | ${[50, 90].map((p) => percentile(deliveryUs, p).toFixed(1)).join(' | ')} |`;
+
+const main = async (): Promise<void> => {
+  const [messagesArg, gapsArg, out] = process.argv.slice(2);
+  const messages = Number(messagesArg ?? 3_000);
+  const gaps = (gapsArg ?? '0,500,2000').split(',').map(Number);
+  if (!Number.isInteger(messages) || messages < 10 || gaps.some((gap) => !Number.isFinite(gap) || gap < 0)) {
+    throw new Error('usage: wake-cost.js [messages >= 10] [gaps in µs, comma-separated] [out.md]');
+  }
+  const rows: string[] = [];
+  for (const gap of gaps) {
+    for (const idle of gap === 0 ? (['sleep'] as const) : (['sleep', 'spin'] as const)) rows.push(row(await measure(messages, gap, idle)));
+  }
+  const report =
+    `# What waking a thread costs here\n\n` +
+    `\`node dist/bench/src/profile/wake-cost.js ${messages} ${gaps.join(',')}\`: ${messages.toLocaleString('en-US')} messages a row, ` +
+    `each posted a gap after the worker echoed the last; load average ${loadavg()
+      .map((load) => load.toFixed(2))
+      .join(' ')}.\n\n` +
+    `| gap (µs) | main thread in the gap | postMessage p50 (µs) | p90 | until the worker ran it p50 (µs) | p90 |\n|---:|---|---:|---:|---:|---:|\n${rows.join('\n')}\n`;
+  if (out) writeFileSync(out, report);
+  process.stdout.write(report);
+};
+
+if (isMainThread) {
+  main().catch((error: unknown) => {
+    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  });
+} else {
+  parentPort!.on('message', () => parentPort!.postMessage(nowUs()));
+}
