@@ -7,9 +7,11 @@
  * for `seconds`, started once every server is idle; each server's latencies are pooled over its slices; the ratio is each ledger's
  * pooled p50 over the baseline's, with the median (min-max) over rounds of the per-round ratio.
  *
- *   node dist/bench/src/profile/interleaved-latency.js [rounds=20] [seconds=1] [ENV=V,ENV=V ...] [-- out.md]
+ *   node dist/bench/src/profile/interleaved-latency.js [rounds=20] [seconds=1] [--nest-floor] [ENV=V,ENV=V ...] [-- out.md]
  *
  * Each further argument is one ledger, started with those variables (none: one ledger as it is).
+ * `--nest-floor` adds the baseline's commands behind NestJS on fastify (nest-floor-server.ts):
+ * what the framework alone costs, between the bare baseline and the ledger.
  */
 import { writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -42,7 +44,9 @@ const envOf = (spec: string): Record<string, string> =>
 const main = async (): Promise<void> => {
   const args = process.argv.slice(2);
   const split = args.indexOf('--');
-  const [roundsArg, secondsArg, ...specs] = split === -1 ? args : args.slice(0, split);
+  const [roundsArg, secondsArg, ...rest] = split === -1 ? args : args.slice(0, split);
+  const nestFloor = rest.includes('--nest-floor');
+  const specs = rest.filter((arg) => arg !== '--nest-floor');
   const out = split === -1 ? undefined : args[split + 1];
   const rounds = Number(roundsArg ?? 20);
   const seconds = Number(secondsArg ?? 1);
@@ -50,16 +54,20 @@ const main = async (): Promise<void> => {
   const load = loadavg()[0];
   const ledgers: LedgerProcess[] = [];
   const baseline = await BaselineProcess.start({});
+  const floors: BaselineProcess[] = [];
   try {
+    if (nestFloor) floors.push(await BaselineProcess.start({ server: 'nest-floor' }));
     for (const spec of variants) {
       ledgers.push(await LedgerProcess.start({ env: { LEDGER_RATE_LIMIT_PER_SECOND: '1000000', LEDGER_RATE_LIMIT_BURST: '1000000', ...envOf(spec) } }));
     }
     const apiKey = ledgers[0].apiKey;
     const servers: Measured[] = [
       { name: 'baseline', port: baseline.port, latencies: [], roundP50s: [] },
+      ...floors.map((floor) => ({ name: 'NestJS on fastify, the baseline behind it', port: floor.port, latencies: [], roundP50s: [] })),
       ...ledgers.map((ledger, index) => ({ name: `ledger ${variants[index] || '(as it is)'}`, port: ledger.port, latencies: [], roundP50s: [] })),
     ];
-    const clients = servers.map((server, index) => new JsonClient(server.port, index === 0 ? apiKey : ledgers[index - 1].apiKey, 1));
+    // The baselines take any key; each ledger its own.
+    const clients = servers.map((server, index) => new JsonClient(server.port, index <= floors.length ? apiKey : ledgers[index - 1 - floors.length].apiKey, 1));
     for (const [index, client] of clients.entries()) {
       await enlistNodes(client, NODES, 'i');
       await commandCycles(client, { clients: 1, seconds: JIT_WARM_UP_SECONDS, nodePrefix: 'i', requestPrefix: `i-${index}-warm-up` });
@@ -70,7 +78,7 @@ const main = async (): Promise<void> => {
         const index = (round + step) % servers.length;
         // As the bench's section does: no slice starts while a server works off the last one
         // (the ledger's read models fold after its answers), which would slow the next server's.
-        await untilIdle([baseline.pid, ...ledgers.map((ledger) => ledger.pid)]);
+        await untilIdle([baseline.pid, ...floors.map((floor) => floor.pid), ...ledgers.map((ledger) => ledger.pid)]);
         const latencies = await commandCycles(clients[index], { clients: 1, seconds, nodePrefix: 'i', requestPrefix: `i-${index}-${round}` });
         servers[index].latencies.push(...latencies);
         servers[index].roundP50s.push(median(latencies));
@@ -81,7 +89,7 @@ const main = async (): Promise<void> => {
     const lines = [
       '# The 1-client p50, interleaved',
       '',
-      `\`node dist/bench/src/profile/interleaved-latency.js ${[rounds, seconds, ...specs].join(' ')}\`: ${rounds} rounds, each a ${seconds} s slice of one client's command cycle on every server in turn; load average ${load.toFixed(2)} at start, ${loadavg()[0].toFixed(2)} at end.`,
+      `\`node dist/bench/src/profile/interleaved-latency.js ${[rounds, seconds, ...rest].join(' ')}\`: ${rounds} rounds, each a ${seconds} s slice of one client's command cycle on every server in turn; load average ${load.toFixed(2)} at start, ${loadavg()[0].toFixed(2)} at end.`,
       '',
       '| server | requests | pooled p50 ms | p99 ms | / baseline (pooled) | / baseline by round: median (min-max) |',
       '|---|---:|---:|---:|---:|---:|',
@@ -98,6 +106,7 @@ const main = async (): Promise<void> => {
       await ledger.stop();
       ledger.removeData();
     }
+    for (const floor of floors) await floor.stop();
     await baseline.stop();
   }
 };
