@@ -1,7 +1,8 @@
 /**
- * Where a token command's latency goes at one client, stage by stage, in the ledger and in
- * the bench's baseline, in the same run with the same load (the bench's command cycle):
- * both servers run with critical-path-preload.js, which stamps each token command on its way
+ * Where a token command's latency goes at one client, stage by stage, in the ledger, in
+ * the bench's baseline and in the baseline behind NestJS on fastify (the framework's floor,
+ * nest-floor-server.ts), in the same run with the same load (the bench's command cycle):
+ * each server runs with critical-path-preload.js, which stamps each token command on its way
  * through. Each round gives each server 2 s of unmeasured load, then a measured window; the
  * figures are medians per stage, then the median (min-max) over rounds. A CPU profile says
  * what the process spends; this says what a waiting client waits for.
@@ -37,12 +38,16 @@ const COMMON_STEPS: CriticalPathStep[] = [
 ];
 
 interface Server {
-  name: 'baseline' | 'ledger';
+  name: ServerName;
   pid: number;
   port: number;
   apiKey: string | null;
   profileFile: string;
 }
+
+/** The bare baseline, the same commands behind NestJS on fastify (nest-floor-server.ts), the ledger. */
+const SERVER_NAMES = ['baseline', 'nest floor', 'ledger'] as const;
+type ServerName = (typeof SERVER_NAMES)[number];
 
 /** Stage name -> this window's median µs, between each step present and the next one present among `steps`. */
 const stageMedians = (requests: Stamps[], steps: readonly CriticalPathStep[]): Map<string, number> => {
@@ -85,12 +90,14 @@ const formatSpread = (runs: number[]): string => {
   return `${Math.round(middle)} (${Math.round(min)}-${Math.round(max)})`;
 };
 
-const table = (stages: string[], rows: Record<Server['name'], Map<string, number[]>>): string =>
+const table = (stages: string[], rows: Record<ServerName, Map<string, number[]>>): string =>
   [
-    '| stage | baseline µs | ledger µs |',
-    '|---|---:|---:|',
-    ...stages.map((stage) => `| ${stage} | ${formatSpread(rows.baseline.get(stage) ?? [])} | ${formatSpread(rows.ledger.get(stage) ?? [])} |`),
+    `| stage | ${SERVER_NAMES.map((name) => `${name} µs`).join(' | ')} |`,
+    `|---|${SERVER_NAMES.map(() => '---:').join('|')}|`,
+    ...stages.map((stage) => `| ${stage} | ${SERVER_NAMES.map((name) => formatSpread(rows[name].get(stage) ?? [])).join(' | ')} |`),
   ].join('\n');
+
+const byServer = (): Record<ServerName, Map<string, number[]>> => ({ baseline: new Map(), 'nest floor': new Map(), ledger: new Map() });
 
 const main = async (): Promise<void> => {
   const [roundsArg, secondsArg, out] = process.argv.slice(2);
@@ -104,12 +111,14 @@ const main = async (): Promise<void> => {
     env: { LEDGER_CRITICAL_PATH_FILE: join(dir, 'ledger.json'), LEDGER_RATE_LIMIT_PER_SECOND: '1000000', LEDGER_RATE_LIMIT_BURST: '1000000' },
   });
   const baseline = await BaselineProcess.start({ nodeArgs: preload, env: { LEDGER_CRITICAL_PATH_FILE: join(dir, 'baseline.json') } });
+  const floor = await BaselineProcess.start({ server: 'nest-floor', nodeArgs: preload, env: { LEDGER_CRITICAL_PATH_FILE: join(dir, 'floor.json') } });
   const servers: Server[] = [
     { name: 'baseline', pid: baseline.pid, port: baseline.port, apiKey: ledger.apiKey, profileFile: join(dir, 'baseline.json') },
+    { name: 'nest floor', pid: floor.pid, port: floor.port, apiKey: ledger.apiKey, profileFile: join(dir, 'floor.json') },
     { name: 'ledger', pid: ledger.pid, port: ledger.port, apiKey: ledger.apiKey, profileFile: join(dir, 'ledger.json') },
   ];
-  const fine: Record<Server['name'], Map<string, number[]>> = { baseline: new Map(), ledger: new Map() };
-  const common: Record<Server['name'], Map<string, number[]>> = { baseline: new Map(), ledger: new Map() };
+  const fine = byServer();
+  const common = byServer();
   let requests = 0;
   try {
     for (const server of servers) {
@@ -133,6 +142,7 @@ const main = async (): Promise<void> => {
     await ledger.stop();
     ledger.removeData();
     await baseline.stop();
+    await floor.stop();
     rmSync(dir, { recursive: true, force: true });
   }
   const summary = [
