@@ -24,7 +24,7 @@ import { CRITICAL_PATH_STEPS, type CriticalPathStep, type Stamps } from './criti
 const WARM_UP_SECONDS = 2;
 /** As the bench's http-cycles section: one node per client of its biggest load. */
 const NODES = 64;
-/** The stages both servers have: the ledger's finer ones fall inside the second. */
+/** The stages every server has: the ledger's finer ones fall inside the second. */
 const COMMON_STEPS: CriticalPathStep[] = [
   'request',
   'body read',
@@ -151,7 +151,7 @@ const main = async (): Promise<void> => {
     `\`node dist/bench/src/profile/critical-path.js ${rounds} ${seconds}\`: ${rounds} rounds of ${seconds} s per server after ${WARM_UP_SECONDS} s of warm-up each (${JIT_WARM_UP_SECONDS} s before the first), ${requests} token commands stamped; load average ${load.toFixed(2)} at start, ${loadavg()[0].toFixed(2)} at end.`,
     "Each figure is the median over rounds (min-max) of a round's median; medians of stages do not add up to the median of the whole.",
     '',
-    '## The stages both servers have',
+    '## The stages every server has',
     '',
     table([...common.ledger.keys()], common),
     '',
