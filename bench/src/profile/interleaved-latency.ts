@@ -29,6 +29,8 @@ const NODES = 1;
 interface Measured {
   name: string;
   port: number;
+  /** The baselines take any key: they get the first ledger's, so every request carries the same header. */
+  apiKey: string | null;
   latencies: number[];
   roundP50s: number[];
 }
@@ -62,12 +64,17 @@ const main = async (): Promise<void> => {
     }
     const apiKey = ledgers[0].apiKey;
     const servers: Measured[] = [
-      { name: 'baseline', port: baseline.port, latencies: [], roundP50s: [] },
-      ...floors.map((floor) => ({ name: 'NestJS on fastify, the baseline behind it', port: floor.port, latencies: [], roundP50s: [] })),
-      ...ledgers.map((ledger, index) => ({ name: `ledger ${variants[index] || '(as it is)'}`, port: ledger.port, latencies: [], roundP50s: [] })),
+      { name: 'baseline', port: baseline.port, apiKey, latencies: [], roundP50s: [] },
+      ...floors.map((floor) => ({ name: 'NestJS on fastify, the baseline behind it', port: floor.port, apiKey, latencies: [], roundP50s: [] })),
+      ...ledgers.map((ledger, index) => ({
+        name: `ledger ${variants[index] || '(as it is)'}`,
+        port: ledger.port,
+        apiKey: ledger.apiKey,
+        latencies: [],
+        roundP50s: [],
+      })),
     ];
-    // The baselines take any key; each ledger its own.
-    const clients = servers.map((server, index) => new JsonClient(server.port, index <= floors.length ? apiKey : ledgers[index - 1 - floors.length].apiKey, 1));
+    const clients = servers.map((server) => new JsonClient(server.port, server.apiKey, 1));
     for (const [index, client] of clients.entries()) {
       await enlistNodes(client, NODES, 'i');
       await commandCycles(client, { clients: 1, seconds: JIT_WARM_UP_SECONDS, nodePrefix: 'i', requestPrefix: `i-${index}-warm-up` });
