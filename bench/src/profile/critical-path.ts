@@ -97,7 +97,9 @@ const table = (stages: string[], rows: Record<ServerName, Map<string, number[]>>
     ...stages.map((stage) => `| ${stage} | ${SERVER_NAMES.map((name) => formatSpread(rows[name].get(stage) ?? [])).join(' | ')} |`),
   ].join('\n');
 
-const byServer = (): Record<ServerName, Map<string, number[]>> => ({ baseline: new Map(), 'nest floor': new Map(), ledger: new Map() });
+/** An empty map of stage figures for each server in SERVER_NAMES. */
+const byServer = (): Record<ServerName, Map<string, number[]>> =>
+  Object.fromEntries(SERVER_NAMES.map((name) => [name, new Map<string, number[]>()])) as Record<ServerName, Map<string, number[]>>;
 
 const main = async (): Promise<void> => {
   const [roundsArg, secondsArg, out] = process.argv.slice(2);
