@@ -14,13 +14,14 @@ import {
   dropOtherAuditVersions,
   type AuditTableNames,
 } from './audit-index-tables';
+import { auditTypeValue } from './audit-type-codes';
 
 type Consumer = { controller: string; model: string };
 
 /** A row of the events table, in its column order. */
 type AuditEventRow = [
   position: number,
-  type: string,
+  type: number | string,
   recordedAt: string,
   nodeId: string | null,
   token: string | null,
@@ -301,7 +302,18 @@ export class AuditIndexProjector implements Projector {
           if (consumer) ({ controller, model } = consumer);
         }
       }
-      rows.push([event.position, event.type, event.recordedAt, nodeId, token, fields.ip, controller, model, grant?.leaseId ?? null, grant?.token ?? null]);
+      rows.push([
+        event.position,
+        auditTypeValue(event.type),
+        event.recordedAt,
+        nodeId,
+        token,
+        fields.ip,
+        controller,
+        model,
+        grant?.leaseId ?? null,
+        grant?.token ?? null,
+      ]);
     }
     return rows;
   }

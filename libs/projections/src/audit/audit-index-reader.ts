@@ -3,6 +3,7 @@ import { eventsAt, type EventStore, type RecordedEvent } from '@ledger/event-sto
 import { ReadModelTables } from '../runtime/read-model-tables';
 import { lastPositionWhere } from '../time-travel/point-in-log';
 import { AUDIT_INDEX, auditTableNames } from './audit-index-tables';
+import { auditTypeValues } from './audit-type-codes';
 import { summarise } from './event-summaries';
 import { deriveAuditFields } from './audit-fields';
 import { envelopeJson } from './envelope-json';
@@ -97,8 +98,9 @@ export class AuditIndexReader {
     equal('controller', filter.controller);
     equal('model', filter.model);
     if (filter.types?.length) {
-      where.push(`type IN (${filter.types.map(() => '?').join(', ')})`);
-      values.push(...filter.types);
+      const stored = filter.types.flatMap(auditTypeValues);
+      where.push(`type IN (${stored.map(() => '?').join(', ')})`);
+      values.push(...stored);
     }
     // Exact on the rows returned even if a stepped-back clock blurred the range.
     if (filter.from) {

@@ -6,6 +6,9 @@ import type { RecordedEvent } from '@ledger/event-store';
 import { storeHolding } from '@ledger/event-store/testing';
 import { AuditIndexProjector } from './audit-index-projector';
 import { AuditIndexReader } from './audit-index-reader';
+import { AUDIT_INDEX, auditTableNames } from './audit-index-tables';
+import { AUDIT_TYPE_CODES } from './audit-type-codes';
+import { ReadModelTables } from '../runtime/read-model-tables';
 
 const alice = mintToken('node-7', 1, 'aliceentropy0000');
 const bob = mintToken('node-7', 2, 'bobentropy000000');
@@ -121,6 +124,23 @@ describe('the audit index', () => {
       assert.deepEqual([positions(second.events), second.nextAfter], [[3, 4], 4]);
       const last = await reader.events({ nodeId: 'node-7', limit: 10, after: 6 });
       assert.deepEqual([positions(last.events), last.nextAfter], [[9, 10], null]);
+    } finally {
+      await done();
+    }
+  });
+
+  it('files a known type as its code and any other as its name, and finds both by name', async () => {
+    const { db, reader, done } = await indexed(story());
+    try {
+      const table = auditTableNames(new ReadModelTables(db).current(AUDIT_INDEX)!.generation).events;
+      const stored = (where: number) => db.prepare(`SELECT type FROM "${table}" WHERE position = ?`).pluck().get(where);
+      assert.equal(stored(2), AUDIT_TYPE_CODES.indexOf('NodeAcquired'));
+      assert.equal(stored(5), 'PoolAudited', 'a type with no code keeps its name');
+      assert.deepEqual(positions((await reader.events({ types: ['PoolAudited'], limit: 100 })).events), [5]);
+      // A row filed under its name before its type had a code (one appended later) is still found.
+      db.prepare(`UPDATE "${table}" SET type = 'NodeAcquired' WHERE position = 9`).run();
+      assert.deepEqual(positions((await reader.events({ types: ['NodeAcquired'], limit: 100 })).events), [2, 9]);
+      assert.deepEqual(positions((await reader.events({ types: ['LeaseRenewed', 'PoolAudited'], ip: '10.0.0.5', limit: 100 })).events), [5, 8]);
     } finally {
       await done();
     }

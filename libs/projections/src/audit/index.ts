@@ -1,6 +1,7 @@
 export * from './audit-fields';
 export * from './audit-fields-in-view';
 export * from './audit-index-tables';
+export * from './audit-type-codes';
 export * from './audit-index-projector';
 export * from './audit-index-reader';
 export * from './envelope-json';

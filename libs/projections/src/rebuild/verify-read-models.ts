@@ -3,6 +3,7 @@ import type { EventStore } from '@ledger/event-store';
 import { ledgerProjection } from '../ledger-view/ledger-projection';
 import type { LedgerViewState } from '../ledger-view/views';
 import { AUDIT_INDEX, auditTableNames, otherAuditVersions } from '../audit/audit-index-tables';
+import { auditTypeName } from '../audit/audit-type-codes';
 import { CheckpointStore } from '../runtime/checkpoint-store';
 import { ReadModelTables } from '../runtime/read-model-tables';
 import { SnapshotReader } from '../runtime/snapshots/snapshot-reader';
@@ -121,14 +122,18 @@ export const verifyReadModels = async (options: VerifyReadModelsOptions): Promis
 const compareAuditRows = (live: Database.Database, liveGeneration: number, scratch: Database.Database, to: number, max: number, out: string[]): number => {
   const scratchGeneration = new ReadModelTables(scratch).current(AUDIT_INDEX)!.generation;
   const select = `SELECT ${AUDIT_COLUMNS.join(', ')} FROM "%TABLE%" WHERE position <= ? ORDER BY position`;
-  const liveRows = live
-    .prepare(select.replace('%TABLE%', auditTableNames(liveGeneration).events))
-    .raw(true)
-    .iterate(to) as IterableIterator<unknown[]>;
-  const rebuiltRows = scratch
-    .prepare(select.replace('%TABLE%', auditTableNames(scratchGeneration).events))
-    .raw(true)
-    .iterate(to) as IterableIterator<unknown[]>;
+  // Types compared and reported by name: a code and the name it stands for are the same row.
+  function* rowsOf(db: Database.Database, generation: number): Generator<unknown[]> {
+    for (const row of db
+      .prepare(select.replace('%TABLE%', auditTableNames(generation).events))
+      .raw(true)
+      .iterate(to) as IterableIterator<unknown[]>) {
+      row[1] = auditTypeName(row[1] as number | string);
+      yield row;
+    }
+  }
+  const liveRows = rowsOf(live, liveGeneration);
+  const rebuiltRows = rowsOf(scratch, scratchGeneration);
   let compared = 0;
   let found = 0;
   const report = (line: string) => {
