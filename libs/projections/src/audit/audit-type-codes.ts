@@ -8,7 +8,7 @@
  * Append only: a type's code never changes. A type not listed (one added later, or a
  * log's type no ledger version wrote) is filed under its name, and a query asks for both
  * (auditTypeValues), so a type appended here later still finds the rows filed under its
- * name before.
+ * name before. The list holds every type EVENT_SUMMARIES has a line for (a unit test checks).
  */
 export const AUDIT_TYPE_CODES: readonly string[] = Object.freeze([
   'AcquireRouted',
