@@ -12,7 +12,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { LedgerProcess, runCli } from '@ledger/testing';
-import { hasChosenHeap } from '../apps/ledger-cli/src/bulk-heap';
+import { BULK_HEAP_FLAGS, hasChosenHeap } from '../apps/ledger-cli/src/bulk-heap';
 
 const CLI = resolve(__dirname, '../apps/ledger-cli/src/main.js');
 /** Long enough a rebuild (over a second here) that a signal sent as the child starts finds it running. */
@@ -77,7 +77,7 @@ describe('ledger-cli folds the log with a bigger young generation', () => {
       return line && line !== parentLine ? ([pid, line] as const) : undefined;
     });
     const commandLine = ownLine.split('\0');
-    assert.ok(commandLine.includes('--max-semi-space-size=32'), commandLine.join(' '));
+    for (const flag of BULK_HEAP_FLAGS) assert.ok(commandLine.includes(flag), commandLine.join(' '));
     cli.kill('SIGTERM');
     assert.deepEqual(await ended, { code: null, signal: 'SIGTERM' });
     await until('the rebuild to stop', () => (existsSync(`/proc/${child}`) ? undefined : true), 10_000);
