@@ -8,12 +8,13 @@ import { constants } from 'node:os';
  * allocates a page of parsed events after another, and nearly all of it dies young; in a
  * small nursery much of it lives long enough to be copied by a scavenge first. On the bench's
  * log of 1M events the rebuild's main thread ran 252 scavenges for 2.2 s by default and 69
- * for 1.1 s with 64 (32 gave 1.6 s then). Since its snapshot chunks stay out of V8's large-object space (stop
- * 43), the young generation holds them too, and 32 is the quicker: `ledger-cli rebuild`, four
- * alternated pairs, 12.0, 12.0, 11.8, 11.6 s against 13.4, 12.0, 12.4, 12.0 s with 64; three
- * pairs of `rebuild-timeline.js`, 12.4-12.6 s against 12.8-13.4 s; 128 was slower still,
- * and Node's 16 too (four pairs: 12.7, 12.7, 14.7, 13.2 s against 12.0, 11.5, 12.2, 11.9 s).
- * The audit index's thread gets the same from its Worker's resourceLimits.
+ * for 1.1 s with 64 (32 gave 1.6 s then). Since its snapshot chunks stay out of V8's
+ * large-object space (stop 43), the young generation holds them too, and 32 is the quicker:
+ * `ledger-cli rebuild`, four alternated pairs, 12.0, 12.0, 11.8, 11.6 s against 13.4, 12.0,
+ * 12.4, 12.0 s with 64; three pairs of `rebuild-timeline.js`, 12.4-12.6 s against
+ * 12.8-13.4 s; 128 was slower still, and Node's 16 too (four pairs: 12.7, 12.7, 14.7, 13.2 s against
+ * 12.0, 11.5, 12.2, 11.9 s). The audit index's thread gets the same from its Worker's
+ * resourceLimits.
  *
  * And V8's collector on the thread that allocates (`--single-threaded-gc`): a rebuild keeps
  * two threads of JavaScript busy (the fold, the audit index's thread) and SQLite's sorter
