@@ -12,9 +12,9 @@ import { constants } from 'node:os';
  * large-object space (stop 43), the young generation holds them too, and 32 is the quicker:
  * `ledger-cli rebuild`, four alternated pairs, 12.0, 12.0, 11.8, 11.6 s against 13.4, 12.0,
  * 12.4, 12.0 s with 64; three pairs of `rebuild-timeline.js`, 12.4-12.6 s against
- * 12.8-13.4 s; 128 was slower still, and Node's 16 too (four pairs: 12.7, 12.7, 14.7, 13.2 s against
- * 12.0, 11.5, 12.2, 11.9 s). The audit index's thread gets the same from its Worker's
- * resourceLimits.
+ * 12.8-13.4 s; 128 was slower still, and Node's 16 too (four pairs: 12.7, 12.7, 14.7,
+ * 13.2 s against 12.0, 11.5, 12.2, 11.9 s). The audit index's thread gets the same from its
+ * Worker's resourceLimits.
  *
  * And V8's collector on the thread that allocates (`--single-threaded-gc`): a rebuild keeps
  * two threads of JavaScript busy (the fold, the audit index's thread) and SQLite's sorter
