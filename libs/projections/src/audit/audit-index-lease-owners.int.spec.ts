@@ -15,6 +15,7 @@ import fc from 'fast-check';
 import type { RecordedEvent } from '@ledger/event-store';
 import { storeHolding } from '@ledger/event-store/testing';
 import { ledgerProjection } from '../ledger-view/ledger-projection';
+import { UNTRACKED } from '../runtime/collection-changes';
 import { ReadModelTables } from '../runtime/read-model-tables';
 import { auditFieldsInView } from './audit-fields-in-view';
 import { AuditIndexProjector } from './audit-index-projector';
@@ -30,7 +31,7 @@ const LEASE_ENDINGS = new Set(['LeaseRenewed', 'LeaseReleased', 'LeaseExpired'])
 const liveStreamFiling = (log: RecordedEvent[]): Filed[] => {
   const view = ledgerProjection.initialState();
   return log.map((event) => {
-    ledgerProjection.apply(view, event);
+    ledgerProjection.apply(view, event, UNTRACKED);
     const { fields } = auditFieldsInView(view, event);
     return { position: event.position, node_id: fields.nodeId, token: fields.token, controller: fields.controller, model: fields.model };
   });

@@ -1,7 +1,9 @@
 import type { RecordedEvent } from '@ledger/event-store';
 import type { LeaseEvent } from '@ledger/domain';
 import type { IpLeasesView, LeaseView } from './lease-views';
+import type { CollectionChanges } from '../runtime/collection-changes';
 import type { LedgerViewState } from './views';
+import { stamp } from './view-changes';
 
 const ipView = (view: LedgerViewState, ip: string): IpLeasesView => (view.leases[ip] ??= { ip, leases: [], activeLeaseId: null, dhcp: {}, lastPosition: 0 });
 
@@ -9,10 +11,10 @@ const activeLease = (ips: IpLeasesView, leaseId: string): LeaseView | undefined 
   ips.activeLeaseId === leaseId ? ips.leases.find((lease) => lease.leaseId === leaseId) : undefined;
 
 /** Folds one event of an `ip-{ip}` stream into the lease views. */
-export const applyLeaseEvent = (view: LedgerViewState, recorded: RecordedEvent, ip: string, event: LeaseEvent): void => {
+export const applyLeaseEvent = (view: LedgerViewState, recorded: RecordedEvent, ip: string, event: LeaseEvent, changes: CollectionChanges): void => {
   const ips = ipView(view, ip);
   const position = recorded.position;
-  ips.lastPosition = position;
+  stamp(changes, 'leases', ips, position);
   switch (event.type) {
     case 'LeaseGranted': {
       const { leaseId, mac, owner, leaseKind, expiresAt } = event.data;

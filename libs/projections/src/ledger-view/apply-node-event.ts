@@ -1,20 +1,25 @@
 import type { RecordedEvent } from '@ledger/event-store';
 import type { NodeEvent } from '@ledger/domain';
+import type { CollectionChanges } from '../runtime/collection-changes';
 import type { LedgerViewState } from './views';
+import { stamp } from './view-changes';
 import { emptyNodeHealthView } from './node-health-view';
 
 /**
  * Folds one node-stream event into the views. Mutates for speed (a rebuild folds
- * millions of events); determinism comes from folding the same ordered log.
+ * millions of events); determinism comes from folding the same ordered log. Each entity
+ * added or changed is reported to `changes`.
  */
-export const applyNodeEvent = (view: LedgerViewState, recorded: RecordedEvent, event: NodeEvent): void => {
+export const applyNodeEvent = (view: LedgerViewState, recorded: RecordedEvent, event: NodeEvent, changes: CollectionChanges): void => {
   const position = recorded.position;
   const node = view.nodes[event.data.nodeId];
-  const touch = () => node && (node.lastPosition = position);
+  const touch = (): void => {
+    if (node) stamp(changes, 'nodes', node, position);
+  };
   switch (event.type) {
     case 'NodeEnlisted': {
       const { nodeId, hostname, arch, cpuCount, memoryMb, tags, zone } = event.data;
-      view.nodes[nodeId] = {
+      const enlisted = (view.nodes[nodeId] = {
         nodeId,
         hostname,
         arch,
@@ -28,7 +33,8 @@ export const applyNodeEvent = (view: LedgerViewState, recorded: RecordedEvent, e
         enlistedAt: recorded.recordedAt,
         lastPosition: position,
         health: emptyNodeHealthView(),
-      };
+      });
+      stamp(changes, 'nodes', enlisted, position);
       return;
     }
     case 'NodeReserved': {
@@ -50,7 +56,7 @@ export const applyNodeEvent = (view: LedgerViewState, recorded: RecordedEvent, e
         if (reservationId !== null && node.reservation?.reservationId === reservationId) node.reservation = null;
       }
       touch();
-      view.allocations[token] = {
+      const allocation = (view.allocations[token] = {
         token,
         nodeId,
         epoch,
@@ -63,7 +69,8 @@ export const applyNodeEvent = (view: LedgerViewState, recorded: RecordedEvent, e
         deploymentFailures: [],
         ending: null,
         lastPosition: position,
-      };
+      });
+      stamp(changes, 'allocations', allocation, position);
       return;
     }
     case 'DeploymentReportRepeated':
@@ -74,7 +81,7 @@ export const applyNodeEvent = (view: LedgerViewState, recorded: RecordedEvent, e
     case 'DeploymentFailed': {
       const allocation = view.allocations[event.data.token];
       if (!allocation?.live) return;
-      allocation.lastPosition = position;
+      stamp(changes, 'allocations', allocation, position);
       if (event.type === 'DeploymentStarted') allocation.status = 'deploying';
       else if (event.type === 'NodeDeployed') allocation.status = 'deployed';
       else {
@@ -89,7 +96,7 @@ export const applyNodeEvent = (view: LedgerViewState, recorded: RecordedEvent, e
       const allocation = view.allocations[event.data.token];
       if (allocation) {
         allocation.live = false;
-        allocation.lastPosition = position;
+        stamp(changes, 'allocations', allocation, position);
         allocation.ending =
           event.type === 'AllocationReleased'
             ? { kind: event.data.ending, at: event.data.at }

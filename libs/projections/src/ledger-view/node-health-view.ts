@@ -1,6 +1,8 @@
 import type { RecordedEvent } from '@ledger/event-store';
 import type { FaultName, NodeEvent } from '@ledger/domain';
+import type { CollectionChanges } from '../runtime/collection-changes';
 import type { LedgerViewState } from './views';
+import { stamp } from './view-changes';
 
 export interface FaultView {
   fault: FaultName;
@@ -45,13 +47,11 @@ export const emptyNodeHealthView = (): NodeHealthView => ({
  * The health side of folding a node event, after applyNodeEvent has done the
  * allocation side. Mirrors the domain's evolveHealth over the same events.
  */
-export const applyNodeHealthEvent = (view: LedgerViewState, recorded: RecordedEvent, event: NodeEvent): void => {
+export const applyNodeHealthEvent = (view: LedgerViewState, recorded: RecordedEvent, event: NodeEvent, changes: CollectionChanges): void => {
   const node = view.nodes[event.data.nodeId];
   if (!node) return;
   const health = node.health;
-  const touch = (): void => {
-    node.lastPosition = recorded.position;
-  };
+  const touch = (): void => stamp(changes, 'nodes', node, recorded.position);
   const endDeployment = (token: string) => {
     if (health.deployment?.token === token) health.deployment = null;
   };

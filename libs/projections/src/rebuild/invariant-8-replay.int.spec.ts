@@ -12,6 +12,7 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import type { RecordedEvent } from '@ledger/event-store';
 import { ledgerProjection } from '../ledger-view/ledger-projection';
+import { UNTRACKED } from '../runtime/collection-changes';
 import { AuditIndexProjector } from '../audit/audit-index-projector';
 import { CheckpointStore } from '../runtime/checkpoint-store';
 import { openReadModelDatabase } from '../runtime/read-model-database';
@@ -27,7 +28,7 @@ const plain = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 
 const foldFromZero = (events: RecordedEvent[], upTo = Infinity) => {
   const state = ledgerProjection.initialState();
-  for (const event of events) if (event.position <= upTo) ledgerProjection.apply(state, event);
+  for (const event of events) if (event.position <= upTo) ledgerProjection.apply(state, event, UNTRACKED);
   return state;
 };
 

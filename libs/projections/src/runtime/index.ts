@@ -1,6 +1,7 @@
 export * from './checkpoint-store';
 export * from './position-waiters';
 export * from './projection';
+export * from './collection-changes';
 export * from './projection-runner';
 export * from './projector';
 export * from './projector-runner';

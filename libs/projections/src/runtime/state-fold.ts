@@ -1,5 +1,6 @@
 import type { RecordedEvent } from '@ledger/event-store';
 import type { CheckpointStore } from './checkpoint-store';
+import { UNTRACKED, type CollectionChanges } from './collection-changes';
 import type { Projection } from './projection';
 import type { FlushOptions, Projector } from './projector';
 import { byKey, changedEntitiesOf, type ChangedEntities, type GoneEntities } from './snapshots/snapshot-rows';
@@ -34,6 +35,11 @@ export interface StateFoldOptions {
   clock?: () => Date;
 }
 
+/** The checkpoints' next delta is taken against `position`: the collections' logs need nothing older for them. */
+const keepFrom = (collections: Map<string, TrackedCollection>, position: number): void => {
+  for (const collection of collections.values()) collection.keepFrom('checkpoints', position);
+};
+
 /** A full save written a step at a time: its row set, the position it began at, and the keys it still has to write. */
 interface StagedSave {
   rowSet: string;
@@ -49,9 +55,9 @@ interface StagedSave {
 
 /**
  * An in-memory projection folding the log: the state, its checkpoint, its snapshots.
- * Its checkpoint is saved entity by entity: each flush writes the entities changed since
- * the last one (their `lastPosition` moved past it, as snapshots find them) and removes
- * those gone, so on a big ledger a checkpoint no longer stops the event loop for the
+ * Its checkpoint is saved entity by entity: each flush writes the entities the fold
+ * reported changed since the last one (CollectionChanges, as snapshots find them) and
+ * removes those gone, so on a big ledger a checkpoint no longer stops the event loop for the
  * seconds that writing the whole state takes.
  */
 export class StateFold<State extends { position: number }> implements Projector {
@@ -98,6 +104,7 @@ export class StateFold<State extends { position: number }> implements Projector 
   applyPage(events: readonly RecordedEvent[]): void {
     const { state, projection } = this;
     const snapshots = this.options.snapshots;
+    const changes = this.changes();
     // A snapshot that failed (a full disk) is taken before anything else is folded: the
     // state is still exactly at its position, so the fold never moves past it untaken. One
     // that gave way to another holder of the write lock is taken where the fold is now.
@@ -106,7 +113,7 @@ export class StateFold<State extends { position: number }> implements Projector 
       const event = events[i];
       const before = state.position;
       if (event.position <= before) continue;
-      projection.apply(state, event);
+      projection.apply(state, event, changes);
       if (snapshots && snapshots.due(before, state.position)) {
         this.snapshotPending = true;
         this.takeSnapshot();
@@ -192,22 +199,26 @@ export class StateFold<State extends { position: number }> implements Projector 
    * One step of a full save written a step at a time, in the open transaction: its
    * beginning (a new row set, the keys to write), then fullSaveStep entities at a time as
    * they are now, then its commit, which writes what changed and went since it began. An
-   * entity written and changed after is written again at the commit (its lastPosition
-   * moved), so the set is the state at the commit's position.
+   * entity written and changed after is written again at the commit (it was reported
+   * changed since), so the set is the state at the commit's position.
    */
   private stagedStep(checkpoints: CheckpointStore): () => void {
     const collections = this.collections();
     const staged = this.staged;
     if (staged === null || trackersReplaced(staged.collections, collections)) {
       const rowSet = checkpoints.beginStaged(this.projection.name);
+      const since = this.state.position;
       // The removals from now on are the commit's: what went before is not in the new set.
-      for (const collection of collections.values()) collection.takeRemoved('checkpoints');
+      // Its commit asks what changed since this position.
+      for (const collection of collections.values()) {
+        collection.takeRemoved('checkpoints');
+        collection.keepFrom('checkpoints', since);
+      }
       const keys = [...collections].map(([field, collection]): [string, string[]] => {
         const present: string[] = [];
         collection.forEach((key) => present.push(key));
         return [field, present];
       });
-      const since = this.state.position;
       return () => {
         this.staged = { rowSet, since, collections: new Map(collections), keys, field: 0, index: 0 };
       };
@@ -239,6 +250,7 @@ export class StateFold<State extends { position: number }> implements Projector 
       this.savedPosition = position;
       this.savedCollections = new Map(collections);
       this.garbagePending = true;
+      keepFrom(collections, position);
     };
   }
 
@@ -289,6 +301,7 @@ export class StateFold<State extends { position: number }> implements Projector 
       this.savedPosition = position;
       this.savedCollections = new Map(collections);
       this.garbagePending = more;
+      keepFrom(collections, position);
     };
   }
 
@@ -299,7 +312,7 @@ export class StateFold<State extends { position: number }> implements Projector 
    * hundred megabytes, written in parts: CheckpointStore's WHOLE_PART_CHARS).
    */
   serialiseCheckpoint(): void {
-    const json = JSON.stringify(this.plainState());
+    const json = JSON.stringify(this.state);
     // V8 prints a long text as a tree of pieces, joined into one string the first time it is
     // read or cut: here, not when the save cuts the first part in the final transaction (the
     // bench's 108 MB of view, new memory on a VM: 0.3 s).
@@ -324,7 +337,7 @@ export class StateFold<State extends { position: number }> implements Projector 
   /** Writes the checkpoint as one text, in the open transaction; answers what its commit makes true. */
   private writeWhole(checkpoints: CheckpointStore): () => void {
     const position = this.state.position;
-    const json = this.serialised?.position === position ? this.serialised.json : JSON.stringify(this.plainState());
+    const json = this.serialised?.position === position ? this.serialised.json : JSON.stringify(this.state);
     checkpoints.saveJson(this.projection.name, position, json, this.now());
     return () => {
       this.serialised = null;
@@ -337,9 +350,13 @@ export class StateFold<State extends { position: number }> implements Projector 
     return (this.options.clock ?? (() => new Date()))();
   }
 
-  /** The state without its tracking proxies, for serialising (untracked, it has none). */
-  private plainState(): State {
-    return !this.options.snapshots && !this.ownTracking ? this.state : (this.tracking().plain() as State);
+  /**
+   * Where the fold reports its changes: the state's tracking, begun now if snapshots or
+   * checkpoints will want it; a fold with neither tracks nothing (a tracking begun later
+   * finds each entity's `lastPosition`).
+   */
+  private changes(): CollectionChanges {
+    return this.options.snapshots || this.options.checkpoints || this.ownTracking ? this.tracking() : UNTRACKED;
   }
 
   /** The state's tracking: the snapshot writer's, which it shares, or this fold's own. */
@@ -358,6 +375,7 @@ export class StateFold<State extends { position: number }> implements Projector 
   /** The stored checkpoint is the state as it is now: the next delta is taken against it. */
   private baseNextDeltaHere(collections: Map<string, TrackedCollection>): void {
     for (const collection of collections.values()) collection.takeRemoved('checkpoints');
+    keepFrom(collections, this.state.position);
     this.savedCollections = new Map(collections);
   }
 }

@@ -11,6 +11,7 @@ import fc from 'fast-check';
 import { Streams } from '@ledger/domain';
 import type { RecordedEvent } from '@ledger/event-store';
 import { ledgerProjection } from '../ledger-view/ledger-projection';
+import { UNTRACKED } from '../runtime/collection-changes';
 import { leaseStatus } from '../ledger-view/lease-queries';
 import type { LedgerViewState } from '../ledger-view/views';
 import { AuditIndexProjector } from '../audit/audit-index-projector';
@@ -24,7 +25,7 @@ const plain = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 
 const foldFromZero = (events: RecordedEvent[], upTo: number): LedgerViewState => {
   const state = ledgerProjection.initialState();
-  for (const event of events) if (event.position <= upTo) ledgerProjection.apply(state, event);
+  for (const event of events) if (event.position <= upTo) ledgerProjection.apply(state, event, UNTRACKED);
   return state;
 };
 

@@ -1,4 +1,5 @@
 import type { EventStore } from '@ledger/event-store';
+import { UNTRACKED } from '../runtime/collection-changes';
 import type { Projection } from '../runtime/projection';
 import type { SnapshotReader } from '../runtime/snapshots/snapshot-reader';
 import { eventAtOrAfter } from './point-in-log';
@@ -41,7 +42,7 @@ export const stateAt = async <State extends { position: number }>(
         reached = true;
         break;
       }
-      projection.apply(state, event);
+      projection.apply(state, event, UNTRACKED);
       cursor = event.position;
       lastRecordedAt = event.recordedAt;
       folded++;

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { TrackedCollection } from './tracked-collections';
-import { changedSince, type GoneEntities } from './snapshot-rows';
+import type { GoneEntities } from './snapshot-rows';
 import { SNAPSHOT_CHUNK_CHARS, SNAPSHOT_CHUNK_ENTITIES } from './snapshot-tables';
 
 /** A chunk row's keys and the entities' bodies, each a JSON array in the same order. */
@@ -12,8 +12,8 @@ export type ChangedChunks = Map<string, Chunk[]>;
 const FIRST_CHUNK_ENTITIES = 16;
 
 /**
- * The entities of `collection` a snapshot against `since` stores (changedSince), in chunks
- * in the collection's own order: a chunk's bodies printed by one JSON.stringify, half the
+ * The entities of `collection` a snapshot against `since` stores (those changed after it), in chunks
+ * in the order the collection gives them (forEachChangedSince): a chunk's bodies printed by one JSON.stringify, half the
  * CPU of one call an entity and a join. A chunk holds at most `perChunk` entities and,
  * after the first, as many as the last chunk's entities would print in `chunkChars`
  * (SNAPSHOT_CHUNK_CHARS: a string V8 keeps in its young generation).
@@ -35,8 +35,7 @@ export const changedChunks = (
     keys = [];
     entities = [];
   };
-  collection.forEach((key, entity) => {
-    if (!changedSince(entity, since)) return;
+  collection.forEachChangedSince(since, (key, entity) => {
     keys.push(key);
     entities.push(entity);
     if (keys.length >= size) close();

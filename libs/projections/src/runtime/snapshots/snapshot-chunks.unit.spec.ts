@@ -1,5 +1,5 @@
 /**
- * A snapshot's chunks must hold exactly the changed entities, in the collection's order,
+ * A snapshot's chunks must hold exactly the changed entities, in the order the collection gives them,
  * and stay small strings: at most `perChunk` entities, and, once the first chunk has shown
  * how big the entities print, about `chunkChars` of JSON (SNAPSHOT_CHUNK_CHARS keeps them
  * out of V8's large-object space).

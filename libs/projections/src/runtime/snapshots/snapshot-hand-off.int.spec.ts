@@ -13,6 +13,7 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import Database from 'better-sqlite3';
 import type { RecordedEvent } from '@ledger/event-store';
+import { UNTRACKED } from '../collection-changes';
 import type { Projection } from '../projection';
 import { openReadModelDatabase } from '../read-model-database';
 import { ReadModelTables } from '../read-model-tables';
@@ -32,10 +33,15 @@ type Op = { op: 'put'; key: string; v: number } | { op: 'remove'; key: string } 
 const shelf: Projection<Shelf> = {
   name: 'shelf.v1',
   initialState: () => ({ position: 0, items: {} }),
-  apply: (state, event) => {
+  apply: (state, event, changes) => {
     const op = event.data as Op;
-    if (op.op === 'put') state.items[op.key] = { v: op.v, lastPosition: event.position };
-    if (op.op === 'remove') delete state.items[op.key];
+    if (op.op === 'put') {
+      changes.changed('items', op.key, (state.items[op.key] = { v: op.v, lastPosition: event.position }), event.position);
+    }
+    if (op.op === 'remove') {
+      delete state.items[op.key];
+      changes.removed('items', op.key, event.position);
+    }
     // A whole new collection: the next snapshot must be a keyframe.
     if (op.op === 'replace') state.items = { ...state.items };
     state.position = event.position;
@@ -62,7 +68,7 @@ const recorded = (ops: Op[]): RecordedEvent[] =>
 
 const foldTo = (events: RecordedEvent[], position: number): Shelf => {
   const state = shelf.initialState();
-  for (const event of events) if (event.position <= position) shelf.apply(state, event);
+  for (const event of events) if (event.position <= position) shelf.apply(state, event, UNTRACKED);
   return JSON.parse(JSON.stringify(state)) as Shelf;
 };
 

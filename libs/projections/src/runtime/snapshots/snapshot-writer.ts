@@ -103,8 +103,9 @@ interface Base {
  * fold is then (StateFold's `snapshotsWait`); time travel only needs one at or before
  * the point it asks for.
  *
- * A delta stores the entities whose `lastPosition` moved past the previous snapshot
- * (entities without a numeric `lastPosition` are stored every time) and the keys of
+ * A delta stores the entities the fold reported changed since the previous snapshot
+ * (TrackedCollection; an entity found in the state when tracking began counts as changed at
+ * its `lastPosition`, or, without one, is stored every time until reported) and the keys of
  * those removed. A keyframe stores every entity; one is written whenever the previous
  * snapshot cannot serve as a base (none yet, or a collection replaced wholesale).
  */
@@ -165,7 +166,7 @@ export class SnapshotWriter {
     this.handedTo = null;
   }
 
-  /** Watches the collections of `state` (replacing them by tracking proxies) so snapshots find changes cheaply. */
+  /** Tracks the collections of `state` from now on (TrackedState, fed by its fold's reports), so snapshots find changes cheaply. */
   track(state: object): void {
     this.tracked = new TrackedState(state as Record<string, unknown>);
     this.trackedState = state;
@@ -248,8 +249,7 @@ export class SnapshotWriter {
     if (statements.exists.get(position)) {
       // Someone folding the same log took it already, with the same content.
       this.drain(collections, position);
-      this.base = { generation, position };
-      this.baseCollections = new Map(collections);
+      this.baseAt(generation, position, collections);
       return;
     }
     const latest = (statements.latestBefore.get(position) as { latest: number | null }).latest;
@@ -298,8 +298,14 @@ export class SnapshotWriter {
     );
     statements.insertSnapshot.run(position, keyframe ? 1 : 0, this.meta(state, collections), this.now());
     this.tables.advance(this.name, generation, position);
+    this.baseAt(generation, position, collections);
+  }
+
+  /** The next snapshot is a delta against the one at `position`: the collections' logs need nothing older for it. */
+  private baseAt(generation: number, position: number, collections: Map<string, TrackedCollection>): void {
     this.base = { generation, position };
     this.baseCollections = new Map(collections);
+    for (const collection of collections.values()) collection.keepFrom('snapshots', position);
   }
 
   /**
@@ -354,8 +360,7 @@ export class SnapshotWriter {
     const serialised = this.serialise(state.position, generation);
     const gone: GoneEntities = new Map();
     for (const [field, removed] of this.drain(collections, state.position)) if (serialised.since !== null) gone.set(field, removed);
-    this.base = { generation, position: state.position };
-    this.baseCollections = new Map(collections);
+    this.baseAt(generation, state.position, collections);
     return { ...serialised, gone, meta: this.meta(state, collections), takenAt: this.now() };
   }
 

@@ -187,8 +187,8 @@ describe('snapshots give back exactly the fold up to their position', () => {
     // This writer tracks its state from position 0 (as a fold's checkpoints start it) and first snapshots at 4: a delta against 2.
     const writer = new SnapshotWriter(db, things.name, { every: 2 }, 'current');
     const state = things.initialState();
-    writer.tracking(state);
-    for (const event of events) things.apply(state, event);
+    const tracking = writer.tracking(state);
+    for (const event of events) things.apply(state, event, tracking);
     writer.take(state);
     assert.deepEqual(new SnapshotReader(db, things.name).positions(), [2, 4]);
     assert.deepStrictEqual(JSON.parse(JSON.stringify(new SnapshotReader(db, things.name).load(4, things.initialState))), foldTo(events, 4));

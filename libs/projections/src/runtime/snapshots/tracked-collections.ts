@@ -1,111 +1,184 @@
+import type { CollectionChanges } from '../collection-changes';
 import { isCollection, type SnapshotMeta } from './snapshot-tables';
 
 /** Who reads a collection's removals, each for its own period: the snapshots, and the checkpoints that store a state entity by entity. */
 export type RemovalReader = 'snapshots' | 'checkpoints';
 
+/** Whether an entity found in a collection (not reported) may have changed after `since`: its `lastPosition` is past it, or it has none. */
+const foundChangedSince = (entity: unknown, since: number): boolean => {
+  const last = entity !== null && typeof entity === 'object' ? (entity as { lastPosition?: unknown }).lastPosition : undefined;
+  return typeof last !== 'number' || last > since;
+};
+
+/** A removal, in a collection's log of reports. */
+const REMOVED: unique symbol = Symbol('removed');
+
+/** How long a collection's log of reports grows (TrackedCollection). */
+export interface ChangeLogLimits {
+  /** Reports no reader needs any more that the log keeps before it cuts them (a cut moves the rest down). */
+  slack: number;
+  /** Reports kept at most when a reader falls behind (or none ever reads): past this the log is dropped, and answers come from a scan. */
+  limit: number;
+}
+
+const CHANGE_LOG_LIMITS: ChangeLogLimits = { slack: 4_096, limit: 1 << 21 };
+
 /**
- * One collection of a state (key -> entity), watched through a Proxy whose traps only
- * see keys being added, replaced and removed; reads go straight to the object. It keeps
- * the entities in an array, so a snapshot visits them without enumerating a big object
- * (which V8 does slowly: sorting hundreds of thousands of keys, every time).
+ * One collection of a state (key -> entity), as its fold reports it (CollectionChanges):
+ * a log of the reports, in the order of the log's events, from `logStart` on. What changed
+ * since a position at or after it is read from the log (its keys in the order they were
+ * first reported there, each with its latest entity), at the cost of the reports since, not
+ * of the collection's size; a report costs three array pushes, and no lookup in a big table.
+ * Before `logStart` (the tracking began later, or the log was cut), the answer comes from a
+ * scan of the collection, each entity by its `lastPosition`.
  */
 export class TrackedCollection {
-  readonly proxy: Record<string, unknown>;
-  private keys: (string | null)[] = [];
-  private entities: unknown[] = [];
-  private readonly slots = new Map<string, number>();
+  private logKeys: string[] = [];
+  private logEntities: unknown[] = [];
+  private logPositions: number[] = [];
+  /** The log holds every report after this position (+Infinity: none is known complete). */
+  private logStart: number;
+  /** Per reader, the position from which it may still ask what changed (keepFrom). */
+  private readonly keptFrom = new Map<RemovalReader, number>();
   /** Per reader, the keys removed since it last took them (some may be back since); a reader that never took any is not kept. */
   private readonly removed = new Map<RemovalReader, Set<string>>();
 
-  constructor(readonly target: Record<string, unknown>) {
-    for (const key of Object.keys(target)) this.add(key, target[key]);
-    this.proxy = new Proxy(target, {
-      set: (object, key, value) => {
-        object[key as string] = value;
-        if (typeof key === 'string') this.put(key, value);
-        return true;
-      },
-      defineProperty: (object, key, descriptor) => {
-        Object.defineProperty(object, key, descriptor);
-        if (typeof key === 'string') this.put(key, object[key]);
-        return true;
-      },
-      deleteProperty: (object, key) => {
-        if (typeof key === 'string' && key in object) this.remove(key);
-        return delete object[key as string];
-      },
-    });
+  /** `position`: where the state stands as tracking begins (the fold reports every change after it). */
+  constructor(
+    readonly target: Record<string, unknown>,
+    position: number = Number.POSITIVE_INFINITY,
+    private readonly limits: ChangeLogLimits = CHANGE_LOG_LIMITS,
+  ) {
+    this.logStart = position;
   }
 
+  /** How many entities it holds (enumerates them: for a save's rare full visit, not per event). */
   get size(): number {
-    return this.slots.size;
+    return Object.keys(this.target).length;
   }
 
   has(key: string): boolean {
-    return this.slots.has(key);
+    return Object.prototype.hasOwnProperty.call(this.target, key);
   }
 
-  /** Calls `visit` for every entity, in insertion order. */
+  /** The fold added, replaced or changed `entity` (`target[key]`) at `position`. */
+  changed(key: string, entity: unknown, position: number): void {
+    this.log(key, entity, position);
+  }
+
+  /** The fold deleted `target[key]` at `position`. */
+  deleted(key: string, position: number): void {
+    this.log(key, REMOVED, position);
+    for (const removed of this.removed.values()) removed.add(key);
+  }
+
+  /** Calls `visit` for every entity, in the collection's own order. */
   forEach(visit: (key: string, entity: unknown) => void): void {
-    const { keys, entities } = this;
-    for (let i = 0; i < keys.length; i++) {
-      const key = keys[i];
-      if (key !== null) visit(key, entities[i]);
+    const { target } = this;
+    for (const key of Object.keys(target)) visit(key, target[key]);
+  }
+
+  /**
+   * Calls `visit` for every entity changed after `since` (every one when null): from the
+   * log, in the order first reported there, when it reaches back to `since`; else all the
+   * entities that may have (foundChangedSince), in the collection's own order.
+   */
+  forEachChangedSince(since: number | null, visit: (key: string, entity: unknown) => void): void {
+    if (since === null) return this.forEach(visit);
+    if (since < this.logStart) {
+      this.forEach((key, entity) => {
+        if (foundChangedSince(entity, since)) visit(key, entity);
+      });
+      return;
     }
+    // A key reported more than once keeps its first place and takes its latest entity (Map keeps insertion order).
+    const latest = new Map<string, unknown>();
+    const { logKeys, logEntities } = this;
+    for (let i = this.firstAfter(since); i < logKeys.length; i++) latest.set(logKeys[i], logEntities[i]);
+    for (const [key, entity] of latest) if (entity !== REMOVED) visit(key, entity);
+  }
+
+  /**
+   * `reader` will ask what changed since no earlier than `position` (its last save, or the
+   * base of a save under way): the log may forget the reports up to the earliest position
+   * its readers keep.
+   */
+  keepFrom(reader: RemovalReader, position: number): void {
+    this.keptFrom.set(reader, position);
+    let earliest = Number.POSITIVE_INFINITY;
+    for (const kept of this.keptFrom.values()) earliest = Math.min(earliest, kept);
+    const cut = this.firstAfter(earliest);
+    if (cut <= this.limits.slack) return;
+    this.logKeys = this.logKeys.slice(cut);
+    this.logEntities = this.logEntities.slice(cut);
+    this.logPositions = this.logPositions.slice(cut);
+    this.logStart = Math.max(this.logStart, earliest);
+  }
+
+  /** How many reports the log holds now (what keepFrom and the limits bound). */
+  get reportsKept(): number {
+    return this.logKeys.length;
   }
 
   /** Keys removed since `reader`'s last call and not back; starts its new period (its first call: the removals from now on). */
   takeRemoved(reader: RemovalReader = 'snapshots'): string[] {
     const removed = this.removed.get(reader);
     this.removed.set(reader, new Set());
-    if (this.keys.length > 2 * this.slots.size + 1_024) this.compact();
-    return removed ? [...removed].filter((key) => !this.slots.has(key)) : [];
+    return removed ? [...removed].filter((key) => !this.has(key)) : [];
   }
 
-  private put(key: string, value: unknown): void {
-    const slot = this.slots.get(key);
-    if (slot === undefined) this.add(key, value);
-    else this.entities[slot] = value;
+  private log(key: string, entity: unknown, position: number): void {
+    if (this.logKeys.length >= this.limits.limit) {
+      // No reader keeps up: answers from a scan, until one keeps from a position past this one.
+      this.logKeys = [];
+      this.logEntities = [];
+      this.logPositions = [];
+      this.logStart = position;
+    }
+    this.logKeys.push(key);
+    this.logEntities.push(entity);
+    this.logPositions.push(position);
   }
 
-  private add(key: string, value: unknown): void {
-    this.slots.set(key, this.keys.length);
-    this.keys.push(key);
-    this.entities.push(value);
-  }
-
-  private remove(key: string): void {
-    const slot = this.slots.get(key);
-    if (slot === undefined) return;
-    this.slots.delete(key);
-    this.keys[slot] = null;
-    this.entities[slot] = undefined;
-    for (const removed of this.removed.values()) removed.add(key);
-  }
-
-  private compact(): void {
-    const keys = this.keys;
-    const entities = this.entities;
-    this.keys = [];
-    this.entities = [];
-    this.slots.clear();
-    for (let i = 0; i < keys.length; i++) if (keys[i] !== null) this.add(keys[i]!, entities[i]);
+  /** The index of the log's first report after `position` (positions only grow along it). */
+  private firstAfter(position: number): number {
+    const positions = this.logPositions;
+    let low = 0;
+    let high = positions.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (positions[middle] <= position) low = middle + 1;
+      else high = middle;
+    }
+    return low;
   }
 }
 
 /**
- * Wraps every collection field of a state in a TrackedCollection (the state object is
- * changed in place: its collection fields become the proxies). A fold that replaces a
- * whole collection is noticed at the next snapshot and that collection re-wrapped.
+ * Tracks every collection field of a state (TrackedCollection), fed by its fold's reports:
+ * the CollectionChanges a StateFold passes its projection. A fold that replaces a whole
+ * collection is noticed at the next snapshot or checkpoint, and that collection tracked
+ * afresh from what it holds.
  */
-export class TrackedState {
+export class TrackedState implements CollectionChanges {
   private readonly tracked = new Map<string, TrackedCollection>();
 
   constructor(private readonly state: Record<string, unknown>) {
-    for (const field of Object.keys(state)) if (isCollection(state[field])) this.wrap(field);
+    for (const field of Object.keys(state)) if (isCollection(state[field])) this.track(field);
   }
 
-  /** The state's collections as they stand, each with its tracker (wrapping any that are new or were replaced). */
+  changed(field: string, key: string, entity: unknown, position: number): void {
+    // A collection replaced or new since the last look (collections()) is tracked afresh there, from what it holds.
+    const collection = this.tracked.get(field);
+    if (collection !== undefined && collection.target === this.state[field]) collection.changed(key, entity, position);
+  }
+
+  removed(field: string, key: string, position: number): void {
+    const collection = this.tracked.get(field);
+    if (collection !== undefined && collection.target === this.state[field]) collection.deleted(key, position);
+  }
+
+  /** The state's collections as they stand, each with its tracker (tracking any that are new or were replaced). */
   collections(): Map<string, TrackedCollection> {
     for (const field of Object.keys(this.state)) {
       const value = this.state[field];
@@ -113,23 +186,15 @@ export class TrackedState {
         this.tracked.delete(field);
         continue;
       }
-      if (this.tracked.get(field)?.proxy !== value) this.wrap(field);
+      if (this.tracked.get(field)?.target !== value) this.track(field);
     }
     for (const field of [...this.tracked.keys()]) if (!(field in this.state)) this.tracked.delete(field);
     return this.tracked;
   }
 
-  /** The state with each collection's plain object in place of its tracking proxy: what serialising should read (the same JSON, twice as fast). */
-  plain(): Record<string, unknown> {
-    const copy = { ...this.state };
-    for (const [field, collection] of this.collections()) if (copy[field] === collection.proxy) copy[field] = collection.target;
-    return copy;
-  }
-
-  private wrap(field: string): void {
-    const collection = new TrackedCollection(this.state[field] as Record<string, unknown>);
-    this.tracked.set(field, collection);
-    this.state[field] = collection.proxy;
+  private track(field: string): void {
+    const position = this.state.position;
+    this.tracked.set(field, new TrackedCollection(this.state[field] as Record<string, unknown>, typeof position === 'number' ? position : undefined));
   }
 }
 

@@ -1,10 +1,12 @@
 /**
  * A synthetic projection for the properties of snapshots and checkpoints: it adds,
- * updates and removes entities, keeps entities with no `lastPosition` (stored every
- * time), replaces a whole collection, and keeps a plain counter beside its collections.
+ * updates and removes entities (reporting each to the runtime, CollectionChanges), keeps
+ * entities with no `lastPosition`, replaces a whole collection (which the runtime must
+ * notice unreported), and keeps a plain counter beside its collections.
  */
 import fc from 'fast-check';
 import type { RecordedEvent } from '@ledger/event-store';
+import { UNTRACKED } from '../collection-changes';
 import type { Projection } from '../projection';
 
 export interface Things {
@@ -27,29 +29,33 @@ export type Op =
 export const things: Projection<Things> = {
   name: 'things.v1',
   initialState: () => ({ position: 0, counter: 0, items: {}, plain: {} }),
-  apply: (state, event) => {
+  apply: (state, event, changes) => {
     const op = event.data as Op;
     const position = event.position;
     switch (op.op) {
       case 'put':
-        state.items[op.key] = { v: op.v, lastPosition: position };
+        changes.changed('items', op.key, (state.items[op.key] = { v: op.v, lastPosition: position }), position);
         break;
       case 'bump': {
         const item = state.items[op.key];
         if (item) {
           item.v++;
           item.lastPosition = position;
+          changes.changed('items', op.key, item, position);
         }
         break;
       }
       case 'remove':
         delete state.items[op.key];
+        changes.removed('items', op.key, position);
         break;
       case 'plainSet':
         state.plain[op.key] = op.v;
+        changes.changed('plain', op.key, op.v, position);
         break;
       case 'plainDelete':
         delete state.plain[op.key];
+        changes.removed('plain', op.key, position);
         break;
       case 'replaceItems':
         // A whole new object: the writer must notice and not trust its trackers.
@@ -95,6 +101,6 @@ export const recorded = (ops: Op[], gaps: number[]): RecordedEvent[] => {
 /** The fold up to `position`, as plain data. */
 export const foldTo = (events: RecordedEvent[], position: number): Things => {
   const state = things.initialState();
-  for (const event of events) if (event.position <= position) things.apply(state, event);
+  for (const event of events) if (event.position <= position) things.apply(state, event, UNTRACKED);
   return JSON.parse(JSON.stringify(state)) as Things;
 };
