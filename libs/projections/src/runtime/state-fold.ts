@@ -209,11 +209,9 @@ export class StateFold<State extends { position: number }> implements Projector 
       const rowSet = checkpoints.beginStaged(this.projection.name);
       const since = this.state.position;
       // The removals from now on are the commit's: what went before is not in the new set.
+      for (const collection of collections.values()) collection.takeRemoved('checkpoints');
       // Its commit asks what changed since this position.
-      for (const collection of collections.values()) {
-        collection.takeRemoved('checkpoints');
-        collection.keepFrom('checkpoints', since);
-      }
+      keepFrom(collections, since);
       const keys = [...collections].map(([field, collection]): [string, string[]] => {
         const present: string[] = [];
         collection.forEach((key) => present.push(key));
