@@ -7,7 +7,7 @@ const { existsSync, readdirSync, statSync } = require('node:fs');
 const { join } = require('node:path');
 const { spawnSync } = require('node:child_process');
 
-const roots = ['dist/libs', 'dist/apps', 'dist/test'];
+const roots = ['dist/libs', 'dist/apps', 'dist/test', 'dist/bench'];
 const filters = process.argv.slice(2);
 const files = [];
 const walk = (dir) => {
