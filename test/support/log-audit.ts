@@ -4,7 +4,7 @@
  */
 import { SqliteEventStore, type RecordedEvent } from '@ledger/event-store';
 import { nodeIdOfStream, parseToken } from '@ledger/domain';
-import { applyEvent, ledgerProjection, type LedgerViewState } from '@ledger/projections';
+import { applyEvent, ledgerProjection, UNTRACKED, type LedgerViewState } from '@ledger/projections';
 
 const PAGE = 10_000;
 
@@ -103,7 +103,7 @@ export const foldFromZero = (events: readonly RecordedEvent[], upTo = Infinity):
   const view = ledgerProjection.initialState();
   for (const event of events) {
     if (event.position > upTo) break;
-    applyEvent(view, event);
+    applyEvent(view, event, UNTRACKED);
   }
   return view;
 };

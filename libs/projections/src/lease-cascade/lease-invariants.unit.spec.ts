@@ -13,6 +13,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import type { LeaseGranted, LeaseOwner, LeaseReleased } from '@ledger/domain';
 import { emptyLedgerView, isOwnerLive, leaseStatus, applyEvent, type LedgerViewState } from '../ledger-view';
+import { UNTRACKED } from '../runtime/collection-changes';
 import { CascadeWorld, SimulatedCascade } from './testing/cascade-world';
 
 const NODES = ['n0', 'n1', 'n2'];
@@ -147,7 +148,7 @@ class Player {
 
 /** The read model, folded incrementally from the same log. */
 const catchUpView = (view: LedgerViewState, world: CascadeWorld) => {
-  for (const event of world.log.slice(view.position)) applyEvent(view, event);
+  for (const event of world.log.slice(view.position)) applyEvent(view, event, UNTRACKED);
 };
 
 const checkEveryStep = (player: Player, view: LedgerViewState) => {

@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { mintDeviceId, mintToken } from '@ledger/domain';
 import type { RecordedEvent } from '@ledger/event-store';
+import { UNTRACKED } from '../runtime/collection-changes';
 import { applyEvent } from './apply-event';
 import { emptyLedgerView, type LedgerViewState } from './views';
 import { ipStatus, leaseStatus, listLeases } from './lease-queries';
@@ -17,16 +18,20 @@ const container = { kind: 'device', deviceId: device, token, nodeId: 'n1' };
 const fold = (events: [string, string, object][]): LedgerViewState => {
   const view = emptyLedgerView();
   events.forEach(([stream, type, data], i) =>
-    applyEvent(view, {
-      id: `e${i + 1}`,
-      stream,
-      type,
-      data,
-      revision: 0,
-      position: i + 1,
-      recordedAt: NOW.toISOString(),
-      metadata: { correlationId: 'c', causationId: null, actor: 't', requestId: null, schemaVersion: 1 },
-    } as RecordedEvent),
+    applyEvent(
+      view,
+      {
+        id: `e${i + 1}`,
+        stream,
+        type,
+        data,
+        revision: 0,
+        position: i + 1,
+        recordedAt: NOW.toISOString(),
+        metadata: { correlationId: 'c', causationId: null, actor: 't', requestId: null, schemaVersion: 1 },
+      } as RecordedEvent,
+      UNTRACKED,
+    ),
   );
   return view;
 };

@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import type { RecordedEvent } from '@ledger/event-store';
 import { Streams, type NodeEvent } from '@ledger/domain';
+import { UNTRACKED } from '../runtime/collection-changes';
 import { applyEvent } from './apply-event';
 import { emptyLedgerView, type LedgerViewState } from './views';
 import { acquirableNodes, listNodes, nodeStatus } from './node-queries';
@@ -39,7 +40,7 @@ const recordAll = (events: NodeEvent[], nodeId = HEALTH_NODE, view: LedgerViewSt
       recordedAt: t(0),
       metadata: { correlationId: 'c', causationId: null, actor: 'test', requestId: null, schemaVersion: 1 },
     };
-    applyEvent(view, recorded);
+    applyEvent(view, recorded, UNTRACKED);
   }
   return view;
 };

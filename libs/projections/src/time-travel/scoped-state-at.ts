@@ -1,5 +1,6 @@
 import type { EventStore, RecordedEvent } from '@ledger/event-store';
 import { applyEvent } from '../ledger-view/apply-event';
+import { UNTRACKED } from '../runtime/collection-changes';
 import { emptyLedgerView, type LedgerViewState } from '../ledger-view/views';
 
 /** The streams one question is about: a node's own, an address's, or a model's nodes'. */
@@ -38,7 +39,7 @@ export const scopedStateAt = async (store: Pick<EventStore, 'readStream'>, scope
   const streams = await Promise.all([...new Set(scope.streams)].map((stream) => store.readStream(stream)));
   const events = mergeByPosition(streams, position);
   const view = emptyLedgerView();
-  for (const event of events) applyEvent(view, event);
+  for (const event of events) applyEvent(view, event, UNTRACKED);
   // The view's position is the scope's last event; the answer reflects the position asked for.
   return { view, position, lastRecordedAt: events.length > 0 ? events[events.length - 1].recordedAt : null, folded: events.length, streams: streams.length };
 };
