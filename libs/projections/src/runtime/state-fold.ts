@@ -212,11 +212,7 @@ export class StateFold<State extends { position: number }> implements Projector 
       for (const collection of collections.values()) collection.takeRemoved('checkpoints');
       // Its commit asks what changed since this position.
       keepFrom(collections, since);
-      const keys = [...collections].map(([field, collection]): [string, string[]] => {
-        const present: string[] = [];
-        collection.forEach((key) => present.push(key));
-        return [field, present];
-      });
+      const keys = [...collections].map(([field, collection]): [string, string[]] => [field, collection.keys()]);
       return () => {
         this.staged = { rowSet, since, collections: new Map(collections), keys, field: 0, index: 0 };
       };

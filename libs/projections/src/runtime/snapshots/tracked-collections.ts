@@ -58,9 +58,14 @@ export class TrackedCollection {
     this.logStart = position;
   }
 
-  /** How many entities it holds (enumerates them: for a save's rare full visit, not per event). */
+  /** Its keys, in the collection's own order (enumerates them: for a save's rare full visit, not per event). */
+  keys(): string[] {
+    return Object.keys(this.target);
+  }
+
+  /** How many entities it holds (enumerates them, as keys() does). */
   get size(): number {
-    return Object.keys(this.target).length;
+    return this.keys().length;
   }
 
   has(key: string): boolean {
@@ -81,7 +86,7 @@ export class TrackedCollection {
   /** Calls `visit` for every entity, in the collection's own order. */
   forEach(visit: (key: string, entity: unknown) => void): void {
     const { target } = this;
-    for (const key of Object.keys(target)) visit(key, target[key]);
+    for (const key of this.keys()) visit(key, target[key]);
   }
 
   /**
