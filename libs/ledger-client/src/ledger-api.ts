@@ -752,6 +752,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/whoami": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The API key's principal: name, role and consumer scope
+         * @description Roles: consumer, provider, operator, auditor.
+         */
+        get: operations["WhoAmI_whoami"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -759,6 +779,13 @@ export interface components {
         AcquireRequestDto: {
             constraints?: components["schemas"]["ConstraintsDto"];
             consumer: components["schemas"]["ConsumerDto"];
+            /**
+             * @description With constraints: nodes not to pick, e.g. ones the provider refused to hand over (held out of band).
+             * @example [
+             *       "node-3"
+             *     ]
+             */
+            excludeNodeIds?: string[];
             /**
              * @description Acquire this node by name; else the first ready node matching constraints.
              * @example node-7
@@ -774,6 +801,19 @@ export interface components {
              * @example rk_5Jq0cV2x9L
              */
             reservationKey?: string;
+        };
+        AllocationDeviceDto: {
+            /** @example bm9kZS03.3.d1 */
+            deviceId: string;
+            /** @example juju-1-lxd-0 */
+            hostname: string;
+            /**
+             * @description Registered, not removed, and its allocation live.
+             * @example true
+             */
+            live: boolean;
+            /** @example 52:54:00:12:34:56 */
+            mac: string;
         };
         AllocationEndingDto: {
             /** @example 2025-01-01T12:00:00.000Z */
@@ -798,6 +838,8 @@ export interface components {
              */
             current: boolean;
             deploymentFailures: components["schemas"]["DeploymentFailureDto"][];
+            /** @description The containers and VMs registered under it, in registration order. */
+            devices: components["schemas"]["AllocationDeviceDto"][];
             ending: components["schemas"]["AllocationEndingDto"] | null;
             /** @example 3 */
             epoch: number;
@@ -895,6 +937,13 @@ export interface components {
             minCpu?: number;
             /** @example 8192 */
             minMemoryMb?: number;
+            /**
+             * @description None of these tags may be on the node.
+             * @example [
+             *       "virtual"
+             *     ]
+             */
+            notTags?: string[];
             /**
              * @description Every tag must be on the node.
              * @example [
@@ -1872,6 +1921,33 @@ export interface components {
              * @example 42
              */
             position: number;
+        };
+        WhoAmIResponseDto: {
+            /**
+             * @description The controller a consumer key acts for (null for other roles).
+             * @example fair-clouds
+             */
+            controller: string | null;
+            /**
+             * @description The key id (the part of the key before its secret).
+             * @example 0a1b2c3d4e5f
+             */
+            keyId: string;
+            /**
+             * @description The models a consumer key is limited to (null: all of its controller).
+             * @example null
+             */
+            models: string[] | null;
+            /**
+             * @description The actor named on every event this key causes.
+             * @example juju-fair-clouds
+             */
+            name: string;
+            /**
+             * @example consumer
+             * @enum {string}
+             */
+            role: "consumer" | "provider" | "operator" | "auditor";
         };
     };
     responses: never;
@@ -6824,6 +6900,93 @@ export interface operations {
                      *       "statusCode": 404,
                      *       "code": "not_found",
                      *       "message": "Nothing by that name.",
+                     *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDto"];
+                };
+            };
+            /** @description Rate limit of this key exceeded; see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "code": "too_many_requests",
+                     *       "message": "Rate limit of this key exceeded; see Retry-After.",
+                     *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDto"];
+                };
+            };
+        };
+    };
+    WhoAmI_whoami: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WhoAmIResponseDto"];
+                };
+            };
+            /** @description Bad input: the message and details name the field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "code": "invalid_request",
+                     *       "message": "Bad input: the message and details name the field.",
+                     *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDto"];
+                };
+            };
+            /** @description No API key, or one the ledger does not know. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "code": "unauthorized",
+                     *       "message": "No API key, or one the ledger does not know.",
+                     *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDto"];
+                };
+            };
+            /** @description The key's role (or a consumer key's scope) does not allow this; recorded in the log. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "code": "forbidden",
+                     *       "message": "The key's role (or a consumer key's scope) does not allow this; recorded in the log.",
                      *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
                      *     }
                      */

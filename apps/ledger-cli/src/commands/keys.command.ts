@@ -1,21 +1,22 @@
 import { join } from 'node:path';
-import { addKey, readKeysFile, revokeKey, ROLES, type Role } from '@ledger/access';
+import { addKey, maasKeyOf, readKeysFile, revokeKey, ROLES, type Role } from '@ledger/access';
 import { stringFlag } from '../parse-args';
 import { UsageError, type CliCommand } from '../cli-command';
 
 const USAGE = `usage:
-  ledger-cli keys add --name NAME --role consumer|provider|operator|auditor [--controller C [--models m1,m2]]
+  ledger-cli keys add --name NAME --role consumer|provider|operator|auditor [--controller C [--models m1,m2]] [--maas-key]
   ledger-cli keys list
   ledger-cli keys revoke KEY_ID
 options:
   --keys-file F   the keys file (default: LEDGER_KEYS_FILE, else $LEDGER_DATA_DIR/keys.json, else ./data/keys.json)
+--maas-key      print the key in MAAS's format (consumer:token:secret), for Juju talking to the MAAS facade
 A new key is printed once; only its hash is stored. The running ledger picks up changes within a second.`;
 
 /** API keys: each is a principal with a role; consumer keys are scoped to a controller. */
 export const keysCommand: CliCommand = {
   name: 'keys',
   summary: 'add, list or revoke API keys',
-  options: { 'keys-file': { type: 'string' }, name: { type: 'string' }, role: { type: 'string' }, controller: { type: 'string' }, models: { type: 'string' } },
+  options: { 'keys-file': { type: 'string' }, name: { type: 'string' }, role: { type: 'string' }, controller: { type: 'string' }, models: { type: 'string' }, 'maas-key': { type: 'boolean' } },
   usage: USAGE,
   async run(args, io) {
     const file = stringFlag(args, 'keys-file') ?? io.env.LEDGER_KEYS_FILE ?? join(io.env.LEDGER_DATA_DIR ?? './data', 'keys.json');
@@ -37,7 +38,7 @@ export const keysCommand: CliCommand = {
         io.err(
           `added key ${stored.keyId} (${role}${controller ? ` for ${controller}${models ? `/${models.join(',')}` : ''}` : ''}) to ${file}; the key is shown once:`,
         );
-        io.out(key);
+        io.out(args.flags['maas-key'] === true ? (maasKeyOf(key) ?? key) : key);
         return 0;
       }
       case 'list': {

@@ -30,6 +30,7 @@ export const ACCESS_POLICY: readonly AccessRule[] = [
   { method: 'GET', path: '/healthz/live', roles: [] },
   { method: 'GET', path: '/healthz/ready', roles: [] },
   { method: 'GET', path: '/metrics', roles: ['operator', 'auditor'] },
+  { method: 'GET', path: '/v1/whoami', roles: ANYONE },
 
   { method: 'POST', path: '/v1/nodes', roles: ['provider', 'operator'] },
   { method: 'GET', path: '/v1/nodes', roles: ANYONE },

@@ -15,6 +15,13 @@ export class AllocationEndingDto {
   @ApiPropertyOptional({ example: 'maas' }) source?: string;
 }
 
+export class AllocationDeviceDto {
+  @ApiProperty({ example: 'bm9kZS03.3.d1' }) deviceId!: string;
+  @ApiProperty({ example: 'juju-1-lxd-0' }) hostname!: string;
+  @ApiProperty({ example: '52:54:00:12:34:56' }) mac!: string;
+  @ApiProperty({ description: 'Registered, not removed, and its allocation live.', example: true }) live!: boolean;
+}
+
 export class AllocationResponseDto {
   @ApiProperty({ example: EXAMPLE_TOKEN }) token!: string;
   @ApiProperty({ example: 'node-7' }) nodeId!: string;
@@ -27,6 +34,8 @@ export class AllocationResponseDto {
   @ApiProperty({ type: String, nullable: true, example: null }) reservationId!: string | null;
   @ApiProperty({ type: [DeploymentFailureDto] }) deploymentFailures!: DeploymentFailureDto[];
   @ApiProperty({ type: AllocationEndingDto, nullable: true }) ending!: AllocationEndingDto | null;
+  @ApiProperty({ type: [AllocationDeviceDto], description: 'The containers and VMs registered under it, in registration order.' })
+  devices!: AllocationDeviceDto[];
   @ApiPosition() position!: number;
 }
 

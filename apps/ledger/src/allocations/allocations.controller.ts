@@ -7,7 +7,7 @@ import { LedgerViewService } from '../read-models/ledger-view.service';
 import { DeploymentReportRequestDto, ModelReleaseRequestDto, ReleaseRequestDto } from './allocation-lifecycle/allocation-action.request.dto';
 import { RunTokenCommand } from './allocation-lifecycle/token-commands.handlers';
 import { ReleaseModel } from './release-model/release-model.handler';
-import { presentAllocation } from '@ledger/projections';
+import { devicesOfAllocation, presentAllocation } from '@ledger/projections';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { MinPositionQueryDto, minPositionOf } from '../http/min-position.query.dto';
 import { ApiRefusals } from '../openapi/api-refusals.decorator';
@@ -33,7 +33,7 @@ export class AllocationsController {
     const view = await this.views.atLeast(minPositionOf(query));
     const allocation = view.allocations[token];
     if (!allocation) throw new NotFoundException({ code: 'not_found', message: 'no allocation with that token' });
-    return { ...presentAllocation(view, allocation), position: view.position };
+    return { ...presentAllocation(view, allocation), devices: devicesOfAllocation(view, allocation), position: view.position };
   }
 
   @Post('allocations/:token/deploying')

@@ -10,6 +10,8 @@ export interface NodeConstraints {
   minCpu?: number;
   minMemoryMb?: number;
   tags?: string[];
+  /** None of these tags may be on the node. */
+  notTags?: string[];
   zone?: string;
 }
 
@@ -33,7 +35,8 @@ export const matchesConstraints = (node: NodeView, constraints: NodeConstraints)
   (constraints.minCpu === undefined || node.cpuCount >= constraints.minCpu) &&
   (constraints.minMemoryMb === undefined || node.memoryMb >= constraints.minMemoryMb) &&
   (constraints.zone === undefined || node.zone === constraints.zone) &&
-  (constraints.tags ?? []).every((tag) => node.tags.includes(tag));
+  (constraints.tags ?? []).every((tag) => node.tags.includes(tag)) &&
+  !(constraints.notTags ?? []).some((tag) => node.tags.includes(tag));
 
 /** Nodes a constraint-based acquire may pick: ready (not reserved, not held, not faulted, not in maintenance) and matching. */
 export const acquirableNodes = (view: LedgerViewState, constraints: NodeConstraints, now: Date): NodeView[] =>

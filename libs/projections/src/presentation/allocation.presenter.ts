@@ -1,3 +1,4 @@
+import { mintDeviceId } from '@ledger/domain';
 import { isCurrent, type AllocationView, type LedgerViewState } from '../ledger-view';
 
 export const presentAllocation = (view: LedgerViewState, allocation: AllocationView) => ({
@@ -13,3 +14,13 @@ export const presentAllocation = (view: LedgerViewState, allocation: AllocationV
   deploymentFailures: allocation.deploymentFailures,
   ending: allocation.ending,
 });
+
+/** The devices registered under an allocation: its device ids count up from d1 within it, so no scan of every device. */
+export const devicesOfAllocation = (view: LedgerViewState, allocation: AllocationView) => {
+  const devices = [];
+  for (let sequence = 1; ; sequence++) {
+    const device = view.devices[mintDeviceId(allocation.nodeId, allocation.epoch, sequence)];
+    if (!device) return devices;
+    devices.push({ deviceId: device.deviceId, hostname: device.hostname, mac: device.mac, live: device.removed === null && allocation.live });
+  }
+};

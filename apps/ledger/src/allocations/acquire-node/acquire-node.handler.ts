@@ -12,6 +12,9 @@ export class AcquireNodeHandler implements ICommandHandler<AcquireNode> {
     if (body.nodeId !== undefined && body.constraints !== undefined) {
       throw new InvalidInput('give either nodeId or constraints, not both');
     }
+    if (body.nodeId !== undefined && body.excludeNodeIds !== undefined) {
+      throw new InvalidInput('excludeNodeIds goes with constraints, not with nodeId');
+    }
     const { consumer } = body;
     const { reply, position } = await this.acquisitions.acquire(
       {
@@ -20,6 +23,7 @@ export class AcquireNodeHandler implements ICommandHandler<AcquireNode> {
         nodeId: body.nodeId,
         constraints: body.constraints ? { ...body.constraints } : undefined,
         reservationKey: body.reservationKey,
+        ...(body.excludeNodeIds?.length ? { excludeNodeIds: [...body.excludeNodeIds] } : {}),
       },
       { ...context, requestId: body.requestId },
     );

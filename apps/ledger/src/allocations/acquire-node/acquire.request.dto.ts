@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsInt, IsObject, IsOptional, Max, Min, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsInt, IsObject, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateNested } from 'class-validator';
 import { IsBoundedText, IsLedgerId } from '../../http/validators';
 import { LEDGER_ID } from '@ledger/domain';
 import type { AcquireNodeInput } from './acquire-node.command';
@@ -29,6 +29,12 @@ export class ConstraintsDto {
   @ArrayMaxSize(64)
   @IsBoundedText(64, { each: true })
   tags?: string[];
+  @ApiPropertyOptional({ type: [String], maxItems: 64, description: 'None of these tags may be on the node.', example: ['virtual'] })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(64)
+  @IsBoundedText(64, { each: true })
+  notTags?: string[];
   @ApiPropertyOptional({ maxLength: 64, example: 'default' })
   @IsOptional()
   @IsBoundedText(64)
@@ -62,6 +68,19 @@ export class AcquireRequestDto implements AcquireNodeInput {
   @ValidateNested()
   @Type(() => ConstraintsDto)
   constraints?: ConstraintsDto;
+  @ApiPropertyOptional({
+    type: [String],
+    maxItems: 256,
+    description: 'With constraints: nodes not to pick, e.g. ones the provider refused to hand over (held out of band).',
+    example: ['node-3'],
+  })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(256)
+  @IsString({ each: true })
+  @MaxLength(128, { each: true })
+  @Matches(LEDGER_ID, { each: true, message: 'each of $property must be a node id' })
+  excludeNodeIds?: string[];
   @ApiPropertyOptional({ description: 'The key of a reservation on the node, consumed by this acquire (seed 3).', maxLength: 256, example: 'rk_5Jq0cV2x9L' })
   @IsOptional()
   @IsBoundedText(256)

@@ -18,6 +18,8 @@ export interface AcquireRequest {
   nodeId?: string;
   constraints?: NodeConstraints;
   reservationKey?: string;
+  /** Nodes a constraint-based acquire must not pick (the provider refused them). */
+  excludeNodeIds?: string[];
 }
 
 interface AcquireRoute {
@@ -53,7 +55,13 @@ export class AcquireService {
 
   async acquire(request: AcquireRequest, context: RequestContext): Promise<{ reply: NodeReply; position: number | null }> {
     const keyHash = request.reservationKey ? hashSecret(request.reservationKey) : null;
-    const fingerprint = fingerprintOf({ consumer: request.consumer, nodeId: request.nodeId, constraints: request.constraints, keyHash });
+    const fingerprint = fingerprintOf({
+      consumer: request.consumer,
+      nodeId: request.nodeId,
+      constraints: request.constraints,
+      keyHash,
+      ...(request.excludeNodeIds ? { excludeNodeIds: request.excludeNodeIds } : {}),
+    });
     const routeStream = Streams.request(request.requestId);
     if (request.nodeId !== undefined && !(await this.nodes.isEnlisted(request.nodeId))) {
       return this.refusals.refuse(
@@ -62,7 +70,7 @@ export class AcquireService {
         context,
       );
     }
-    const tried = new Set<string>();
+    const tried = new Set<string>(request.excludeNodeIds ?? []);
 
     // Almost every request is new: the first round routes it without reading its route
     // stream, and a copy that was routed first finds out when that append fails its
