@@ -58,6 +58,7 @@ export default tseslint.config(
         { type: 'ledger-feature', pattern: 'apps/ledger/src/*', capture: ['feature'] },
         { type: 'ledger-root', pattern: 'apps/ledger/src/*.ts', mode: 'file' },
         { type: 'cli', pattern: 'apps/ledger-cli' },
+        { type: 'maas-facade', pattern: 'apps/maas-facade' },
         { type: 'review-page', pattern: 'apps/review' },
         { type: 'e2e', pattern: 'test' },
         { type: 'bench', pattern: 'bench' },
@@ -110,6 +111,9 @@ export default tseslint.config(
             // The CLI stands beside the server: libraries only (the typed client among them).
             allow(['cli'], [...LIBS, 'client-lib', 'cli']),
             allowPackages(['cli']),
+            // The MAAS facade is a client of the ledger's HTTP API: the typed client and the key format, nothing of the ledger's inside.
+            allow(['maas-facade'], ['access-lib', 'client-lib', 'maas-facade']),
+            allowPackages(['maas-facade']),
             // The review page runs in a browser: it imports only itself (no other app, no lib
             // that could pull node-only code into the bundle, no package).
             allow(['review-page'], ['review-page']),

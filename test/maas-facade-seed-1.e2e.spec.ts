@@ -1,0 +1,120 @@
+/**
+ * Seed 1 through the MAAS facade, driven by Juju's own MAAS client (Debian's gomaasapi):
+ * Alice's controller allocates node X and its deployment fails; Charlie releases X in
+ * MAAS's UI; Bob's controller allocates X and gets a different instance id. Alice's
+ * controller then finds its instance gone, and its release counts as done in her client
+ * while MAAS never receives a release for X. The ledger's timeline of X tells it so.
+ * Then Bob's containers (seed 2): devices under his token, ended with his model.
+ */
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { until } from '@ledger/testing';
+import { JujuMaasClient } from './support/juju-maas-client/juju-maas-client';
+import { useFacadeWorld } from './support/maas-facade-world';
+
+const X = 'x7k2pq';
+const ALICE_MODEL = 'c3f1e0d2-alice-mobile-app';
+const BOB_MODEL = '9b8a7c6d-bob-show-me-the-money';
+
+describe('seed 1 through the MAAS facade, with Juju’s own MAAS client', { skip: JujuMaasClient.unavailable() ?? false }, () => {
+  const started = useFacadeWorld(
+    [
+      { systemId: X, hostname: 'elkhart', tags: ['ssd'], cpuCount: 8, memoryMb: 16384 },
+      { systemId: 'r4m8tn', hostname: 'darby', cpuCount: 2, memoryMb: 4096 },
+    ],
+    { alice: 'fair-clouds-alice', bob: 'fair-clouds-bob' },
+  );
+  let aliceId = '';
+  let bobId = '';
+
+  it('connects as Juju does (version, then whoami) and a wrong key is refused at whoami', async (t) => {
+    const world = started();
+    t.diagnostic(`gomaasapi program built in ${world.juju.buildSeconds.toFixed(1)} s`);
+    const connected = await world.as('alice', 'connect');
+    assert.equal(connected.ok, true, JSON.stringify(connected));
+    const wrong = await world.juju.run(
+      world.facade.url,
+      world.keys.alice.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A')),
+      'connect',
+    );
+    assert.equal(wrong.ok, false);
+    assert.equal(wrong.kind, 'permission', 'gomaasapi turns a 401 at whoami into a PermissionError');
+  });
+
+  it('Alice allocates X under a per-allocation id; her deployment fails; Charlie releases X in MAAS; the ledger revokes her token', async () => {
+    const world = started();
+    const allocated = await world.as('alice', 'allocate', { agent_name: ALICE_MODEL, tags: 'ssd', cpu_count: '4', mem: '8192', arch: 'amd64' });
+    assert.equal(allocated.ok, true, JSON.stringify(allocated));
+    aliceId = allocated.machines![0].systemId;
+    assert.notEqual(aliceId, X, "the instance id is the allocation's, not MAAS's system_id");
+    assert.equal(allocated.machines![0].hostname, 'elkhart');
+    assert.equal(world.maas.machines.get(X)!.status, 'Allocated');
+
+    const listed = await world.as('alice', 'list', { agent_name: ALICE_MODEL });
+    assert.deepEqual(
+      listed.machines?.map((m) => m.systemId),
+      [aliceId],
+    );
+    const deployed = await world.as('alice', 'deploy', { agent_name: ALICE_MODEL, id: aliceId });
+    assert.equal(deployed.ok, true, JSON.stringify(deployed));
+    assert.equal(deployed.machines![0].statusName, 'Deploying');
+    assert.equal((await world.ledger.get(`/v1/allocations/${aliceId}`)).body.status, 'deploying', 'recorded in the ledger before MAAS was asked');
+
+    world.maas.failDeployment(X);
+    await until(async () => assert.equal((await world.ledger.get(`/v1/allocations/${aliceId}`)).body.status, 'failed_deployment'));
+    world.maas.releaseOutOfBand(X);
+    await until(async () => {
+      const allocation = (await world.ledger.get(`/v1/allocations/${aliceId}`)).body;
+      assert.equal(allocation.live, false);
+      assert.equal(allocation.ending?.kind, 'revoked');
+    });
+  });
+
+  it('Bob allocates X and gets another instance id; Alice’s instance is gone, and her release never reaches MAAS', async () => {
+    const world = started();
+    const allocated = await world.as('bob', 'allocate', { agent_name: BOB_MODEL, tags: 'ssd' });
+    assert.equal(allocated.ok, true, JSON.stringify(allocated));
+    bobId = allocated.machines![0].systemId;
+    assert.equal(allocated.machines![0].hostname, 'elkhart', 'Bob got node X');
+    assert.notEqual(bobId, aliceId, 'a new allocation of the same machine is a new instance id');
+    assert.notEqual(bobId, X);
+
+    const aliceList = await world.as('alice', 'list', { agent_name: ALICE_MODEL, id: aliceId });
+    assert.equal(aliceList.ok, true, JSON.stringify(aliceList));
+    assert.deepEqual(aliceList.machines ?? [], [], 'gone: left out of the list, which is how Juju learns an instance no longer exists');
+    const aliceDeploy = await world.as('alice', 'deploy', { agent_name: ALICE_MODEL, id: aliceId });
+    assert.equal(aliceDeploy.ok, false);
+
+    const released = await world.as('alice', 'release', { id: aliceId });
+    assert.equal(released.values?.juju, 'released', `Juju counts it released: ${JSON.stringify(released)}`);
+    assert.equal(released.kind, 'cannot_complete', 'a 409: gomaasapi says CannotComplete, which Juju reads as already released');
+    assert.deepEqual(world.maas.releasesOf(X), [], 'MAAS never received a release for X');
+    assert.equal(world.maas.machines.get(X)!.status, 'Allocated', 'X is still Bob’s at MAAS');
+    assert.deepEqual(
+      (await world.as('bob', 'list', { agent_name: BOB_MODEL })).machines?.map((m) => m.systemId),
+      [bobId],
+    );
+  });
+
+  it('the ledger’s timeline of X tells seed 1 as it happened, the stale release refused', async () => {
+    const world = started();
+    const timeline = await world.ledger.get(`/v1/audit/nodes/${X}/timeline`);
+    assert.equal(timeline.status, 200, JSON.stringify(timeline.body));
+    const entries: { type: string; actor: string; token: string | null; summary: string }[] = timeline.body.entries;
+    assert.deepEqual(
+      entries.filter((e) => e.type !== 'AcquireRouted').map((e) => [e.type, e.actor]),
+      [
+        ['NodeEnlisted', 'maas-facade'],
+        ['NodeAcquired', 'alice'],
+        ['DeploymentStarted', 'alice'],
+        ['DeploymentFailed', 'maas-facade'],
+        ['AllocationRevoked', 'maas-facade'],
+        ['NodeAcquired', 'bob'],
+        ['CommandRefused', 'alice'],
+      ],
+    );
+    const refusal = entries[entries.length - 1];
+    assert.equal(refusal.token, aliceId);
+    assert.match(refusal.summary, /stale_token/);
+  });
+});

@@ -1,0 +1,85 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+const SOURCE = resolve(__dirname, '../../../../test/support/juju-maas-client/main.go');
+const PACKAGE = 'golang-github-juju-gomaasapi-dev';
+
+/** What one command of the Go program printed: Juju's client's view of the outcome. */
+export interface JujuOutcome {
+  ok: boolean;
+  error?: string;
+  kind?: string;
+  statusCode?: number;
+  machines?: { systemId: string; hostname: string; statusName: string; ownerData: Record<string, string>; interfaces: string[] }[];
+  devices?: { systemId: string; hostname: string; parent: string; interfaces: string[] }[];
+  values?: Record<string, string>;
+}
+
+/** The GOPATH root of Debian's gomaasapi (the folder holding src/github.com/juju/gomaasapi), or why it cannot be used. */
+const gomaasapiRoot = (): { root: string } | { missing: string } => {
+  if (spawnSync('go', ['version'], { encoding: 'utf8' }).status !== 0) return { missing: 'Go is not installed (Debian package golang-go)' };
+  const listed = spawnSync('dpkg', ['-L', PACKAGE], { encoding: 'utf8' });
+  const folder = listed.status === 0 ? listed.stdout.split('\n').find((line) => line.endsWith('/src/github.com/juju/gomaasapi')) : undefined;
+  if (!folder || !existsSync(join(folder, 'controller.go'))) return { missing: `Juju's MAAS client library is not installed (Debian package ${PACKAGE})` };
+  return { root: folder.slice(0, -'/src/github.com/juju/gomaasapi'.length) };
+};
+
+/**
+ * Juju's own MAAS client (gomaasapi, as Debian packages it) in a small Go program, built
+ * offline in GOPATH mode into a temp folder; its build cache lives in a stable folder so
+ * a second run builds in seconds. `missing` says why it cannot run here, for a skip.
+ */
+export class JujuMaasClient {
+  private constructor(
+    private readonly binary: string,
+    private readonly folder: string,
+    readonly buildSeconds: number,
+  ) {}
+
+  static unavailable(): string | null {
+    const found = gomaasapiRoot();
+    return 'missing' in found ? found.missing : null;
+  }
+
+  static async build(): Promise<JujuMaasClient> {
+    const found = gomaasapiRoot();
+    if ('missing' in found) throw new Error(found.missing);
+    const folder = mkdtempSync(join(tmpdir(), 'juju-maas-client-'));
+    const binary = join(folder, 'juju-maas-client');
+    const started = process.hrtime.bigint();
+    const result = await run('go', ['build', '-o', binary, SOURCE], {
+      GO111MODULE: 'off',
+      GOPATH: `${join(folder, 'gopath')}:${found.root}`,
+      GOCACHE: join(tmpdir(), 'provisioning-ledger-go-build-cache'),
+      GOFLAGS: '',
+      GOTOOLCHAIN: 'local',
+    });
+    if (result.status !== 0) throw new Error(`building the gomaasapi program failed:\n${result.stderr}`);
+    return new JujuMaasClient(binary, folder, Number(process.hrtime.bigint() - started) / 1e9);
+  }
+
+  /** One command, as a Juju controller with this MAAS key would make it: connect, then act. */
+  async run(maasUrl: string, apiKey: string, command: string, args: Record<string, string | string[]> = {}): Promise<JujuOutcome> {
+    const pairs = Object.entries(args).flatMap(([key, value]) => (Array.isArray(value) ? value : [value]).map((v) => `${key}=${v}`));
+    const result = await run(this.binary, [maasUrl, apiKey, command, ...pairs], {});
+    if (result.status !== 0) throw new Error(`juju-maas-client ${command} exited ${result.status}: ${result.stderr}`);
+    return JSON.parse(result.stdout) as JujuOutcome;
+  }
+
+  remove(): void {
+    rmSync(this.folder, { recursive: true, force: true });
+  }
+}
+
+const run = (command: string, args: string[], env: Record<string, string>): Promise<{ status: number; stdout: string; stderr: string }> =>
+  new Promise((resolveRun, reject) => {
+    const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], timeout: 600_000 });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.once('error', reject);
+    child.once('close', (code) => resolveRun({ status: code ?? -1, stdout, stderr }));
+  });
