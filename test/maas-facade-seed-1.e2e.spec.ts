@@ -117,4 +117,70 @@ describe('seed 1 through the MAAS facade, with Juju’s own MAAS client', { skip
     assert.equal(refusal.token, aliceId);
     assert.match(refusal.summary, /stale_token/);
   });
+
+  it('Bob deploys and creates containers as devices; the ledger holds them under his token; a deleted one is removed', async () => {
+    const world = started();
+    assert.equal((await world.as('bob', 'deploy', { agent_name: BOB_MODEL, id: bobId })).ok, true);
+    world.maas.finishDeployment(X);
+    await until(async () => assert.equal((await world.ledger.get(`/v1/allocations/${bobId}`)).body.status, 'deployed'));
+
+    const macs = ['00:16:3e:aa:00:01', '00:16:3e:aa:00:02', '00:16:3e:aa:00:03'];
+    const created = [];
+    for (const [n, mac] of macs.entries()) {
+      const device = await world.as('bob', 'create-device', { agent_name: BOB_MODEL, id: bobId, hostname: `juju-1-lxd-${n}`, mac });
+      assert.equal(device.ok, true, JSON.stringify(device));
+      assert.equal(device.devices![0].parent, bobId, "the device's parent is Bob's instance id, not MAAS's");
+      created.push(device.devices![0]);
+    }
+    const listed = await world.as('bob', 'devices', { agent_name: BOB_MODEL, id: bobId });
+    assert.deepEqual(listed.devices?.map((d) => d.systemId).sort(), created.map((d) => d.systemId).sort());
+    assert.equal(world.maas.devices.get(created[0].systemId)?.parent, X, 'MAAS got its own machine id as the parent');
+
+    const deleted = await world.as('bob', 'delete-device', { agent_name: BOB_MODEL, id: bobId, device: created[2].systemId });
+    assert.equal(deleted.ok, true, JSON.stringify(deleted));
+    assert.equal(world.maas.devices.has(created[2].systemId), false);
+
+    const allocation = (await world.ledger.get(`/v1/allocations/${bobId}`)).body;
+    assert.deepEqual(
+      allocation.devices.map((d: { mac: string; hostname: string; live: boolean }) => [d.hostname, d.mac, d.live]),
+      [
+        ['juju-1-lxd-0', macs[0], true],
+        ['juju-1-lxd-1', macs[1], true],
+        ['juju-1-lxd-2', macs[2], false],
+      ],
+    );
+    // Alice's controller sees none of Bob's devices, even naming his machine.
+    assert.equal((await world.as('alice', 'devices', { agent_name: BOB_MODEL, id: bobId })).ok, false);
+  });
+
+  it("Bob's model is force-released: his containers' devices end with it and their leases are released (seed 2)", async () => {
+    const world = started();
+    const devices: { deviceId: string; mac: string; live: boolean }[] = (await world.ledger.get(`/v1/allocations/${bobId}`)).body.devices;
+    const live = devices.filter((d) => d.live);
+    for (const [n, device] of live.entries()) {
+      const lease = await world.ledger.post('/v1/leases', {
+        ip: `10.20.0.${50 + n}`,
+        mac: device.mac,
+        owner: { deviceId: device.deviceId },
+        kind: 'dhcp',
+        expiresAt: new Date(Date.now() + 86_400_000).toISOString(),
+      });
+      assert.equal(lease.status, 201, JSON.stringify(lease.body));
+    }
+    const destroyed = await world.ledger.post('/v1/models/release', { controller: 'fair-clouds-bob', model: BOB_MODEL, force: true });
+    assert.equal(destroyed.status, 200, JSON.stringify(destroyed.body));
+    assert.deepEqual(
+      destroyed.body.released.map((r: { token: string }) => r.token),
+      [bobId],
+    );
+    await until(async () => {
+      for (const n of live.keys()) assert.equal((await world.ledger.get(`/v1/leases/10.20.0.${50 + n}`)).body.status, 'released');
+    });
+    const ended = (await world.ledger.get(`/v1/allocations/${bobId}`)).body;
+    assert.deepEqual(
+      ended.devices.map((d: { live: boolean }) => d.live),
+      [false, false, false],
+    );
+    assert.deepEqual((await world.as('bob', 'list', { agent_name: BOB_MODEL })).machines ?? [], [], 'his instance is gone from his list');
+  });
 });
