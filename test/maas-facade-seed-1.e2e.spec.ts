@@ -55,6 +55,8 @@ describe('seed 1 through the MAAS facade, with Juju’s own MAAS client', { skip
       listed.machines?.map((m) => m.systemId),
       [aliceId],
     );
+    const tagged = await world.as('alice', 'set-owner-data', { agent_name: ALICE_MODEL, id: aliceId, machine: '87' });
+    assert.deepEqual(tagged.machines?.[0].ownerData, { 'juju-model-uuid': ALICE_MODEL, 'juju-machine-id': '87' });
     const deployed = await world.as('alice', 'deploy', { agent_name: ALICE_MODEL, id: aliceId });
     assert.equal(deployed.ok, true, JSON.stringify(deployed));
     assert.equal(deployed.machines![0].statusName, 'Deploying');
@@ -130,11 +132,14 @@ describe('seed 1 through the MAAS facade, with Juju’s own MAAS client', { skip
     const macs = ['00:16:3e:aa:00:01', '00:16:3e:aa:00:02', '00:16:3e:aa:00:03'];
     const created = [];
     for (const [n, mac] of macs.entries()) {
-      const device = await world.as('bob', 'create-device', { agent_name: BOB_MODEL, id: bobId, hostname: `juju-1-lxd-${n}`, mac });
+      // The first container as Juju makes one in a space: its NIC linked to a subnet (op=link_subnet), and a second NIC (op=create_physical).
+      const extra: Record<string, string> = n === 0 ? { subnet: '10.20.0.0/24', second_mac: '00:16:3e:bb:00:01' } : {};
+      const device = await world.as('bob', 'create-device', { agent_name: BOB_MODEL, id: bobId, hostname: `juju-1-lxd-${n}`, mac, ...extra });
       assert.equal(device.ok, true, JSON.stringify(device));
       assert.equal(device.devices![0].parent, bobId, "the device's parent is Bob's instance id, not MAAS's");
       created.push(device.devices![0]);
     }
+    assert.deepEqual(created[0].interfaces, [`eth0=${macs[0]}@10.20.0.0/24`, 'eth1=00:16:3e:bb:00:01']);
     const listed = await world.as('bob', 'devices', { agent_name: BOB_MODEL, id: bobId });
     assert.deepEqual(listed.devices?.map((d) => d.systemId).sort(), created.map((d) => d.systemId).sort());
     assert.equal(world.maas.devices.get(created[0].systemId)?.parent, X, 'MAAS got its own machine id as the parent');

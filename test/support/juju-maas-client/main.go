@@ -50,7 +50,13 @@ func machineOf(m gomaasapi.Machine) machineOut {
 func deviceOf(d gomaasapi.Device) deviceOut {
 	var names []string
 	for _, iface := range d.InterfaceSet() {
-		names = append(names, iface.Name()+"="+iface.MACAddress())
+		entry := iface.Name() + "=" + iface.MACAddress()
+		for _, link := range iface.Links() {
+			if link.Subnet() != nil {
+				entry += "@" + link.Subnet().CIDR()
+			}
+		}
+		names = append(names, entry)
 	}
 	return deviceOut{SystemID: d.SystemID(), Hostname: d.Hostname(), Parent: d.Parent(), Interfaces: names}
 }
@@ -114,6 +120,25 @@ func machineByID(controller gomaasapi.Controller, agentName, id string) (gomaasa
 		return nil, fmt.Errorf("instance %q not found", id)
 	}
 	return machines[0], nil
+}
+
+// subnetWithCIDR finds a subnet through the spaces, as Juju's provider does; nil for an empty CIDR.
+func subnetWithCIDR(controller gomaasapi.Controller, cidr string) (gomaasapi.Subnet, error) {
+	if cidr == "" {
+		return nil, nil
+	}
+	spaces, err := controller.Spaces()
+	if err != nil {
+		return nil, err
+	}
+	for _, space := range spaces {
+		for _, subnet := range space.Subnets() {
+			if subnet.CIDR() == cidr {
+				return subnet, nil
+			}
+		}
+	}
+	return nil, fmt.Errorf("no subnet %s", cidr)
 }
 
 func run(controller gomaasapi.Controller, command string, args map[string][]string) outcome {
@@ -182,9 +207,28 @@ func run(controller gomaasapi.Controller, command string, args map[string][]stri
 		if err != nil {
 			return fail(err)
 		}
-		device, err := machine.CreateDevice(gomaasapi.CreateMachineDeviceArgs{Hostname: first(args, "hostname"), InterfaceName: "eth0", MACAddress: first(args, "mac")})
+		subnet, err := subnetWithCIDR(controller, first(args, "subnet"))
 		if err != nil {
 			return fail(err)
+		}
+		device, err := machine.CreateDevice(gomaasapi.CreateMachineDeviceArgs{Hostname: first(args, "hostname"), InterfaceName: "eth0", MACAddress: first(args, "mac"), Subnet: subnet})
+		if err != nil {
+			return fail(err)
+		}
+		if second := first(args, "second_mac"); second != "" {
+			// A second NIC, as Juju adds for a container in two spaces: POST .../interfaces/?op=create_physical.
+			if _, err := device.CreateInterface(gomaasapi.CreateInterfaceArgs{Name: "eth1", MACAddress: second, VLAN: subnet.VLAN()}); err != nil {
+				return fail(err)
+			}
+			devices, err := machine.Devices(gomaasapi.DevicesArgs{})
+			if err != nil {
+				return fail(err)
+			}
+			for _, d := range devices {
+				if d.SystemID() == device.SystemID() {
+					device = d
+				}
+			}
 		}
 		return outcome{OK: true, Devices: []deviceOut{deviceOf(device)}}
 	case "devices":
