@@ -103,6 +103,20 @@ describe('the MAAS facade: seed 3, who sees what, MAAS refusals and bad input', 
     assert.equal(next?.machines?.[0].hostname, 'knoxville', JSON.stringify(next));
   });
 
+  it('a machine re-owned at MAAS behind its holder’s back (never seen Ready) revokes the holder’s token', async () => {
+    const world = started();
+    const allocated = await world.as('stranger', 'allocate', { agent_name: 'plain-model', not_tags: 'gpu,picked' });
+    assert.equal(allocated.machines?.[0].hostname, 'atlas', JSON.stringify(allocated));
+    const id = allocated.machines![0].systemId;
+    world.maas.allocateOutOfBand('a7l4s5', 'dave');
+    await until(async () => {
+      const allocation = (await world.ledger.get(`/v1/allocations/${id}`)).body;
+      assert.equal(allocation.ending?.kind, 'revoked');
+      assert.match(allocation.ending?.source ?? '', /owned at MAAS by dave/);
+    });
+    assert.deepEqual((await world.as('stranger', 'list', { agent_name: 'plain-model' })).machines ?? [], []);
+  });
+
   it('bad input gets MAAS’s own kind of answer, never a 500', async () => {
     const world = started();
     const key = world.keys.stranger;

@@ -1487,6 +1487,11 @@ export interface components {
             position: number;
         };
         NodeObservationRequestDto: {
+            /**
+             * @description The provider says someone outside the ledger holds the machine (MAAS: another user owns it): the live allocation is revoked, whatever the status.
+             * @example false
+             */
+            heldOutOfBand?: boolean;
             /** @example node-7 */
             nodeId: string;
             /**

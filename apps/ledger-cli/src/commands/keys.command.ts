@@ -16,7 +16,14 @@ A new key is printed once; only its hash is stored. The running ledger picks up 
 export const keysCommand: CliCommand = {
   name: 'keys',
   summary: 'add, list or revoke API keys',
-  options: { 'keys-file': { type: 'string' }, name: { type: 'string' }, role: { type: 'string' }, controller: { type: 'string' }, models: { type: 'string' }, 'maas-key': { type: 'boolean' } },
+  options: {
+    'keys-file': { type: 'string' },
+    name: { type: 'string' },
+    role: { type: 'string' },
+    controller: { type: 'string' },
+    models: { type: 'string' },
+    'maas-key': { type: 'boolean' },
+  },
   usage: USAGE,
   async run(args, io) {
     const file = stringFlag(args, 'keys-file') ?? io.env.LEDGER_KEYS_FILE ?? join(io.env.LEDGER_DATA_DIR ?? './data', 'keys.json');

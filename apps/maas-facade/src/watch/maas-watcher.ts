@@ -12,7 +12,11 @@ interface MaasMachine {
   tag_names?: unknown;
   zone?: { name?: unknown } | null;
   status_name?: unknown;
+  owner?: unknown;
 }
+
+/** A first sight of a machine held for less than this may be an allocation whose MAAS call is still in flight: reported at the next poll instead. */
+const FIRST_SIGHT_GRACE_MS = 60_000;
 
 const text = (value: unknown, max: number): string | undefined => (typeof value === 'string' && value.length > 0 ? value.slice(0, max) : undefined);
 const count = (value: unknown): number | undefined => (typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : undefined);
@@ -23,11 +27,18 @@ const count = (value: unknown): number | undefined => (typeof value === 'number'
  * change of a machine's status is posted as an observation. A machine released out of
  * band shows Ready, and the ledger revokes the allocation that held it; a failed
  * deployment is recorded against the allocation; a finished one reported deployed.
+ * A machine MAAS shows owned by another MAAS user while the ledger holds it was re-owned
+ * behind the holder's back (perhaps faster than a poll could see it pass through Ready):
+ * the observation says so, and the ledger revokes the token.
  * Each observation carries the time MAAS was asked, so a status read before an allocation
- * began can never revoke it.
+ * began can never revoke it; only changes are posted (what this process last saw), so a
+ * machine the facade is allocating is never reported Ready between the ledger's acquire and
+ * MAAS's allocate.
  */
 export class MaasWatcher {
-  private readonly lastStatus = new Map<string, string>();
+  private readonly lastSeen = new Map<string, string>();
+  /** The facade's own MAAS user: machines it allocated are owned by it. */
+  private maasUser: string | null = null;
   private timer: NodeJS.Timeout | null = null;
   private stopped = false;
 
@@ -60,6 +71,7 @@ export class MaasWatcher {
     const correlationId = `maas-watch-${randomUUID()}`;
     const api = this.ledger.asFacade(correlationId);
     const observedAt = this.clock().toISOString();
+    this.maasUser ??= await this.whoAmIAtMaas();
     const machines = (await this.maas.list('machines/')) as MaasMachine[];
     const { data, response } = await api.GET('/v1/nodes', {});
     if (!data) throw new Error(`the ledger answered GET /v1/nodes with ${response.status}`);
@@ -69,18 +81,33 @@ export class MaasWatcher {
       const status = text(machine.status_name, 64);
       if (!nodeId || !status) continue;
       if (!nodes.has(nodeId)) await this.enlist(api, nodeId, machine);
-      if (this.lastStatus.get(nodeId) !== status) {
-        const observed = await api.POST('/v1/observations/nodes', { body: { nodeId, providerStatus: status, observedAt, source: 'maas-facade' } });
+      const allocation = nodes.get(nodeId)?.allocation;
+      const owner = typeof machine.owner === 'string' && machine.owner.length > 0 ? machine.owner.slice(0, 64) : null;
+      const seen = `${status}|${owner ?? ''}`;
+      const firstSightOfFreshAllocation =
+        !this.lastSeen.has(nodeId) && allocation && Date.parse(allocation.acquiredAt) > Date.parse(observedAt) - FIRST_SIGHT_GRACE_MS;
+      if (this.lastSeen.get(nodeId) !== seen && !firstSightOfFreshAllocation) {
+        const heldOutOfBand = owner !== null && owner !== this.maasUser;
+        const source = heldOutOfBand ? `maas-facade: owned at MAAS by ${owner}` : 'maas-facade';
+        const observed = await api.POST('/v1/observations/nodes', {
+          body: { nodeId, providerStatus: status, observedAt, source, ...(heldOutOfBand ? { heldOutOfBand } : {}) },
+        });
         if (observed.data) {
-          this.lastStatus.set(nodeId, status);
-          this.logger.info({ correlationId, nodeId, status, outcome: observed.data.status }, 'MAAS status observed');
+          this.lastSeen.set(nodeId, seen);
+          this.logger.info({ correlationId, nodeId, status, owner, outcome: observed.data.status }, 'MAAS status observed');
         }
       }
-      const allocation = nodes.get(nodeId)?.allocation;
       if (status === 'Deployed' && allocation?.status === 'deploying') {
         await api.POST('/v1/allocations/{token}/deployed', { params: { path: { token: allocation.token } }, body: {} });
       }
     }
+  }
+
+  private async whoAmIAtMaas(): Promise<string> {
+    const answer = await this.maas.request({ method: 'GET', path: 'users/', query: new URLSearchParams({ op: 'whoami' }) });
+    const username = (answer.json as { username?: unknown } | undefined)?.username;
+    if (answer.status !== 200 || typeof username !== 'string') throw new Error(`MAAS answered whoami with ${answer.status}: is LEDGER_MAAS_API_KEY right?`);
+    return username;
   }
 
   private async enlist(api: ReturnType<LedgerAccess['asFacade']>, nodeId: string, machine: MaasMachine): Promise<void> {

@@ -16,6 +16,7 @@ export const normaliseProviderStatus = (status: string): string =>
 /**
  * What a provider saw, applied to the live allocation (seed 1):
  * - back in the pool while held: the allocation was released out of band, revoke its token;
+ * - held by someone outside the ledger (re-owned at the provider): revoke its token too;
  * - failed deployment: record it (the provider may say so after first reporting success).
  * An observation made before the live allocation began says nothing about it and is ignored,
  * so a late message can never revoke the next holder's machine.
@@ -27,7 +28,7 @@ export const decideObservation = (command: ObserveProviderStatus, state: NodeSta
   if (!allocation || Date.parse(command.observedAt) < Date.parse(allocation.acquiredAt)) return ignored;
   const base = { nodeId: command.nodeId, token: allocation.token, epoch: allocation.epoch };
 
-  if (POOL_STATUSES.has(status)) {
+  if (POOL_STATUSES.has(status) || command.heldOutOfBand === true) {
     return accept([{ type: 'AllocationRevoked', data: { ...base, providerStatus: status, source: command.source, observedAt: command.observedAt } }], {
       ...base,
       status: 'revoked',

@@ -56,6 +56,12 @@ export type ObserveProviderStatus = {
   source: string;
   observedAt: string;
   now: string;
+  /**
+   * The provider says someone outside the ledger holds the machine (MAAS: another user
+   * owns it), whatever its status: re-owned behind the holder's back, perhaps faster than
+   * a poll could see it pass through the pool.
+   */
+  heldOutOfBand?: boolean;
 };
 
 export type NodeCommand =

@@ -54,6 +54,25 @@ describe('a provider reporting a held node back in its pool', () => {
       .then([allocationRevoked(token, 'released', at(5))]);
   });
 
+  it('revokes it when the provider says someone outside the ledger holds it, whatever the status (re-owned behind its back)', () => {
+    for (const status of ['Allocated', 'Deployed', 'Failed deployment']) {
+      spec
+        .given([...acquiredAtMinute1, deploymentStarted(token, at(2))])
+        .when(observeProviderStatus(status, at(5), { heldOutOfBand: true, source: 'maas-facade: owned by charlie' }))
+        .then([allocationRevoked(token, normaliseProviderStatus(status), at(5), 'maas-facade: owned by charlie')])
+        .thenReplies({ nodeId: NODE, token, epoch: 1, status: 'revoked' });
+    }
+    spec
+      .given([nodeEnlisted()])
+      .when(observeProviderStatus('Allocated', at(5), { heldOutOfBand: true }))
+      .thenNothingHappens()
+      .thenReplies(IGNORED);
+    spec
+      .given(acquiredAtMinute1)
+      .when(observeProviderStatus('Allocated', at(0), { heldOutOfBand: true, now: at(5) }))
+      .thenNothingHappens();
+  });
+
   it('frees the node: the next acquire gets the next epoch', () => {
     spec
       .given([...acquiredAtMinute1, allocationRevoked(token, 'ready', at(5))])

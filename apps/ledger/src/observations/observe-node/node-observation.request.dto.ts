@@ -1,4 +1,5 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsBoolean, IsOptional } from 'class-validator';
 import { IsBoundedText, IsLedgerId, IsIsoTime } from '../../http/validators';
 import { LEDGER_ID } from '@ledger/domain';
 import type { NodeObservationInput } from './observe-node.handler';
@@ -16,4 +17,12 @@ export class NodeObservationRequestDto implements NodeObservationInput {
   @ApiProperty({ maxLength: 128, example: 'maas' })
   @IsBoundedText(128)
   source!: string;
+  @ApiPropertyOptional({
+    description:
+      'The provider says someone outside the ledger holds the machine (MAAS: another user owns it): the live allocation is revoked, whatever the status.',
+    example: false,
+  })
+  @IsOptional()
+  @IsBoolean()
+  heldOutOfBand?: boolean;
 }

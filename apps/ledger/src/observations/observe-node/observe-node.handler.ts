@@ -13,6 +13,7 @@ export interface NodeObservationInput {
   providerStatus: string;
   observedAt: string;
   source: string;
+  heldOutOfBand?: boolean;
 }
 
 export class ObserveNode extends Command<NodeReply & { position: number | null }> {
@@ -40,6 +41,7 @@ export class ObserveNodeHandler implements ICommandHandler<ObserveNode> {
         source: body.source,
         observedAt: new Date(body.observedAt).toISOString(),
         now: this.clock().toISOString(),
+        ...(body.heldOutOfBand === true ? { heldOutOfBand: true } : {}),
       },
       context,
     );

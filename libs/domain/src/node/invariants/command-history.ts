@@ -42,7 +42,7 @@ export type Step = { advance: number } & (
   | { kind: 'acquire'; node: number; who: number; key: 'none' | 'right' | 'wrong' | 'old'; keyPick: number; request: RequestPick; entropy: number }
   | { kind: 'report'; report: DeploymentReport['type']; node: number; token: TokenPick; request: RequestPick }
   | { kind: 'release'; node: number; ending: number; token: TokenPick; request: RequestPick }
-  | { kind: 'observe'; node: number; status: number; age: number }
+  | { kind: 'observe'; node: number; status: number; age: number; heldOutOfBand: boolean }
   | { kind: 'resend'; pick: number; sameBody: boolean }
 );
 
@@ -101,7 +101,13 @@ const stepArb: fc.Arbitrary<Step> = fc
       },
       {
         weight: 3,
-        arbitrary: fc.record({ kind: fc.constant('observe' as const), node, status: fc.nat({ max: OBSERVED_STATUSES.length - 1 }), age: fc.nat({ max: 20 }) }),
+        arbitrary: fc.record({
+          kind: fc.constant('observe' as const),
+          node,
+          status: fc.nat({ max: OBSERVED_STATUSES.length - 1 }),
+          age: fc.nat({ max: 20 }),
+          heldOutOfBand: fc.boolean(),
+        }),
       },
       { weight: 2, arbitrary: fc.record({ kind: fc.constant('resend' as const), pick, sameBody: fc.boolean() }) },
     ),
@@ -293,6 +299,7 @@ export const runHistory = (steps: Step[]): Transition[] => {
           source: 'maas',
           observedAt: at(minute - step.age),
           now: now(),
+          ...(step.heldOutOfBand ? { heldOutOfBand: true } : {}),
         };
     }
   };
