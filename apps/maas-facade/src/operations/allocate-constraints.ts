@@ -39,6 +39,8 @@ export const parseAllocate = (form: URLSearchParams): AllocateRequest | { errors
   const tags = listOf(form, 'tags');
   const notTags = listOf(form, 'not_tags');
   const zone = form.get('zone');
+  // A dry run would hold a machine in the ledger that MAAS never allocated.
+  if (form.has('dry_run')) errors.dry_run = ['A dry run is not offered through the provisioning ledger: allocate, then release.'];
   for (const [key, values] of [
     ['tags', tags],
     ['not_tags', notTags],
