@@ -35,4 +35,6 @@ test('a malformed number is a field error, as MAAS answers a bad form', () => {
   );
   assert.ok('errors' in parsed);
   assert.deepEqual(Object.keys(parsed.errors).sort(), ['cpu_count', 'mem']);
+  const dryRun = parseAllocate(new URLSearchParams([['dry_run', 'true']]));
+  assert.ok('errors' in dryRun && dryRun.errors.dry_run, 'a dry run would hold a machine MAAS never allocated');
 });
