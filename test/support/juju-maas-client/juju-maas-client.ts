@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -48,15 +48,23 @@ export class JujuMaasClient {
     if ('missing' in found) throw new Error(found.missing);
     const folder = mkdtempSync(join(tmpdir(), 'juju-maas-client-'));
     const binary = join(folder, 'juju-maas-client');
+    const cache = join(tmpdir(), 'provisioning-ledger-go-build-cache');
+    mkdirSync(cache, { recursive: true });
+    // Spec files run two at a time: one cold build at once, the other then finds the cache warm.
+    const release = await lock(join(cache, 'build.lock'));
     const started = process.hrtime.bigint();
-    const result = await run('go', ['build', '-o', binary, SOURCE], {
-      GO111MODULE: 'off',
-      GOPATH: `${join(folder, 'gopath')}:${found.root}`,
-      GOCACHE: join(tmpdir(), 'provisioning-ledger-go-build-cache'),
-      GOFLAGS: '',
-      GOTOOLCHAIN: 'local',
-    });
-    if (result.status !== 0) throw new Error(`building the gomaasapi program failed:\n${result.stderr}`);
+    try {
+      const result = await run('go', ['build', '-o', binary, SOURCE], {
+        GO111MODULE: 'off',
+        GOPATH: `${join(folder, 'gopath')}:${found.root}`,
+        GOCACHE: cache,
+        GOFLAGS: '',
+        GOTOOLCHAIN: 'local',
+      });
+      if (result.status !== 0) throw new Error(`building the gomaasapi program failed:\n${result.stderr}`);
+    } finally {
+      release();
+    }
     return new JujuMaasClient(binary, folder, Number(process.hrtime.bigint() - started) / 1e9);
   }
 
@@ -72,6 +80,20 @@ export class JujuMaasClient {
     rmSync(this.folder, { recursive: true, force: true });
   }
 }
+
+/** A lock between processes: a directory made atomically, waited for while another holds it (one left by a killed run is taken after 15 minutes). */
+const lock = async (path: string): Promise<() => void> => {
+  for (;;) {
+    try {
+      mkdirSync(path);
+      return () => rmSync(path, { recursive: true, force: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      if (Date.now() - (statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? Date.now()) > 15 * 60_000) rmSync(path, { recursive: true, force: true });
+      await new Promise((resolveWait) => setTimeout(resolveWait, 250));
+    }
+  }
+};
 
 const run = (command: string, args: string[], env: Record<string, string>): Promise<{ status: number; stdout: string; stderr: string }> =>
   new Promise((resolveRun, reject) => {
