@@ -91,7 +91,7 @@ describe('the MAAS facade: seed 3, who sees what, MAAS refusals and bad input', 
         [
           ['NodeEnlisted', 'maas-facade'],
           ['NodeAcquired', 'stranger'],
-          ['AllocationReleased', 'stranger'],
+          ['AllocationRevoked', 'maas-facade'],
         ],
       );
     });

@@ -14,6 +14,7 @@ export interface UpstreamRequest {
 /** The real MAAS, spoken to with the facade's own key. Answers are returned whatever their status: MAAS's own answer is the answer. */
 export class MaasUpstream {
   private readonly apiRoot: string;
+  private user: string | null = null;
 
   constructor(
     maasUrl: string,
@@ -48,6 +49,16 @@ export class MaasUpstream {
       }
     }
     return { status: response.status, text: payload };
+  }
+
+  /** The facade's own MAAS user (machines it allocated are owned by it), asked once. */
+  async whoAmI(): Promise<string> {
+    if (this.user) return this.user;
+    const answer = await this.request({ method: 'GET', path: 'users/', query: new URLSearchParams({ op: 'whoami' }) });
+    const username = (answer.json as { username?: unknown } | undefined)?.username;
+    if (answer.status !== 200 || typeof username !== 'string') throw new Error(`MAAS answered whoami with ${answer.status}: is LEDGER_MAAS_API_KEY right?`);
+    this.user = username;
+    return username;
   }
 
   /** A JSON list from MAAS (machines, devices), or an error naming what MAAS answered. */

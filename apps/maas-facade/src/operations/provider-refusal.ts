@@ -3,18 +3,25 @@ import type { FacadeContext } from './facade-request';
 
 /**
  * MAAS would not allocate the machine the ledger picked: what MAAS says of it is posted as
- * an observation (by the facade, so its actor is the facade), and the allocation it was
- * acquired for is released, so the ledger's log tells why the caller got another machine.
+ * an observation (by the facade, so its actor is the facade). Owned at MAAS by someone
+ * else, it was taken out of band, and the ledger revokes the allocation just made for it;
+ * otherwise (MAAS refused it for a constraint only MAAS checks) the allocation is released.
+ * Either way the ledger's log tells why the caller got another machine.
  */
 export const reportProviderRefusal = async ({ caller, maas, ledger, request, logger }: FacadeContext, nodeId: string, token: string, refusal: MaasAnswer) => {
   const observedAt = new Date().toISOString();
   const seen = await maas.request({ method: 'GET', path: `machines/${nodeId}/` });
-  const status = (seen.json as { status_name?: unknown } | undefined)?.status_name;
-  logger.warn({ correlationId: request.correlationId, nodeId, maasStatus: refusal.status, status }, 'MAAS refused the machine the ledger picked');
+  const machine = seen.json as { status_name?: unknown; owner?: unknown } | undefined;
+  const status = machine?.status_name;
+  const owner = typeof machine?.owner === 'string' && machine.owner.length > 0 ? machine.owner.slice(0, 64) : null;
+  const heldOutOfBand = owner !== null && owner !== (await maas.whoAmI());
+  logger.warn({ correlationId: request.correlationId, nodeId, maasStatus: refusal.status, status, owner }, 'MAAS refused the machine the ledger picked');
   if (typeof status === 'string') {
-    await ledger.asFacade(request.correlationId).POST('/v1/observations/nodes', {
-      body: { nodeId, providerStatus: status.slice(0, 64), observedAt, source: `maas-facade: allocate refused (${refusal.status})` },
+    const source = `maas-facade: allocate refused (${refusal.status})${heldOutOfBand ? `, owned at MAAS by ${owner}` : ''}`;
+    const observed = await ledger.asFacade(request.correlationId).POST('/v1/observations/nodes', {
+      body: { nodeId, providerStatus: status.slice(0, 64), observedAt, source, ...(heldOutOfBand ? { heldOutOfBand } : {}) },
     });
+    if (observed.data?.status === 'revoked') return;
   }
   await caller.ledger.POST('/v1/allocations/{token}/release', {
     params: { path: { token } },

@@ -37,8 +37,6 @@ const count = (value: unknown): number | undefined => (typeof value === 'number'
  */
 export class MaasWatcher {
   private readonly lastSeen = new Map<string, string>();
-  /** The facade's own MAAS user: machines it allocated are owned by it. */
-  private maasUser: string | null = null;
   private timer: NodeJS.Timeout | null = null;
   private stopped = false;
 
@@ -71,7 +69,7 @@ export class MaasWatcher {
     const correlationId = `maas-watch-${randomUUID()}`;
     const api = this.ledger.asFacade(correlationId);
     const observedAt = this.clock().toISOString();
-    this.maasUser ??= await this.whoAmIAtMaas();
+    const maasUser = await this.maas.whoAmI();
     const machines = (await this.maas.list('machines/')) as MaasMachine[];
     const { data, response } = await api.GET('/v1/nodes', {});
     if (!data) throw new Error(`the ledger answered GET /v1/nodes with ${response.status}`);
@@ -87,7 +85,7 @@ export class MaasWatcher {
       const firstSightOfFreshAllocation =
         !this.lastSeen.has(nodeId) && allocation && Date.parse(allocation.acquiredAt) > Date.parse(observedAt) - FIRST_SIGHT_GRACE_MS;
       if (this.lastSeen.get(nodeId) !== seen && !firstSightOfFreshAllocation) {
-        const heldOutOfBand = owner !== null && owner !== this.maasUser;
+        const heldOutOfBand = owner !== null && owner !== maasUser;
         const source = heldOutOfBand ? `maas-facade: owned at MAAS by ${owner}` : 'maas-facade';
         const observed = await api.POST('/v1/observations/nodes', {
           body: { nodeId, providerStatus: status, observedAt, source, ...(heldOutOfBand ? { heldOutOfBand } : {}) },
@@ -101,13 +99,6 @@ export class MaasWatcher {
         await api.POST('/v1/allocations/{token}/deployed', { params: { path: { token: allocation.token } }, body: {} });
       }
     }
-  }
-
-  private async whoAmIAtMaas(): Promise<string> {
-    const answer = await this.maas.request({ method: 'GET', path: 'users/', query: new URLSearchParams({ op: 'whoami' }) });
-    const username = (answer.json as { username?: unknown } | undefined)?.username;
-    if (answer.status !== 200 || typeof username !== 'string') throw new Error(`MAAS answered whoami with ${answer.status}: is LEDGER_MAAS_API_KEY right?`);
-    return username;
   }
 
   private async enlist(api: ReturnType<LedgerAccess['asFacade']>, nodeId: string, machine: MaasMachine): Promise<void> {
