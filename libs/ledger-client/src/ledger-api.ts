@@ -852,6 +852,11 @@ export interface components {
              */
             message: string;
             /**
+             * @description On a refusal the ledger recorded (409, 403): the global position of its CommandRefused event. Pass it as minPosition to read the refusal back.
+             * @example 1249
+             */
+            position?: number;
+            /**
              * @description The HTTP status, repeated.
              * @example 409
              */

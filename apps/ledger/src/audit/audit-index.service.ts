@@ -18,6 +18,7 @@ import { NotCaughtUp } from '../application/not-caught-up';
 import { StorageHealth } from '../infrastructure/storage-health.service';
 import { SubscriptionRestarts } from '../infrastructure/subscription-restarts';
 import { LogFollowers } from '../infrastructure/log-followers';
+import { ExpectedUnavailabilityLog } from '../infrastructure/expected-unavailability';
 
 /** What keeps the index up to date: a runner on this thread, or the index's own thread. */
 type AuditFold = Pick<AuditIndexThread, 'position' | 'rebuilding' | 'waitFor' | 'stop'> & { rebuild(): Promise<RebuildResult> };
@@ -43,6 +44,7 @@ export class AuditIndexService implements OnModuleInit, BeforeApplicationShutdow
     private readonly readModels: ReadModelDatabase,
     private readonly restarts: SubscriptionRestarts,
     followers: LogFollowers,
+    private readonly unavailability: ExpectedUnavailabilityLog,
   ) {
     this.logger.setContext(AuditIndexService.name);
     this.reader = new AuditIndexReader(readModels.db, store);
@@ -103,11 +105,19 @@ export class AuditIndexService implements OnModuleInit, BeforeApplicationShutdow
     return this.fold?.position ?? 0;
   }
 
-  /** Resolves once the index reflects `minPosition`; 503 if it does not in time. */
+  /**
+   * Resolves once the index reflects `minPosition` and every command this process has
+   * answered (refusals included), so an audit answer never stands before what its caller was
+   * told; 503 if it does not within LEDGER_READ_WAIT_MS. Free when the index is there already;
+   * otherwise the fold is hurried and the wait ends on the position it reports (no polling).
+   */
   async atLeast(minPosition: number | undefined): Promise<void> {
-    if (minPosition !== undefined && !(await this.fold?.waitFor(minPosition, this.config.readWaitMs))) {
-      throw new NotCaughtUp(`the audit index is at position ${this.position}, not yet at ${minPosition}; retry shortly`);
+    const target = Math.max(minPosition ?? 0, this.store.announceCommits?.() ?? 0);
+    if (target <= this.position) return;
+    if (!(await this.fold?.waitFor(target, this.config.readWaitMs))) {
+      throw new NotCaughtUp(`the audit index is at position ${this.position}, not yet at ${target}; retry shortly`);
     }
+    this.unavailability.ended('not_caught_up', 'reads reflect every answer again within LEDGER_READ_WAIT_MS');
   }
 
   /**

@@ -13,6 +13,7 @@ import { SubscriptionRestarts } from './subscription-restarts';
 import { ReadModelWriteDeferrals } from './read-model-write-deferrals';
 import { ReadModelWalCheckpoints } from './read-model-wal-checkpoints';
 import { LogFollowers } from './log-followers';
+import { ExpectedUnavailabilityLog } from './expected-unavailability';
 
 export interface InfrastructureOptions {
   config: LedgerConfig;
@@ -66,6 +67,7 @@ export class InfrastructureModule {
         ReadModelWriteDeferrals,
         ReadModelWalCheckpoints,
         LogFollowers,
+        ExpectedUnavailabilityLog,
       ],
       exports: [
         LEDGER_CONFIG,
@@ -78,6 +80,7 @@ export class InfrastructureModule {
         ReadModelWriteDeferrals,
         ReadModelWalCheckpoints,
         LogFollowers,
+        ExpectedUnavailabilityLog,
       ],
     };
   }
