@@ -1,6 +1,8 @@
 import { BeforeApplicationShutdown, Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { PinoLogger } from 'nestjs-pino';
 import {
+  AuditIndexedLog,
+  AuditIndexPoints,
   AuditIndexProjector,
   AuditIndexReader,
   AuditIndexThread,
@@ -54,6 +56,8 @@ export class AuditIndexService implements OnModuleInit, BeforeApplicationShutdow
   private fold: AuditFold | null = null;
   private unobserve: (() => void) | null = null;
   readonly reader: AuditIndexReader;
+  /** The log as audit and time-travel queries read it: positions by time and events by position found through the index. */
+  readonly log: EventStore;
 
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
@@ -66,7 +70,8 @@ export class AuditIndexService implements OnModuleInit, BeforeApplicationShutdow
     private readonly unavailability: ExpectedUnavailabilityLog,
   ) {
     this.logger.setContext(AuditIndexService.name);
-    this.reader = new AuditIndexReader(readModels.db, store);
+    this.log = new AuditIndexedLog(store, new AuditIndexPoints(readModels.db, store));
+    this.reader = new AuditIndexReader(readModels.db, this.log);
     followers.register('audit-index', () => this.position);
   }
 
