@@ -27,7 +27,7 @@ import { ExpectedUnavailabilityLog } from '../infrastructure/expected-unavailabi
  * one event as for a hundred, and every audit answer hurries it to what it must reflect, so
  * the interval only batches background work. 100 against 20 ms: 13.8 against 32.8 KB written
  * a command at 64 clients, less CPU a command in 7 of 8 alternated pairs
- * (bench/results/2026-12-02-issue16-stop30-http-fold100-*.md against fold20-*).
+ * (the alternated http-fold100 and http-fold20 runs of 2026-12-02 in bench/results).
  */
 const AUDIT_FOLD_INTERVAL_MS = 100;
 
