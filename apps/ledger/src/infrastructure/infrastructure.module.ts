@@ -13,6 +13,7 @@ import { SubscriptionRestarts } from './subscription-restarts';
 import { ReadModelWriteDeferrals } from './read-model-write-deferrals';
 import { ReadModelWalCheckpoints } from './read-model-wal-checkpoints';
 import { LogFollowers } from './log-followers';
+import { DataDirectoryPermissions } from './data-directory-permissions';
 
 export interface InfrastructureOptions {
   config: LedgerConfig;
@@ -66,6 +67,7 @@ export class InfrastructureModule {
         ReadModelWriteDeferrals,
         ReadModelWalCheckpoints,
         LogFollowers,
+        DataDirectoryPermissions,
       ],
       exports: [
         LEDGER_CONFIG,

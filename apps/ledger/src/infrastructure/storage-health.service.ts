@@ -122,7 +122,7 @@ export class StorageHealth implements OnApplicationShutdown {
 const PROBE_BYTES = 256 * 1024;
 
 const writeProbe = (file: string): void => {
-  const fd = openSync(file, 'w');
+  const fd = openSync(file, 'w', 0o600);
   try {
     writeSync(fd, Buffer.alloc(PROBE_BYTES));
     fsyncSync(fd);
