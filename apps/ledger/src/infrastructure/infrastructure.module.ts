@@ -13,6 +13,7 @@ import { SubscriptionRestarts } from './subscription-restarts';
 import { ReadModelWriteDeferrals } from './read-model-write-deferrals';
 import { ReadModelWalCheckpoints } from './read-model-wal-checkpoints';
 import { LogFollowers } from './log-followers';
+import { WallClockSteps } from './wall-clock-steps';
 import { DataDirectoryPermissions } from './data-directory-permissions';
 
 export interface InfrastructureOptions {
@@ -67,6 +68,7 @@ export class InfrastructureModule {
         ReadModelWriteDeferrals,
         ReadModelWalCheckpoints,
         LogFollowers,
+        WallClockSteps,
         DataDirectoryPermissions,
       ],
       exports: [
@@ -80,6 +82,7 @@ export class InfrastructureModule {
         ReadModelWriteDeferrals,
         ReadModelWalCheckpoints,
         LogFollowers,
+        WallClockSteps,
       ],
     };
   }
