@@ -5,8 +5,8 @@
  * (FAKETIME_NO_CACHE=1). Under steady load, back an hour and then forward two: no 429
  * the configured rate does not explain (before, every key was locked out for the hour),
  * recordedAt never falls, each step is logged once at warn with its size and counted
- * (ledger_wall_clock_steps_total), and a step forward expires the reservation the new
- * time says has expired.
+ * (ledger_wall_clock_steps_total), and a step forward expires the reservation and the
+ * lease the new time says have ended and faults the deployment it says is overdue.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -56,6 +56,7 @@ describe(
           NO_FAKE_STAT: '1',
           LEDGER_RATE_LIMIT_PER_SECOND: String(RATE),
           LEDGER_RATE_LIMIT_BURST: String(RATE),
+          LEDGER_HEALTH_CHECK_INTERVAL_MS: '200',
         },
       });
     });
@@ -64,6 +65,12 @@ describe(
       ledger?.removeData();
       rmSync(dir, { recursive: true, force: true });
     });
+
+    const leaseStatuses = async (): Promise<string[]> => {
+      const answer = await ledger.get('/v1/leases?ip=10.77.0.1');
+      assert.equal(answer.status, 200, JSON.stringify(answer.body));
+      return answer.body.leases.map((lease: { status: string }) => lease.status);
+    };
 
     const stepsCounted = async (direction: 'backward' | 'forward'): Promise<number> => {
       const metrics = await ledger.get('/metrics');
@@ -106,6 +113,20 @@ describe(
         const reserved = await ledger.post('/v1/nodes/clk-reserved/reservations', { agentName: 'autopilot', ttlSeconds: 1_800 });
         assert.equal(reserved.status, 201);
         assert.ok(Date.parse(reserved.body.expiresAt) < before, 'stamped by the stepped-back clock');
+        // A deployment (timeout LEDGER_DEPLOY_TIMEOUT_SECONDS, 30 minutes) and a lease ending in 40 minutes, both by the stepped-back clock.
+        assert.equal((await ledger.post('/v1/nodes', { nodeId: 'clk-deploy', hostname: 'clk-deploy' })).status, 201);
+        const deploy = await ledger.post('/v1/allocations', { requestId: newRequestId(), consumer: consumer('ctl', 'md'), nodeId: 'clk-deploy' });
+        assert.equal(deploy.status, 201);
+        assert.equal((await ledger.post(`/v1/allocations/${deploy.body.token}/deploying`, {})).status, 200);
+        const lease = {
+          ip: '10.77.0.1',
+          mac: '52:54:00:77:00:01',
+          owner: { token: deploy.body.token },
+          kind: 'dhcp',
+          expiresAt: new Date(before - 20 * 60_000).toISOString(),
+        };
+        assert.equal((await ledger.post('/v1/leases', lease)).status, 201);
+        assert.deepEqual(await leaseStatuses(), ['valid']);
         const cyclesBefore = cycles;
         await until(async () => assert.ok(cycles >= cyclesBefore + 10), PATIENCE_MS, 'load after the step back');
         stepTo(3_600);
@@ -115,6 +136,12 @@ describe(
         const node = await ledger.get('/v1/nodes/clk-reserved');
         assert.equal(node.body.reservation, null, 'the reservation the new time says has expired is gone');
         assert.equal(node.body.status, 'ready');
+        assert.deepEqual(await leaseStatuses(), ['expired'], 'the lease the new time says has ended');
+        await until(
+          async () => assert.ok((await ledger.get('/v1/nodes/clk-deploy')).body.faults.some((fault: { name: string }) => fault.name === 'deploy_timeout')),
+          PATIENCE_MS,
+          'the deployment past its timeout by the new time faulted',
+        );
       } finally {
         running = false;
         await Promise.all(load);
