@@ -1059,6 +1059,15 @@ export interface components {
              */
             position: number | null;
         };
+        ForeignAllocationDto: {
+            /**
+             * @example true
+             * @enum {boolean}
+             */
+            foreign: true;
+            /** @example deployed */
+            status: string;
+        };
         GrantLeaseRequestDto: {
             /**
              * Format: date-time
@@ -1431,7 +1440,10 @@ export interface components {
             name: string;
             /** @example 2025-01-01T12:00:00.000Z */
             since: string;
-            /** @example node-7.3.k3v9QbX2mT0aLw */
+            /**
+             * @description The allocation a deploy_timeout is about; left out for a consumer key when it is another controller's.
+             * @example node-7.3.k3v9QbX2mT0aLw
+             */
             token?: string;
         };
         NodeListResponseDto: {
@@ -1469,7 +1481,8 @@ export interface components {
             reservationId: string;
         };
         NodeResponseDto: {
-            allocation: components["schemas"]["NodeAllocationSummaryDto"] | null;
+            /** @description The live allocation; to a consumer key, another controller's (or another model's, for a key scoped to models) is only `{foreign: true, status}`. */
+            allocation: (components["schemas"]["NodeAllocationSummaryDto"] | components["schemas"]["ForeignAllocationDto"]) | null;
             /** @example amd64 */
             arch: string;
             /** @example 8 */
@@ -1493,7 +1506,7 @@ export interface components {
             memoryMb: number;
             /** @example node-7 */
             nodeId: string;
-            /** @description Provider-side cleanup a release left pending. */
+            /** @description Provider-side cleanup a release left pending; its token is left out for a consumer key when it is another controller's. */
             pendingCleanup: {
                 [key: string]: unknown;
             } | null;
@@ -1518,7 +1531,8 @@ export interface components {
             zone: string;
         };
         NodeViewDto: {
-            allocation: components["schemas"]["NodeAllocationSummaryDto"] | null;
+            /** @description The live allocation; to a consumer key, another controller's (or another model's, for a key scoped to models) is only `{foreign: true, status}`. */
+            allocation: (components["schemas"]["NodeAllocationSummaryDto"] | components["schemas"]["ForeignAllocationDto"]) | null;
             /** @example amd64 */
             arch: string;
             /** @example 8 */
@@ -1542,7 +1556,7 @@ export interface components {
             memoryMb: number;
             /** @example node-7 */
             nodeId: string;
-            /** @description Provider-side cleanup a release left pending. */
+            /** @description Provider-side cleanup a release left pending; its token is left out for a consumer key when it is another controller's. */
             pendingCleanup: {
                 [key: string]: unknown;
             } | null;

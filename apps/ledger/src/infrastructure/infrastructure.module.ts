@@ -14,6 +14,8 @@ import { ReadModelWriteDeferrals } from './read-model-write-deferrals';
 import { ReadModelWalCheckpoints } from './read-model-wal-checkpoints';
 import { LogFollowers } from './log-followers';
 import { ExpectedUnavailabilityLog } from './expected-unavailability';
+import { WallClockSteps } from './wall-clock-steps';
+import { DataDirectoryPermissions } from './data-directory-permissions';
 
 export interface InfrastructureOptions {
   config: LedgerConfig;
@@ -68,6 +70,8 @@ export class InfrastructureModule {
         ReadModelWalCheckpoints,
         LogFollowers,
         ExpectedUnavailabilityLog,
+        WallClockSteps,
+        DataDirectoryPermissions,
       ],
       exports: [
         LEDGER_CONFIG,
@@ -81,6 +85,7 @@ export class InfrastructureModule {
         ReadModelWalCheckpoints,
         LogFollowers,
         ExpectedUnavailabilityLog,
+        WallClockSteps,
       ],
     };
   }

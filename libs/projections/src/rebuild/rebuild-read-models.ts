@@ -16,6 +16,7 @@ import type { AuditLoaded, AuditLoadTask, AuditThreadMessage, FromMainThread } f
 import { QueuedForThread } from './queued-for-thread';
 import { printAuditFields } from './audit-fields-json';
 import { CascadeFold } from '../lease-cascade/cascade-fold';
+import { monotonicMs } from './monotonic-ms';
 
 export interface FoldProgress {
   position: number;
@@ -69,7 +70,7 @@ export interface RebuildReadModelsOptions {
  */
 export const MAX_QUEUED_FOR_THREAD = 64 * 1024 * 1024;
 
-/** A step of a rebuild, done on the main thread or the audit index's, at `at` (Date.now()). */
+/** A step of a rebuild, done on the main thread or the audit index's, at `at` (monotonicMs(), the same base on both threads). */
 export interface RebuildStep {
   thread: 'main' | 'audit';
   step: string;
@@ -156,7 +157,7 @@ const splitAt = (page: readonly RecordedEvent[], stops: readonly number[]): Reco
 export const rebuildReadModels = async (options: RebuildReadModelsOptions): Promise<RebuiltReadModels> => {
   const started = process.hrtime.bigint();
   const { db, store, snapshotEvery } = options;
-  const step = (name: string) => options.onStep?.({ thread: 'main', step: name, at: Date.now() });
+  const step = (name: string) => options.onStep?.({ thread: 'main', step: name, at: monotonicMs() });
   const until = options.until ?? (await store.headPosition());
   const tables = new ReadModelTables(db);
   const snapshotGeneration = snapshotEvery > 0 ? tables.allocate(snapshotsOf(ledgerProjection.name)) : 0;
