@@ -11,17 +11,17 @@ export interface LiveMachine {
 }
 
 /**
- * The caller's live allocations, as the ledger's node view shows them: a node's current
- * allocation whose consumer is the caller's controller (and, for a key limited to models,
- * one of those). An allocation that ended is in no node's view: its token is gone.
+ * The caller's live allocations, as the ledger's node view shows them to the caller's key:
+ * the ledger applies the key's scope, showing another controller's (or, for a key limited
+ * to models, another model's) allocation only as `{foreign: true}`. An allocation that
+ * ended is in no node's view: its token is gone.
  */
 export const liveMachinesOf = async (caller: Caller): Promise<LiveMachine[]> => {
   const { data, response } = await caller.ledger.GET('/v1/nodes', {});
   if (!data) throw new LedgerUnavailable(`the ledger answered GET /v1/nodes with ${response.status}`);
-  const { controller, models } = caller.principal;
   return data.nodes.flatMap((node) => {
     const allocation = node.allocation;
-    if (!allocation || allocation.consumer.controller !== controller || (models && !models.includes(allocation.consumer.model))) return [];
+    if (!allocation || 'foreign' in allocation) return [];
     return [
       {
         nodeId: node.nodeId,

@@ -79,7 +79,9 @@ export class MaasWatcher {
       const status = text(machine.status_name, 64);
       if (!nodeId || !status) continue;
       if (!nodes.has(nodeId)) await this.enlist(api, nodeId, machine);
-      const allocation = nodes.get(nodeId)?.allocation;
+      // The facade's key is a provider's: it sees every allocation whole, never as foreign.
+      const held = nodes.get(nodeId)?.allocation;
+      const allocation = held && !('foreign' in held) ? held : null;
       const owner = typeof machine.owner === 'string' && machine.owner.length > 0 ? machine.owner.slice(0, 64) : null;
       const seen = `${status}|${owner ?? ''}`;
       const firstSightOfFreshAllocation =
