@@ -760,7 +760,7 @@ export interface components {
             constraints?: components["schemas"]["ConstraintsDto"];
             consumer: components["schemas"]["ConsumerDto"];
             /**
-             * @description Acquire this node by name; else the first ready node matching constraints.
+             * @description Acquire this node by name; else the first ready node matching constraints. Not both nodeId and constraints.
              * @example node-7
              */
             nodeId?: string;
@@ -776,7 +776,10 @@ export interface components {
             reservationKey?: string;
         };
         AllocationEndingDto: {
-            /** @example 2025-01-01T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @example 2025-01-01T12:00:00.000Z
+             */
             at: string;
             /**
              * @example released
@@ -789,16 +792,19 @@ export interface components {
             source?: string;
         };
         AllocationResponseDto: {
-            /** @example 2025-01-01T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @example 2025-01-01T12:00:00.000Z
+             */
             acquiredAt: string;
-            consumer: components["schemas"]["ConsumerDto"];
+            consumer: components["schemas"]["ConsumerViewDto"];
             /**
              * @description Whether this is the node's current allocation (fencing).
              * @example true
              */
             current: boolean;
             deploymentFailures: components["schemas"]["DeploymentFailureDto"][];
-            ending: components["schemas"]["AllocationEndingDto"] | null;
+            ending: components["schemas"]["AllocationEndingDto"] | (never | null);
             /** @example 3 */
             epoch: number;
             /** @example true */
@@ -858,10 +864,8 @@ export interface components {
             statusCode: number;
         };
         AuditEventsResponseDto: {
-            /** @description Event envelopes, oldest first: id, type, stream, revision, position, recordedAt, data, metadata. */
-            events: {
-                [key: string]: unknown;
-            }[];
+            /** @description Event envelopes, oldest first. */
+            events: components["schemas"]["EventEnvelopeDto"][];
             /**
              * @description Pass as after for the next page (null: no more).
              * @example 142
@@ -906,12 +910,30 @@ export interface components {
             zone?: string;
         };
         ConsumerDto: {
-            /** @example autopilot */
+            /**
+             * @description an agent name: letters, digits and . _ : @ -, starting with a letter or digit.
+             * @example autopilot
+             */
             agentName?: string;
             /**
-             * @description The orchestrator (a Juju controller, Nova...).
+             * @description The orchestrator (a Juju controller, Nova...): lowercase letters, digits and hyphens, not starting with a hyphen (as Juju names them).
              * @example juju-1
              */
+            controller: string;
+            /** @example 0 */
+            machine?: string;
+            /**
+             * @description a model name: lowercase letters, digits and hyphens, not starting with a hyphen (as Juju names them).
+             * @example prod
+             */
+            model: string;
+            /** @example alice */
+            owner?: string;
+        };
+        ConsumerViewDto: {
+            /** @example autopilot */
+            agentName?: string;
+            /** @example juju-1 */
             controller: string;
             /** @example 0 */
             machine?: string;
@@ -921,7 +943,10 @@ export interface components {
             owner?: string;
         };
         DeploymentFailureDto: {
-            /** @example 2025-01-01T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @example 2025-01-01T12:00:00.000Z
+             */
             at: string;
             /** @example curtin failed */
             reason: string;
@@ -943,7 +968,10 @@ export interface components {
             source?: string;
         };
         DeviceRemovalDto: {
-            /** @example 2025-01-01T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @example 2025-01-01T12:00:00.000Z
+             */
             at: string;
             /** @example removed */
             reason: string;
@@ -969,9 +997,12 @@ export interface components {
              * @example 42
              */
             position: number;
-            /** @example 2025-01-01T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @example 2025-01-01T12:00:00.000Z
+             */
             registeredAt: string;
-            removed: components["schemas"]["DeviceRemovalDto"] | null;
+            removed: components["schemas"]["DeviceRemovalDto"] | (never | null);
             /**
              * @description The parent allocation.
              * @example node-7.3.k3v9QbX2mT0aLw
@@ -1027,7 +1058,10 @@ export interface components {
             arch?: string;
             /** @example 8 */
             cpuCount?: number;
-            /** @example node-7.maas */
+            /**
+             * @description a host name: dot-separated labels of 1-63 letters, digits and hyphens, not starting or ending with a hyphen (RFC 1123).
+             * @example node-7.maas
+             */
             hostname: string;
             /** @example 16384 */
             memoryMb?: number;
@@ -1054,15 +1088,74 @@ export interface components {
              */
             position: number | null;
         };
+        EventEnvelopeDto: {
+            /** @description The event's own fields (by type). */
+            data: {
+                [key: string]: unknown;
+            };
+            /** @example 0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f */
+            id: string;
+            metadata: components["schemas"]["EventMetadataDto"];
+            /**
+             * @description Global position.
+             * @example 41
+             */
+            position: number;
+            /**
+             * Format: date-time
+             * @example 2025-01-01T12:00:00.000Z
+             */
+            recordedAt: string;
+            /**
+             * @description Position within its stream, from 0.
+             * @example 2
+             */
+            revision: number;
+            /** @example node-node-7 */
+            stream: string;
+            /** @example NodeAcquired */
+            type: string;
+        };
+        EventMetadataDto: {
+            /**
+             * @description Who caused it: a key (role:name) or a component of the ledger.
+             * @example consumer:juju-1
+             */
+            actor: string;
+            /**
+             * @description The event or request that caused this one; null for a command.
+             * @example null
+             */
+            causationId: string | null;
+            /**
+             * @description Ties together everything one request caused.
+             * @example 0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f
+             */
+            correlationId: string;
+            /** @example acq-0001 */
+            requestId: string | null;
+            /** @example 1 */
+            schemaVersion: number;
+        };
+        ForeignAllocationSummaryDto: {
+            /**
+             * @description Another controller's allocation: its token, consumer, epoch and time are not shown.
+             * @example true
+             * @enum {boolean}
+             */
+            foreign: true;
+            /** @example deployed */
+            status: string;
+        };
         GrantLeaseRequestDto: {
             /**
              * Format: date-time
-             * @description Absent or null: no expiry.
+             * @description Absent or null: no expiry. Must be in the future.
              * @example 2025-01-01T12:00:00Z
              */
             expiresAt?: string | null;
             /**
-             * @description IPv4 or IPv6.
+             * @description IPv4 (leading zeros read as decimal) or IPv6 without a zone index, any spelling; compared and stored canonically.
              * @example 10.0.0.17
              */
             ip: string;
@@ -1071,7 +1164,10 @@ export interface components {
              * @enum {string}
              */
             kind: "dhcp" | "static";
-            /** @example 52:54:00:12:34:56 */
+            /**
+             * @description A unicast MAC address (not multicast, broadcast or all-zero), any usual spelling; stored as 52:54:00:12:34:56.
+             * @example 52:54:00:12:34:56
+             */
             mac: string;
             owner: components["schemas"]["LeaseOwnerDto"];
         };
@@ -1166,9 +1262,9 @@ export interface components {
              * @example node-7.3.k3v9QbX2mT0aLw
              */
             token?: string;
-        };
+        } & (unknown | unknown);
         IpResponseDto: {
-            current: components["schemas"]["LeaseDto"] | null;
+            current: components["schemas"]["LeaseDto"] | (never | null);
             dhcp: components["schemas"]["DhcpHoldingDto"];
             /** @description Every lease of the address, newest first. */
             history: components["schemas"]["LeaseDto"][];
@@ -1202,7 +1298,10 @@ export interface components {
             verdict: "valid" | "orphaned" | "foreign" | "unknown";
         };
         LeaseCommandResponseDto: {
-            /** @example 2025-01-01T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @example 2025-01-01T12:00:00.000Z
+             */
             expiresAt?: string | null;
             /** @example 10.0.0.17 */
             ip: string;
@@ -1230,9 +1329,15 @@ export interface components {
             ended?: {
                 [key: string]: unknown;
             } | null;
-            /** @example 2025-01-01T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @example 2025-01-01T12:00:00.000Z
+             */
             expiresAt?: string | null;
-            /** @example 2025-01-01T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @example 2025-01-01T12:00:00.000Z
+             */
             grantedAt?: string;
             /** @example 10.0.0.17 */
             ip: string;
@@ -1259,7 +1364,10 @@ export interface components {
             owner: {
                 [key: string]: unknown;
             } | null;
-            /** @example null */
+            /**
+             * Format: date-time
+             * @example null
+             */
             renewedAt?: string | null;
             /**
              * @example valid
@@ -1277,7 +1385,7 @@ export interface components {
         };
         LeaseObservationsRequestDto: {
             /**
-             * @description DHCP lease records: {ip, mac, state (active, free, expired, released, abandoned, backup), starts?, ends?, hostname?}.
+             * @description DHCP lease records, as the server wrote them.
              * @example [
              *       {
              *         "ip": "10.0.0.17",
@@ -1288,12 +1396,31 @@ export interface components {
              *     ]
              */
             leases: {
+                /**
+                 * Format: date-time
+                 * @description null or absent: no end.
+                 * @example 2025-01-01T12:00:00Z
+                 */
                 ends?: string | null;
+                /** @description What the client called itself: an observation, recorded as sent (any text), always shown escaped. */
                 hostname?: string | null;
+                /**
+                 * @description IPv4 (leading zeros read as decimal) or IPv6 without a zone index, any spelling; compared and stored canonically.
+                 * @example 10.0.0.17
+                 */
                 ip: string;
+                /**
+                 * @description A unicast MAC address (not multicast, broadcast or all-zero), any usual spelling; stored as 52:54:00:12:34:56.
+                 * @example 52:54:00:12:34:56
+                 */
                 mac: string;
+                /**
+                 * Format: date-time
+                 * @example 2025-01-01T12:00:00Z
+                 */
                 starts?: string | null;
-                state: string;
+                /** @enum {string} */
+                state: "active" | "free" | "expired" | "released" | "abandoned" | "backup";
             }[];
             /**
              * @description The DHCP server the records come from.
@@ -1322,22 +1449,25 @@ export interface components {
              */
             deviceId?: string;
             /**
-             * @description An allocation owns the lease (give token or deviceId).
+             * @description An allocation owns the lease (give exactly one of token and deviceId).
              * @example node-7.3.k3v9QbX2mT0aLw
              */
             token?: string;
-        };
+        } & (unknown | unknown);
         MaintenanceDto: {
             /** @example operator:alice */
             by: string;
             /** @example replacing a DIMM */
             reason: string;
-            /** @example 2025-01-01T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @example 2025-01-01T12:00:00.000Z
+             */
             since: string;
         };
         MaintenanceResponseDto: {
             /** @description null once maintenance is off. */
-            maintenance: components["schemas"]["MaintenanceDto"] | null;
+            maintenance: components["schemas"]["MaintenanceDto"] | (never | null);
             /** @example node-7 */
             nodeId: string;
             /**
@@ -1347,11 +1477,17 @@ export interface components {
             position: number | null;
         };
         ModelReleaseRequestDto: {
-            /** @example juju-1 */
+            /**
+             * @description a controller name: lowercase letters, digits and hyphens, not starting with a hyphen (as Juju names them).
+             * @example juju-1
+             */
             controller: string;
             /** @example false */
             force?: boolean;
-            /** @example prod */
+            /**
+             * @description a model name: lowercase letters, digits and hyphens, not starting with a hyphen (as Juju names them).
+             * @example prod
+             */
             model: string;
             /** @example destroy-prod-1 */
             requestId?: string;
@@ -1370,9 +1506,12 @@ export interface components {
             released: components["schemas"]["ReleasedAllocationDto"][];
         };
         NodeAllocationSummaryDto: {
-            /** @example 2025-01-01T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @example 2025-01-01T12:00:00.000Z
+             */
             acquiredAt: string;
-            consumer: components["schemas"]["ConsumerDto"];
+            consumer: components["schemas"]["ConsumerViewDto"];
             /** @example 3 */
             epoch: number;
             /** @example deployed */
@@ -1424,9 +1563,15 @@ export interface components {
             lastError: string | null;
             /** @example power_failure */
             name: string;
-            /** @example 2025-01-01T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @example 2025-01-01T12:00:00.000Z
+             */
             since: string;
-            /** @example node-7.3.k3v9QbX2mT0aLw */
+            /**
+             * @description The allocation the fault concerns; left out for another controller's allocation (consumer keys).
+             * @example node-7.3.k3v9QbX2mT0aLw
+             */
             token?: string;
         };
         NodeListResponseDto: {
@@ -1456,7 +1601,10 @@ export interface components {
         NodeReservationDto: {
             /** @example autopilot */
             agentName: string;
-            /** @example 2025-01-01T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @example 2025-01-01T12:00:00.000Z
+             */
             expiresAt: string;
             /** @example null */
             owner: string | null;
@@ -1464,12 +1612,16 @@ export interface components {
             reservationId: string;
         };
         NodeResponseDto: {
-            allocation: components["schemas"]["NodeAllocationSummaryDto"] | null;
+            /** @description The live allocation, or null. A consumer key sees another controller's allocation as { foreign: true, status } only. */
+            allocation: components["schemas"]["NodeAllocationSummaryDto"] | components["schemas"]["ForeignAllocationSummaryDto"] | (never | null);
             /** @example amd64 */
             arch: string;
             /** @example 8 */
             cpuCount: number;
-            /** @example 2025-01-01T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @example 2025-01-01T12:00:00.000Z
+             */
             enlistedAt: string;
             /**
              * @description Allocations this node has had.
@@ -1481,9 +1633,7 @@ export interface components {
             /** @example node-7.maas */
             hostname: string;
             /** @description Operator maintenance, if on: who, why, since when. */
-            maintenance: {
-                [key: string]: unknown;
-            } | null;
+            maintenance: components["schemas"]["MaintenanceDto"] | (never | null);
             /** @example 16384 */
             memoryMb: number;
             /** @example node-7 */
@@ -1497,7 +1647,7 @@ export interface components {
              * @example 42
              */
             position: number;
-            reservation: components["schemas"]["NodeReservationDto"] | null;
+            reservation: components["schemas"]["NodeReservationDto"] | (never | null);
             /**
              * @example ready
              * @enum {string}
@@ -1513,12 +1663,16 @@ export interface components {
             zone: string;
         };
         NodeViewDto: {
-            allocation: components["schemas"]["NodeAllocationSummaryDto"] | null;
+            /** @description The live allocation, or null. A consumer key sees another controller's allocation as { foreign: true, status } only. */
+            allocation: components["schemas"]["NodeAllocationSummaryDto"] | components["schemas"]["ForeignAllocationSummaryDto"] | (never | null);
             /** @example amd64 */
             arch: string;
             /** @example 8 */
             cpuCount: number;
-            /** @example 2025-01-01T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @example 2025-01-01T12:00:00.000Z
+             */
             enlistedAt: string;
             /**
              * @description Allocations this node has had.
@@ -1530,9 +1684,7 @@ export interface components {
             /** @example node-7.maas */
             hostname: string;
             /** @description Operator maintenance, if on: who, why, since when. */
-            maintenance: {
-                [key: string]: unknown;
-            } | null;
+            maintenance: components["schemas"]["MaintenanceDto"] | (never | null);
             /** @example 16384 */
             memoryMb: number;
             /** @example node-7 */
@@ -1541,7 +1693,7 @@ export interface components {
             pendingCleanup: {
                 [key: string]: unknown;
             } | null;
-            reservation: components["schemas"]["NodeReservationDto"] | null;
+            reservation: components["schemas"]["NodeReservationDto"] | (never | null);
             /**
              * @example ready
              * @enum {string}
@@ -1645,7 +1797,7 @@ export interface components {
              *       "10.0.0.17"
              *     ]
              */
-            ips?: string[];
+            ips?: (string)[];
         };
         ReconcileResponseDto: {
             consumer: components["schemas"]["ReconcileConsumerDto"];
@@ -1659,10 +1811,13 @@ export interface components {
             position: number;
         };
         RegisterDeviceRequestDto: {
-            /** @example juju-1-lxd-0 */
+            /**
+             * @description a host name: dot-separated labels of 1-63 letters, digits and hyphens, not starting or ending with a hyphen (RFC 1123).
+             * @example juju-1-lxd-0
+             */
             hostname: string;
             /**
-             * @description A unicast MAC address.
+             * @description A unicast MAC address (not multicast, broadcast or all-zero), any usual spelling; stored as 52:54:00:12:34:56.
              * @example 52:54:00:12:34:56
              */
             mac: string;
@@ -1721,6 +1876,7 @@ export interface components {
         RenewLeaseRequestDto: {
             /**
              * Format: date-time
+             * @description null: no expiry. Must be in the future.
              * @example 2025-01-01T12:00:00Z
              */
             expiresAt: string | null;
@@ -1731,18 +1887,24 @@ export interface components {
             leaseId?: string;
         };
         ReserveNodeRequestDto: {
-            /** @example autopilot */
+            /**
+             * @description an agent name: letters, digits and . _ : @ -, starting with a letter or digit.
+             * @example autopilot
+             */
             agentName: string;
             /** @example alice */
             owner?: string;
             /**
-             * @description Default LEDGER_RESERVATION_TTL_SECONDS.
+             * @description Default LEDGER_RESERVATION_TTL_SECONDS. A longer one than LEDGER_RESERVATION_TTL_MAX_SECONDS (default 604800) is cut to it: expiresAt says when it ends.
              * @example 3600
              */
             ttlSeconds?: number;
         };
         ReserveNodeResponseDto: {
-            /** @example 2025-01-01T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @example 2025-01-01T12:00:00.000Z
+             */
             expiresAt: string;
             /** @example node-7 */
             nodeId: string;
@@ -1767,7 +1929,10 @@ export interface components {
             allocations: {
                 [key: string]: unknown;
             }[];
-            /** @example 2025-01-01T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @example 2025-01-01T12:00:00.000Z
+             */
             at: string;
             devices: {
                 [key: string]: unknown;
@@ -1811,8 +1976,14 @@ export interface components {
             allocations: {
                 [key: string]: unknown;
             }[];
-            /** @example 2025-01-01T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @example 2025-01-01T12:00:00.000Z
+             */
             at: string;
+            devices: {
+                [key: string]: unknown;
+            }[];
             /**
              * @description Events folded after the snapshot.
              * @example 1234
@@ -1843,7 +2014,10 @@ export interface components {
         TimelineEntryDto: {
             /** @example consumer:juju-1 */
             actor: string | null;
-            /** @example 2025-01-01T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @example 2025-01-01T12:00:00.000Z
+             */
             at: string;
             /** @example 0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f */
             correlationId: string | null;
@@ -1893,6 +2067,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1902,6 +2078,10 @@ export interface operations {
             /** @description storage_fault: the disk refuses writes (full, read-only, failing, or the store file replaced). */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1921,10 +2101,33 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["HealthCheckDto"];
+                };
+            };
+            /** @description The store or the read models cannot answer now (not_ready, a storage fault), or the ledger is shutting down; retry. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "code": "not_ready",
+                     *       "message": "The store or the read models cannot answer now (not_ready, a storage fault), or the ledger is shutting down; retry.",
+                     *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDto"];
                 };
             };
         };
@@ -1940,6 +2143,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1949,6 +2154,10 @@ export interface operations {
             /** @description not_ready: details holds every check, up or down. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1969,6 +2178,8 @@ export interface operations {
             /** @description Counters, gauges and histograms: see the README. */
             200: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1978,6 +2189,8 @@ export interface operations {
             /** @description No API key, or one the ledger does not know. */
             401: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1995,6 +2208,8 @@ export interface operations {
             /** @description The key's role (or a consumer key's scope) does not allow this; recorded in the log. */
             403: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2012,6 +2227,10 @@ export interface operations {
             /** @description Rate limit of this key exceeded; see Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2020,6 +2239,27 @@ export interface operations {
                      *       "statusCode": 429,
                      *       "code": "too_many_requests",
                      *       "message": "Rate limit of this key exceeded; see Retry-After.",
+                     *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDto"];
+                };
+            };
+            /** @description The store or the read models cannot answer now (not_ready, a storage fault), or the ledger is shutting down; retry. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "code": "not_ready",
+                     *       "message": "The store or the read models cannot answer now (not_ready, a storage fault), or the ledger is shutting down; retry.",
                      *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
                      *     }
                      */
@@ -2039,6 +2279,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2048,6 +2290,8 @@ export interface operations {
             /** @description Bad input: the message and details name the field. */
             400: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2065,6 +2309,8 @@ export interface operations {
             /** @description No API key, or one the ledger does not know. */
             401: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2082,6 +2328,8 @@ export interface operations {
             /** @description The key's role (or a consumer key's scope) does not allow this; recorded in the log. */
             403: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2099,6 +2347,10 @@ export interface operations {
             /** @description Rate limit of this key exceeded; see Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2107,6 +2359,27 @@ export interface operations {
                      *       "statusCode": 429,
                      *       "code": "too_many_requests",
                      *       "message": "Rate limit of this key exceeded; see Retry-After.",
+                     *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDto"];
+                };
+            };
+            /** @description The store or the read models cannot answer now (not_ready, a storage fault), or the ledger is shutting down; retry. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "code": "not_ready",
+                     *       "message": "The store or the read models cannot answer now (not_ready, a storage fault), or the ledger is shutting down; retry.",
                      *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
                      *     }
                      */
@@ -2132,6 +2405,8 @@ export interface operations {
             /** @description wait=true: rebuilt; the new model answers. */
             200: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2141,6 +2416,8 @@ export interface operations {
             /** @description Started; poll GET /v1/admin/projections. */
             202: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2150,6 +2427,8 @@ export interface operations {
             /** @description Bad input: the message and details name the field. */
             400: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2167,6 +2446,8 @@ export interface operations {
             /** @description No API key, or one the ledger does not know. */
             401: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2184,6 +2465,8 @@ export interface operations {
             /** @description The key's role (or a consumer key's scope) does not allow this; recorded in the log. */
             403: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2201,6 +2484,8 @@ export interface operations {
             /** @description Nothing by that name. */
             404: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2218,6 +2503,8 @@ export interface operations {
             /** @description rebuild_in_progress: that read model is being rebuilt already. */
             409: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2227,6 +2514,8 @@ export interface operations {
             /** @description The body is larger than LEDGER_MAX_BODY_BYTES. */
             413: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2244,6 +2533,10 @@ export interface operations {
             /** @description Rate limit of this key exceeded; see Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2258,9 +2551,13 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorDto"];
                 };
             };
-            /** @description The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. */
+            /** @description The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. Or the ledger is shutting down. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2268,7 +2565,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 503,
                      *       "code": "storage_full",
-                     *       "message": "The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After.",
+                     *       "message": "The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. Or the ledger is shutting down.",
                      *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
                      *     }
                      */
@@ -2292,6 +2589,8 @@ export interface operations {
         responses: {
             201: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2301,6 +2600,8 @@ export interface operations {
             /** @description Bad input: the message and details name the field. */
             400: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2318,6 +2619,8 @@ export interface operations {
             /** @description No API key, or one the ledger does not know. */
             401: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2335,6 +2638,8 @@ export interface operations {
             /** @description The key's role (or a consumer key's scope) does not allow this; recorded in the log. */
             403: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2352,6 +2657,8 @@ export interface operations {
             /** @description Nothing by that name. */
             404: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2369,18 +2676,24 @@ export interface operations {
             /** @description Refused: node_unavailable, node_reserved, reservation_mismatch, no_matching_node, node_faulted, node_in_maintenance, request_conflict. Nothing changed but the record of the refusal. */
             409: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ApiErrorDto"] & {
                         /** @enum {string} */
                         code?: "node_unavailable" | "node_reserved" | "reservation_mismatch" | "no_matching_node" | "node_faulted" | "node_in_maintenance" | "request_conflict";
+                        /** @description Where the CommandRefused event that records this refusal is: pass it as minPosition. */
+                        position?: number;
                     };
                 };
             };
             /** @description The body is larger than LEDGER_MAX_BODY_BYTES. */
             413: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2398,6 +2711,10 @@ export interface operations {
             /** @description Rate limit of this key exceeded; see Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2412,9 +2729,13 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorDto"];
                 };
             };
-            /** @description The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. */
+            /** @description The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. Or the ledger is shutting down. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2422,7 +2743,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 503,
                      *       "code": "storage_full",
-                     *       "message": "The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After.",
+                     *       "message": "The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. Or the ledger is shutting down.",
                      *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
                      *     }
                      */
@@ -2435,7 +2756,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Answer only once the read models reflect this global position (a command returned it); 503 if not within LEDGER_READ_WAIT_MS. */
-                minPosition?: string;
+                minPosition?: number;
             };
             header?: never;
             path: {
@@ -2448,6 +2769,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2457,6 +2780,8 @@ export interface operations {
             /** @description Bad input: the message and details name the field. */
             400: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2474,6 +2799,8 @@ export interface operations {
             /** @description No API key, or one the ledger does not know. */
             401: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2491,6 +2818,8 @@ export interface operations {
             /** @description The key's role (or a consumer key's scope) does not allow this; recorded in the log. */
             403: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2508,6 +2837,8 @@ export interface operations {
             /** @description Nothing by that name. */
             404: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2525,6 +2856,10 @@ export interface operations {
             /** @description Rate limit of this key exceeded; see Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2539,9 +2874,13 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorDto"];
                 };
             };
-            /** @description The read models did not reach minPosition within LEDGER_READ_WAIT_MS; retry. */
+            /** @description The read models did not reach minPosition within LEDGER_READ_WAIT_MS (not_caught_up), or the store cannot be read; retry. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2549,7 +2888,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 503,
                      *       "code": "not_caught_up",
-                     *       "message": "The read models did not reach minPosition within LEDGER_READ_WAIT_MS; retry.",
+                     *       "message": "The read models did not reach minPosition within LEDGER_READ_WAIT_MS (not_caught_up), or the store cannot be read; retry.",
                      *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
                      *     }
                      */
@@ -2576,6 +2915,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2585,6 +2926,8 @@ export interface operations {
             /** @description Bad input: the message and details name the field. */
             400: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2602,6 +2945,8 @@ export interface operations {
             /** @description No API key, or one the ledger does not know. */
             401: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2619,6 +2964,8 @@ export interface operations {
             /** @description The key's role (or a consumer key's scope) does not allow this; recorded in the log. */
             403: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2636,6 +2983,8 @@ export interface operations {
             /** @description Nothing by that name. */
             404: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2653,18 +3002,24 @@ export interface operations {
             /** @description Refused: stale_token, wrong_state, request_conflict. Nothing changed but the record of the refusal. */
             409: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ApiErrorDto"] & {
                         /** @enum {string} */
                         code?: "stale_token" | "wrong_state" | "request_conflict";
+                        /** @description Where the CommandRefused event that records this refusal is: pass it as minPosition. */
+                        position?: number;
                     };
                 };
             };
             /** @description The body is larger than LEDGER_MAX_BODY_BYTES. */
             413: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2682,6 +3037,10 @@ export interface operations {
             /** @description Rate limit of this key exceeded; see Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2696,9 +3055,13 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorDto"];
                 };
             };
-            /** @description The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. */
+            /** @description The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. Or the ledger is shutting down. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2706,7 +3069,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 503,
                      *       "code": "storage_full",
-                     *       "message": "The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After.",
+                     *       "message": "The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. Or the ledger is shutting down.",
                      *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
                      *     }
                      */
@@ -2733,6 +3096,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2742,6 +3107,8 @@ export interface operations {
             /** @description Bad input: the message and details name the field. */
             400: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2759,6 +3126,8 @@ export interface operations {
             /** @description No API key, or one the ledger does not know. */
             401: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2776,6 +3145,8 @@ export interface operations {
             /** @description The key's role (or a consumer key's scope) does not allow this; recorded in the log. */
             403: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2793,6 +3164,8 @@ export interface operations {
             /** @description Nothing by that name. */
             404: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2810,18 +3183,24 @@ export interface operations {
             /** @description Refused: stale_token, wrong_state, request_conflict. Nothing changed but the record of the refusal. */
             409: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ApiErrorDto"] & {
                         /** @enum {string} */
                         code?: "stale_token" | "wrong_state" | "request_conflict";
+                        /** @description Where the CommandRefused event that records this refusal is: pass it as minPosition. */
+                        position?: number;
                     };
                 };
             };
             /** @description The body is larger than LEDGER_MAX_BODY_BYTES. */
             413: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2839,6 +3218,10 @@ export interface operations {
             /** @description Rate limit of this key exceeded; see Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2853,9 +3236,13 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorDto"];
                 };
             };
-            /** @description The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. */
+            /** @description The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. Or the ledger is shutting down. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2863,7 +3250,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 503,
                      *       "code": "storage_full",
-                     *       "message": "The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After.",
+                     *       "message": "The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. Or the ledger is shutting down.",
                      *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
                      *     }
                      */
@@ -2890,6 +3277,8 @@ export interface operations {
         responses: {
             201: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2899,6 +3288,8 @@ export interface operations {
             /** @description Bad input: the message and details name the field. */
             400: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2916,6 +3307,8 @@ export interface operations {
             /** @description No API key, or one the ledger does not know. */
             401: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2933,6 +3326,8 @@ export interface operations {
             /** @description The key's role (or a consumer key's scope) does not allow this; recorded in the log. */
             403: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2950,6 +3345,8 @@ export interface operations {
             /** @description Nothing by that name. */
             404: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2967,18 +3364,24 @@ export interface operations {
             /** @description Refused: stale_token, already_exists. Nothing changed but the record of the refusal. */
             409: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ApiErrorDto"] & {
                         /** @enum {string} */
                         code?: "stale_token" | "already_exists";
+                        /** @description Where the CommandRefused event that records this refusal is: pass it as minPosition. */
+                        position?: number;
                     };
                 };
             };
             /** @description The body is larger than LEDGER_MAX_BODY_BYTES. */
             413: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2996,6 +3399,10 @@ export interface operations {
             /** @description Rate limit of this key exceeded; see Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3010,9 +3417,13 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorDto"];
                 };
             };
-            /** @description The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. */
+            /** @description The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. Or the ledger is shutting down. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3020,7 +3431,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 503,
                      *       "code": "storage_full",
-                     *       "message": "The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After.",
+                     *       "message": "The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. Or the ledger is shutting down.",
                      *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
                      *     }
                      */
@@ -3047,6 +3458,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3056,6 +3469,8 @@ export interface operations {
             /** @description Bad input: the message and details name the field. */
             400: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3073,6 +3488,8 @@ export interface operations {
             /** @description No API key, or one the ledger does not know. */
             401: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3090,6 +3507,8 @@ export interface operations {
             /** @description The key's role (or a consumer key's scope) does not allow this; recorded in the log. */
             403: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3107,6 +3526,8 @@ export interface operations {
             /** @description Nothing by that name. */
             404: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3124,18 +3545,24 @@ export interface operations {
             /** @description Refused: stale_token, wrong_state, request_conflict. Nothing changed but the record of the refusal. */
             409: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ApiErrorDto"] & {
                         /** @enum {string} */
                         code?: "stale_token" | "wrong_state" | "request_conflict";
+                        /** @description Where the CommandRefused event that records this refusal is: pass it as minPosition. */
+                        position?: number;
                     };
                 };
             };
             /** @description The body is larger than LEDGER_MAX_BODY_BYTES. */
             413: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3153,6 +3580,10 @@ export interface operations {
             /** @description Rate limit of this key exceeded; see Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3167,9 +3598,13 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorDto"];
                 };
             };
-            /** @description The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. */
+            /** @description The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. Or the ledger is shutting down. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3177,7 +3612,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 503,
                      *       "code": "storage_full",
-                     *       "message": "The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After.",
+                     *       "message": "The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. Or the ledger is shutting down.",
                      *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
                      *     }
                      */
@@ -3204,6 +3639,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3213,6 +3650,8 @@ export interface operations {
             /** @description Bad input: the message and details name the field. */
             400: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3230,6 +3669,8 @@ export interface operations {
             /** @description No API key, or one the ledger does not know. */
             401: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3247,6 +3688,8 @@ export interface operations {
             /** @description The key's role (or a consumer key's scope) does not allow this; recorded in the log. */
             403: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3264,6 +3707,8 @@ export interface operations {
             /** @description Nothing by that name. */
             404: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3281,18 +3726,24 @@ export interface operations {
             /** @description Refused: stale_token, request_conflict. Nothing changed but the record of the refusal. */
             409: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ApiErrorDto"] & {
                         /** @enum {string} */
                         code?: "stale_token" | "request_conflict";
+                        /** @description Where the CommandRefused event that records this refusal is: pass it as minPosition. */
+                        position?: number;
                     };
                 };
             };
             /** @description The body is larger than LEDGER_MAX_BODY_BYTES. */
             413: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3310,6 +3761,10 @@ export interface operations {
             /** @description Rate limit of this key exceeded; see Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3324,9 +3779,13 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorDto"];
                 };
             };
-            /** @description The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. */
+            /** @description The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. Or the ledger is shutting down. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3334,7 +3793,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 503,
                      *       "code": "storage_full",
-                     *       "message": "The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After.",
+                     *       "message": "The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. Or the ledger is shutting down.",
                      *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
                      *     }
                      */
@@ -3347,16 +3806,17 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Events after this global position (the previous page's nextAfter). */
-                after?: string;
+                after?: number;
                 controller?: string;
                 /** @description ndjson: one envelope per line (also chosen by Accept: application/x-ndjson). */
                 format?: "json" | "ndjson";
                 from?: string;
+                /** @description IPv4 (leading zeros read as decimal) or IPv6 without a zone index, any spelling; compared and stored canonically. */
                 ip?: string;
                 /** @description At most this many events (default 100). */
-                limit?: string;
+                limit?: number;
                 /** @description Answer only once the read models reflect this global position (a command returned it); 503 if not within LEDGER_READ_WAIT_MS. */
-                minPosition?: string;
+                minPosition?: number;
                 model?: string;
                 nodeId?: string;
                 to?: string;
@@ -3370,18 +3830,27 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description A page of the log. As NDJSON: one envelope (the schema given) per line, paging in the headers. */
             200: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
+                    /** @description NDJSON only: pass as after for the next page; empty when there is no more. */
+                    "X-Next-After"?: string;
+                    /** @description NDJSON only: the global position the page reflects. */
+                    "X-Position"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["AuditEventsResponseDto"];
-                    "application/x-ndjson": components["schemas"]["AuditEventsResponseDto"];
+                    "application/x-ndjson": components["schemas"]["EventEnvelopeDto"];
                 };
             };
             /** @description Bad input: the message and details name the field. */
             400: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3399,6 +3868,8 @@ export interface operations {
             /** @description No API key, or one the ledger does not know. */
             401: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3416,6 +3887,8 @@ export interface operations {
             /** @description The key's role (or a consumer key's scope) does not allow this; recorded in the log. */
             403: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3433,6 +3906,10 @@ export interface operations {
             /** @description Rate limit of this key exceeded; see Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3447,9 +3924,13 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorDto"];
                 };
             };
-            /** @description The read models did not reach minPosition within LEDGER_READ_WAIT_MS; retry. */
+            /** @description The read models did not reach minPosition within LEDGER_READ_WAIT_MS (not_caught_up), or the store cannot be read; retry. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3457,7 +3938,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 503,
                      *       "code": "not_caught_up",
-                     *       "message": "The read models did not reach minPosition within LEDGER_READ_WAIT_MS; retry.",
+                     *       "message": "The read models did not reach minPosition within LEDGER_READ_WAIT_MS (not_caught_up), or the store cannot be read; retry.",
                      *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
                      *     }
                      */
@@ -3470,12 +3951,12 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Entries after this global position (paging). */
-                after?: string;
+                after?: number;
                 /** @description At most this many entries (default 1000). */
-                limit?: string;
+                limit?: number;
                 /** @description Answer only once the read models reflect this global position (a command returned it); 503 if not within LEDGER_READ_WAIT_MS. */
-                minPosition?: string;
-                /** @description Up to this point of the log: a global position or an ISO-8601 time. */
+                minPosition?: number;
+                /** @description Up to this point of the log: a global position or an RFC 3339 date-time. */
                 until?: string;
             };
             header?: never;
@@ -3489,6 +3970,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3498,6 +3981,8 @@ export interface operations {
             /** @description Bad input: the message and details name the field. */
             400: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3515,6 +4000,8 @@ export interface operations {
             /** @description No API key, or one the ledger does not know. */
             401: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3532,6 +4019,8 @@ export interface operations {
             /** @description The key's role (or a consumer key's scope) does not allow this; recorded in the log. */
             403: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3549,6 +4038,8 @@ export interface operations {
             /** @description Nothing by that name. */
             404: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3566,6 +4057,10 @@ export interface operations {
             /** @description Rate limit of this key exceeded; see Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3580,9 +4075,13 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorDto"];
                 };
             };
-            /** @description The read models did not reach minPosition within LEDGER_READ_WAIT_MS; retry. */
+            /** @description The read models did not reach minPosition within LEDGER_READ_WAIT_MS (not_caught_up), or the store cannot be read; retry. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3590,7 +4089,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 503,
                      *       "code": "not_caught_up",
-                     *       "message": "The read models did not reach minPosition within LEDGER_READ_WAIT_MS; retry.",
+                     *       "message": "The read models did not reach minPosition within LEDGER_READ_WAIT_MS (not_caught_up), or the store cannot be read; retry.",
                      *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
                      *     }
                      */
@@ -3603,9 +4102,10 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Events after this global position (the previous page's nextAfter). */
-                after?: string;
+                after?: number;
                 controller?: string;
                 from?: string;
+                /** @description IPv4 (leading zeros read as decimal) or IPv6 without a zone index, any spelling; compared and stored canonically. */
                 ip?: string;
                 model?: string;
                 nodeId?: string;
@@ -3626,6 +4126,8 @@ export interface operations {
             /** @description An endless text/event-stream: each event's id is its global position and its data one audit envelope as JSON. */
             200: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3639,6 +4141,8 @@ export interface operations {
             /** @description Bad input: the message and details name the field. */
             400: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3656,6 +4160,8 @@ export interface operations {
             /** @description No API key, or one the ledger does not know. */
             401: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3673,6 +4179,8 @@ export interface operations {
             /** @description The key's role (or a consumer key's scope) does not allow this; recorded in the log. */
             403: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3690,6 +4198,10 @@ export interface operations {
             /** @description Rate limit of this key exceeded; see Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3704,13 +4216,34 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorDto"];
                 };
             };
+            /** @description The store or the read models cannot answer now (not_ready, a storage fault), or the ledger is shutting down; retry. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "code": "not_ready",
+                     *       "message": "The store or the read models cannot answer now (not_ready, a storage fault), or the ledger is shutting down; retry.",
+                     *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDto"];
+                };
+            };
         };
     };
     Devices_get: {
         parameters: {
             query?: {
                 /** @description Answer only once the read models reflect this global position (a command returned it); 503 if not within LEDGER_READ_WAIT_MS. */
-                minPosition?: string;
+                minPosition?: number;
             };
             header?: never;
             path: {
@@ -3723,6 +4256,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3732,6 +4267,8 @@ export interface operations {
             /** @description Bad input: the message and details name the field. */
             400: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3749,6 +4286,8 @@ export interface operations {
             /** @description No API key, or one the ledger does not know. */
             401: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3766,6 +4305,8 @@ export interface operations {
             /** @description The key's role (or a consumer key's scope) does not allow this; recorded in the log. */
             403: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3783,6 +4324,8 @@ export interface operations {
             /** @description Nothing by that name. */
             404: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3800,6 +4343,10 @@ export interface operations {
             /** @description Rate limit of this key exceeded; see Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3814,9 +4361,13 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorDto"];
                 };
             };
-            /** @description The read models did not reach minPosition within LEDGER_READ_WAIT_MS; retry. */
+            /** @description The read models did not reach minPosition within LEDGER_READ_WAIT_MS (not_caught_up), or the store cannot be read; retry. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3824,7 +4375,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 503,
                      *       "code": "not_caught_up",
-                     *       "message": "The read models did not reach minPosition within LEDGER_READ_WAIT_MS; retry.",
+                     *       "message": "The read models did not reach minPosition within LEDGER_READ_WAIT_MS (not_caught_up), or the store cannot be read; retry.",
                      *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
                      *     }
                      */
@@ -3847,6 +4398,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3856,6 +4409,8 @@ export interface operations {
             /** @description Bad input: the message and details name the field. */
             400: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3873,6 +4428,8 @@ export interface operations {
             /** @description No API key, or one the ledger does not know. */
             401: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3890,6 +4447,8 @@ export interface operations {
             /** @description The key's role (or a consumer key's scope) does not allow this; recorded in the log. */
             403: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3907,6 +4466,8 @@ export interface operations {
             /** @description Nothing by that name. */
             404: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3924,6 +4485,8 @@ export interface operations {
             /** @description The body is larger than LEDGER_MAX_BODY_BYTES. */
             413: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3941,6 +4504,10 @@ export interface operations {
             /** @description Rate limit of this key exceeded; see Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3955,9 +4522,13 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorDto"];
                 };
             };
-            /** @description The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. */
+            /** @description The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. Or the ledger is shutting down. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3965,7 +4536,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 503,
                      *       "code": "storage_full",
-                     *       "message": "The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After.",
+                     *       "message": "The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. Or the ledger is shutting down.",
                      *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
                      *     }
                      */
@@ -3979,12 +4550,12 @@ export interface operations {
             query?: {
                 controller?: string;
                 deviceId?: string;
-                /** @description IPv4 or IPv6 (any spelling; compared canonically). */
+                /** @description IPv4 (leading zeros read as decimal) or IPv6 without a zone index, any spelling; compared and stored canonically. */
                 ip?: string;
                 /** @description Leases of the device with this MAC address (any spelling; compared canonically). */
                 mac?: string;
                 /** @description Answer only once the read models reflect this global position (a command returned it); 503 if not within LEDGER_READ_WAIT_MS. */
-                minPosition?: string;
+                minPosition?: number;
                 model?: string;
                 nodeId?: string;
                 status?: "valid" | "orphaned" | "released" | "expired";
@@ -3999,6 +4570,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4008,6 +4581,8 @@ export interface operations {
             /** @description Bad input: the message and details name the field. */
             400: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4025,6 +4600,8 @@ export interface operations {
             /** @description No API key, or one the ledger does not know. */
             401: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4042,6 +4619,8 @@ export interface operations {
             /** @description The key's role (or a consumer key's scope) does not allow this; recorded in the log. */
             403: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4059,6 +4638,10 @@ export interface operations {
             /** @description Rate limit of this key exceeded; see Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4073,9 +4656,13 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorDto"];
                 };
             };
-            /** @description The read models did not reach minPosition within LEDGER_READ_WAIT_MS; retry. */
+            /** @description The read models did not reach minPosition within LEDGER_READ_WAIT_MS (not_caught_up), or the store cannot be read; retry. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4083,7 +4670,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 503,
                      *       "code": "not_caught_up",
-                     *       "message": "The read models did not reach minPosition within LEDGER_READ_WAIT_MS; retry.",
+                     *       "message": "The read models did not reach minPosition within LEDGER_READ_WAIT_MS (not_caught_up), or the store cannot be read; retry.",
                      *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
                      *     }
                      */
@@ -4107,6 +4694,8 @@ export interface operations {
         responses: {
             201: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4116,6 +4705,8 @@ export interface operations {
             /** @description Bad input: the message and details name the field. */
             400: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4133,6 +4724,8 @@ export interface operations {
             /** @description No API key, or one the ledger does not know. */
             401: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4150,6 +4743,8 @@ export interface operations {
             /** @description The key's role (or a consumer key's scope) does not allow this; recorded in the log. */
             403: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4167,6 +4762,8 @@ export interface operations {
             /** @description Nothing by that name. */
             404: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4184,18 +4781,24 @@ export interface operations {
             /** @description Refused: ip_in_use, wrong_state, stale_token. Nothing changed but the record of the refusal. */
             409: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ApiErrorDto"] & {
                         /** @enum {string} */
                         code?: "ip_in_use" | "wrong_state" | "stale_token";
+                        /** @description Where the CommandRefused event that records this refusal is: pass it as minPosition. */
+                        position?: number;
                     };
                 };
             };
             /** @description The body is larger than LEDGER_MAX_BODY_BYTES. */
             413: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4213,6 +4816,10 @@ export interface operations {
             /** @description Rate limit of this key exceeded; see Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4227,9 +4834,13 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorDto"];
                 };
             };
-            /** @description The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. */
+            /** @description The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. Or the ledger is shutting down. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4237,7 +4848,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 503,
                      *       "code": "storage_full",
-                     *       "message": "The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After.",
+                     *       "message": "The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. Or the ledger is shutting down.",
                      *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
                      *     }
                      */
@@ -4250,11 +4861,11 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Answer only once the read models reflect this global position (a command returned it); 503 if not within LEDGER_READ_WAIT_MS. */
-                minPosition?: string;
+                minPosition?: number;
             };
             header?: never;
             path: {
-                /** @description IPv4 or IPv6, any spelling (compared canonically). */
+                /** @description IPv4 (leading zeros read as decimal) or IPv6 without a zone index, any spelling; compared and stored canonically. */
                 ip: string;
             };
             cookie?: never;
@@ -4263,6 +4874,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4272,6 +4885,8 @@ export interface operations {
             /** @description Bad input: the message and details name the field. */
             400: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4289,6 +4904,8 @@ export interface operations {
             /** @description No API key, or one the ledger does not know. */
             401: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4306,6 +4923,8 @@ export interface operations {
             /** @description The key's role (or a consumer key's scope) does not allow this; recorded in the log. */
             403: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4323,6 +4942,8 @@ export interface operations {
             /** @description Nothing by that name. */
             404: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4340,6 +4961,10 @@ export interface operations {
             /** @description Rate limit of this key exceeded; see Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4354,9 +4979,13 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorDto"];
                 };
             };
-            /** @description The read models did not reach minPosition within LEDGER_READ_WAIT_MS; retry. */
+            /** @description The read models did not reach minPosition within LEDGER_READ_WAIT_MS (not_caught_up), or the store cannot be read; retry. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4364,7 +4993,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 503,
                      *       "code": "not_caught_up",
-                     *       "message": "The read models did not reach minPosition within LEDGER_READ_WAIT_MS; retry.",
+                     *       "message": "The read models did not reach minPosition within LEDGER_READ_WAIT_MS (not_caught_up), or the store cannot be read; retry.",
                      *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
                      *     }
                      */
@@ -4378,7 +5007,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description IPv4 or IPv6, any spelling (compared canonically). */
+                /** @description IPv4 (leading zeros read as decimal) or IPv6 without a zone index, any spelling; compared and stored canonically. */
                 ip: string;
             };
             cookie?: never;
@@ -4391,6 +5020,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4400,6 +5031,8 @@ export interface operations {
             /** @description Bad input: the message and details name the field. */
             400: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4417,6 +5050,8 @@ export interface operations {
             /** @description No API key, or one the ledger does not know. */
             401: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4434,6 +5069,8 @@ export interface operations {
             /** @description The key's role (or a consumer key's scope) does not allow this; recorded in the log. */
             403: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4451,6 +5088,8 @@ export interface operations {
             /** @description Nothing by that name. */
             404: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4468,18 +5107,24 @@ export interface operations {
             /** @description Refused: wrong_state. Nothing changed but the record of the refusal. */
             409: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ApiErrorDto"] & {
                         /** @enum {string} */
                         code?: "wrong_state";
+                        /** @description Where the CommandRefused event that records this refusal is: pass it as minPosition. */
+                        position?: number;
                     };
                 };
             };
             /** @description The body is larger than LEDGER_MAX_BODY_BYTES. */
             413: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4497,6 +5142,10 @@ export interface operations {
             /** @description Rate limit of this key exceeded; see Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4511,9 +5160,13 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorDto"];
                 };
             };
-            /** @description The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. */
+            /** @description The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. Or the ledger is shutting down. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4521,7 +5174,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 503,
                      *       "code": "storage_full",
-                     *       "message": "The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After.",
+                     *       "message": "The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. Or the ledger is shutting down.",
                      *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
                      *     }
                      */
@@ -4535,7 +5188,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description IPv4 or IPv6, any spelling (compared canonically). */
+                /** @description IPv4 (leading zeros read as decimal) or IPv6 without a zone index, any spelling; compared and stored canonically. */
                 ip: string;
             };
             cookie?: never;
@@ -4548,6 +5201,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4557,6 +5212,8 @@ export interface operations {
             /** @description Bad input: the message and details name the field. */
             400: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4574,6 +5231,8 @@ export interface operations {
             /** @description No API key, or one the ledger does not know. */
             401: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4591,6 +5250,8 @@ export interface operations {
             /** @description The key's role (or a consumer key's scope) does not allow this; recorded in the log. */
             403: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4608,6 +5269,8 @@ export interface operations {
             /** @description Nothing by that name. */
             404: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4625,18 +5288,24 @@ export interface operations {
             /** @description Refused: wrong_state, stale_token. Nothing changed but the record of the refusal. */
             409: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ApiErrorDto"] & {
                         /** @enum {string} */
                         code?: "wrong_state" | "stale_token";
+                        /** @description Where the CommandRefused event that records this refusal is: pass it as minPosition. */
+                        position?: number;
                     };
                 };
             };
             /** @description The body is larger than LEDGER_MAX_BODY_BYTES. */
             413: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4654,6 +5323,10 @@ export interface operations {
             /** @description Rate limit of this key exceeded; see Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4668,9 +5341,13 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorDto"];
                 };
             };
-            /** @description The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. */
+            /** @description The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. Or the ledger is shutting down. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4678,7 +5355,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 503,
                      *       "code": "storage_full",
-                     *       "message": "The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After.",
+                     *       "message": "The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. Or the ledger is shutting down.",
                      *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
                      *     }
                      */
@@ -4702,6 +5379,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4711,6 +5390,8 @@ export interface operations {
             /** @description Bad input: the message and details name the field. */
             400: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4728,6 +5409,8 @@ export interface operations {
             /** @description No API key, or one the ledger does not know. */
             401: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4745,6 +5428,8 @@ export interface operations {
             /** @description The key's role (or a consumer key's scope) does not allow this; recorded in the log. */
             403: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4762,6 +5447,8 @@ export interface operations {
             /** @description Nothing by that name. */
             404: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4779,6 +5466,8 @@ export interface operations {
             /** @description The body is larger than LEDGER_MAX_BODY_BYTES. */
             413: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4796,6 +5485,10 @@ export interface operations {
             /** @description Rate limit of this key exceeded; see Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4810,9 +5503,13 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorDto"];
                 };
             };
-            /** @description The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. */
+            /** @description The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. Or the ledger is shutting down. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4820,7 +5517,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 503,
                      *       "code": "storage_full",
-                     *       "message": "The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After.",
+                     *       "message": "The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. Or the ledger is shutting down.",
                      *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
                      *     }
                      */
@@ -4835,7 +5532,7 @@ export interface operations {
                 /** @description Only nodes with this health condition (seed 4). */
                 condition?: "healthy" | "faulted" | "maintenance";
                 /** @description Answer only once the read models reflect this global position (a command returned it); 503 if not within LEDGER_READ_WAIT_MS. */
-                minPosition?: string;
+                minPosition?: number;
                 status?: "ready" | "reserved" | "allocated" | "deploying" | "deployed" | "failed_deployment" | "faulted" | "maintenance";
             };
             header?: never;
@@ -4846,6 +5543,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4855,6 +5554,8 @@ export interface operations {
             /** @description Bad input: the message and details name the field. */
             400: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4872,6 +5573,8 @@ export interface operations {
             /** @description No API key, or one the ledger does not know. */
             401: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4889,6 +5592,8 @@ export interface operations {
             /** @description The key's role (or a consumer key's scope) does not allow this; recorded in the log. */
             403: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4906,6 +5611,10 @@ export interface operations {
             /** @description Rate limit of this key exceeded; see Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4920,9 +5629,13 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorDto"];
                 };
             };
-            /** @description The read models did not reach minPosition within LEDGER_READ_WAIT_MS; retry. */
+            /** @description The read models did not reach minPosition within LEDGER_READ_WAIT_MS (not_caught_up), or the store cannot be read; retry. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4930,7 +5643,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 503,
                      *       "code": "not_caught_up",
-                     *       "message": "The read models did not reach minPosition within LEDGER_READ_WAIT_MS; retry.",
+                     *       "message": "The read models did not reach minPosition within LEDGER_READ_WAIT_MS (not_caught_up), or the store cannot be read; retry.",
                      *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
                      *     }
                      */
@@ -4954,6 +5667,8 @@ export interface operations {
         responses: {
             201: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4963,6 +5678,8 @@ export interface operations {
             /** @description Bad input: the message and details name the field. */
             400: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4980,6 +5697,8 @@ export interface operations {
             /** @description No API key, or one the ledger does not know. */
             401: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4997,6 +5716,8 @@ export interface operations {
             /** @description The key's role (or a consumer key's scope) does not allow this; recorded in the log. */
             403: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5014,6 +5735,8 @@ export interface operations {
             /** @description Nothing by that name. */
             404: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5031,18 +5754,24 @@ export interface operations {
             /** @description Refused: already_exists. Nothing changed but the record of the refusal. */
             409: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ApiErrorDto"] & {
                         /** @enum {string} */
                         code?: "already_exists";
+                        /** @description Where the CommandRefused event that records this refusal is: pass it as minPosition. */
+                        position?: number;
                     };
                 };
             };
             /** @description The body is larger than LEDGER_MAX_BODY_BYTES. */
             413: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5060,6 +5789,10 @@ export interface operations {
             /** @description Rate limit of this key exceeded; see Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5074,9 +5807,13 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorDto"];
                 };
             };
-            /** @description The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. */
+            /** @description The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. Or the ledger is shutting down. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5084,7 +5821,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 503,
                      *       "code": "storage_full",
-                     *       "message": "The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After.",
+                     *       "message": "The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. Or the ledger is shutting down.",
                      *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
                      *     }
                      */
@@ -5097,7 +5834,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Answer only once the read models reflect this global position (a command returned it); 503 if not within LEDGER_READ_WAIT_MS. */
-                minPosition?: string;
+                minPosition?: number;
             };
             header?: never;
             path: {
@@ -5110,6 +5847,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5119,6 +5858,8 @@ export interface operations {
             /** @description Bad input: the message and details name the field. */
             400: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5136,6 +5877,8 @@ export interface operations {
             /** @description No API key, or one the ledger does not know. */
             401: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5153,6 +5896,8 @@ export interface operations {
             /** @description The key's role (or a consumer key's scope) does not allow this; recorded in the log. */
             403: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5170,6 +5915,8 @@ export interface operations {
             /** @description Nothing by that name. */
             404: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5187,6 +5934,10 @@ export interface operations {
             /** @description Rate limit of this key exceeded; see Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5201,9 +5952,13 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorDto"];
                 };
             };
-            /** @description The read models did not reach minPosition within LEDGER_READ_WAIT_MS; retry. */
+            /** @description The read models did not reach minPosition within LEDGER_READ_WAIT_MS (not_caught_up), or the store cannot be read; retry. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5211,7 +5966,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 503,
                      *       "code": "not_caught_up",
-                     *       "message": "The read models did not reach minPosition within LEDGER_READ_WAIT_MS; retry.",
+                     *       "message": "The read models did not reach minPosition within LEDGER_READ_WAIT_MS (not_caught_up), or the store cannot be read; retry.",
                      *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
                      *     }
                      */
@@ -5238,6 +5993,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5247,6 +6004,8 @@ export interface operations {
             /** @description Bad input: the message and details name the field. */
             400: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5264,6 +6023,8 @@ export interface operations {
             /** @description No API key, or one the ledger does not know. */
             401: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5281,6 +6042,8 @@ export interface operations {
             /** @description The key's role (or a consumer key's scope) does not allow this; recorded in the log. */
             403: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5298,6 +6061,8 @@ export interface operations {
             /** @description Nothing by that name. */
             404: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5315,6 +6080,8 @@ export interface operations {
             /** @description The body is larger than LEDGER_MAX_BODY_BYTES. */
             413: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5332,6 +6099,10 @@ export interface operations {
             /** @description Rate limit of this key exceeded; see Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5346,9 +6117,13 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorDto"];
                 };
             };
-            /** @description The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. */
+            /** @description The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. Or the ledger is shutting down. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5356,7 +6131,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 503,
                      *       "code": "storage_full",
-                     *       "message": "The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After.",
+                     *       "message": "The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. Or the ledger is shutting down.",
                      *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
                      *     }
                      */
@@ -5386,6 +6161,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5395,6 +6172,8 @@ export interface operations {
             /** @description Bad input: the message and details name the field. */
             400: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5412,6 +6191,8 @@ export interface operations {
             /** @description No API key, or one the ledger does not know. */
             401: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5429,6 +6210,8 @@ export interface operations {
             /** @description The key's role (or a consumer key's scope) does not allow this; recorded in the log. */
             403: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5446,6 +6229,8 @@ export interface operations {
             /** @description Nothing by that name. */
             404: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5463,6 +6248,8 @@ export interface operations {
             /** @description The body is larger than LEDGER_MAX_BODY_BYTES. */
             413: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5480,6 +6267,10 @@ export interface operations {
             /** @description Rate limit of this key exceeded; see Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5494,9 +6285,13 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorDto"];
                 };
             };
-            /** @description The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. */
+            /** @description The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. Or the ledger is shutting down. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5504,7 +6299,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 503,
                      *       "code": "storage_full",
-                     *       "message": "The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After.",
+                     *       "message": "The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. Or the ledger is shutting down.",
                      *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
                      *     }
                      */
@@ -5531,6 +6326,8 @@ export interface operations {
         responses: {
             201: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5540,6 +6337,8 @@ export interface operations {
             /** @description Bad input: the message and details name the field. */
             400: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5557,6 +6356,8 @@ export interface operations {
             /** @description No API key, or one the ledger does not know. */
             401: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5574,6 +6375,8 @@ export interface operations {
             /** @description The key's role (or a consumer key's scope) does not allow this; recorded in the log. */
             403: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5591,6 +6394,8 @@ export interface operations {
             /** @description Nothing by that name. */
             404: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5608,18 +6413,24 @@ export interface operations {
             /** @description Refused: node_unavailable, node_reserved, node_faulted, node_in_maintenance. Nothing changed but the record of the refusal. */
             409: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ApiErrorDto"] & {
                         /** @enum {string} */
                         code?: "node_unavailable" | "node_reserved" | "node_faulted" | "node_in_maintenance";
+                        /** @description Where the CommandRefused event that records this refusal is: pass it as minPosition. */
+                        position?: number;
                     };
                 };
             };
             /** @description The body is larger than LEDGER_MAX_BODY_BYTES. */
             413: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5637,6 +6448,10 @@ export interface operations {
             /** @description Rate limit of this key exceeded; see Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5651,9 +6466,13 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorDto"];
                 };
             };
-            /** @description The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. */
+            /** @description The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. Or the ledger is shutting down. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5661,7 +6480,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 503,
                      *       "code": "storage_full",
-                     *       "message": "The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After.",
+                     *       "message": "The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. Or the ledger is shutting down.",
                      *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
                      *     }
                      */
@@ -5674,7 +6493,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The reservation key (or reservationKey in the body). */
+                /** @description The reservation key (or reservationKey in the body); one of the two is required. */
                 "X-Reservation-Key"?: string;
             };
             path: {
@@ -5692,6 +6511,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5701,6 +6522,8 @@ export interface operations {
             /** @description Bad input: the message and details name the field. */
             400: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5718,6 +6541,8 @@ export interface operations {
             /** @description No API key, or one the ledger does not know. */
             401: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5735,6 +6560,8 @@ export interface operations {
             /** @description The key's role (or a consumer key's scope) does not allow this; recorded in the log. */
             403: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5752,6 +6579,8 @@ export interface operations {
             /** @description Nothing by that name. */
             404: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5769,18 +6598,24 @@ export interface operations {
             /** @description Refused: reservation_mismatch. Nothing changed but the record of the refusal. */
             409: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ApiErrorDto"] & {
                         /** @enum {string} */
                         code?: "reservation_mismatch";
+                        /** @description Where the CommandRefused event that records this refusal is: pass it as minPosition. */
+                        position?: number;
                     };
                 };
             };
             /** @description The body is larger than LEDGER_MAX_BODY_BYTES. */
             413: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5798,6 +6633,10 @@ export interface operations {
             /** @description Rate limit of this key exceeded; see Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5812,9 +6651,13 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorDto"];
                 };
             };
-            /** @description The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. */
+            /** @description The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. Or the ledger is shutting down. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5822,7 +6665,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 503,
                      *       "code": "storage_full",
-                     *       "message": "The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After.",
+                     *       "message": "The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. Or the ledger is shutting down.",
                      *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
                      *     }
                      */
@@ -5846,6 +6689,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5855,6 +6700,8 @@ export interface operations {
             /** @description Bad input: the message and details name the field. */
             400: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5872,6 +6719,8 @@ export interface operations {
             /** @description No API key, or one the ledger does not know. */
             401: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5889,6 +6738,8 @@ export interface operations {
             /** @description The key's role (or a consumer key's scope) does not allow this; recorded in the log. */
             403: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5906,6 +6757,8 @@ export interface operations {
             /** @description Nothing by that name. */
             404: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5923,6 +6776,8 @@ export interface operations {
             /** @description The body is larger than LEDGER_MAX_BODY_BYTES. */
             413: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5940,6 +6795,10 @@ export interface operations {
             /** @description Rate limit of this key exceeded; see Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5954,9 +6813,13 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorDto"];
                 };
             };
-            /** @description The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. */
+            /** @description The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. Or the ledger is shutting down. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5964,7 +6827,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 503,
                      *       "code": "storage_full",
-                     *       "message": "The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After.",
+                     *       "message": "The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. Or the ledger is shutting down.",
                      *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
                      *     }
                      */
@@ -5988,6 +6851,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5997,6 +6862,8 @@ export interface operations {
             /** @description Bad input: the message and details name the field. */
             400: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6014,6 +6881,8 @@ export interface operations {
             /** @description No API key, or one the ledger does not know. */
             401: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6031,6 +6900,8 @@ export interface operations {
             /** @description The key's role (or a consumer key's scope) does not allow this; recorded in the log. */
             403: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6048,6 +6919,8 @@ export interface operations {
             /** @description Nothing by that name. */
             404: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6065,6 +6938,8 @@ export interface operations {
             /** @description The body is larger than LEDGER_MAX_BODY_BYTES. */
             413: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6082,6 +6957,10 @@ export interface operations {
             /** @description Rate limit of this key exceeded; see Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6096,9 +6975,13 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorDto"];
                 };
             };
-            /** @description The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. */
+            /** @description The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. Or the ledger is shutting down. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6106,7 +6989,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 503,
                      *       "code": "storage_full",
-                     *       "message": "The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After.",
+                     *       "message": "The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. Or the ledger is shutting down.",
                      *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
                      *     }
                      */
@@ -6130,6 +7013,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6139,6 +7024,8 @@ export interface operations {
             /** @description Bad input: the message and details name the field. */
             400: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6156,6 +7043,8 @@ export interface operations {
             /** @description No API key, or one the ledger does not know. */
             401: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6173,6 +7062,8 @@ export interface operations {
             /** @description The key's role (or a consumer key's scope) does not allow this; recorded in the log. */
             403: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6190,6 +7081,8 @@ export interface operations {
             /** @description Nothing by that name. */
             404: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6207,6 +7100,8 @@ export interface operations {
             /** @description The body is larger than LEDGER_MAX_BODY_BYTES. */
             413: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6224,6 +7119,10 @@ export interface operations {
             /** @description Rate limit of this key exceeded; see Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6238,9 +7137,13 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorDto"];
                 };
             };
-            /** @description The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. */
+            /** @description The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. Or the ledger is shutting down. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6248,7 +7151,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 503,
                      *       "code": "storage_full",
-                     *       "message": "The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After.",
+                     *       "message": "The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. Or the ledger is shutting down.",
                      *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
                      *     }
                      */
@@ -6261,7 +7164,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Answer only once the read models reflect this global position (a command returned it); 503 if not within LEDGER_READ_WAIT_MS. */
-                minPosition?: string;
+                minPosition?: number;
             };
             header?: never;
             path?: never;
@@ -6275,6 +7178,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6284,6 +7189,8 @@ export interface operations {
             /** @description Bad input: the message and details name the field. */
             400: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6301,6 +7208,8 @@ export interface operations {
             /** @description No API key, or one the ledger does not know. */
             401: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6318,6 +7227,8 @@ export interface operations {
             /** @description The key's role (or a consumer key's scope) does not allow this; recorded in the log. */
             403: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6335,6 +7246,8 @@ export interface operations {
             /** @description Nothing by that name. */
             404: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6352,6 +7265,8 @@ export interface operations {
             /** @description The body is larger than LEDGER_MAX_BODY_BYTES. */
             413: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6369,6 +7284,10 @@ export interface operations {
             /** @description Rate limit of this key exceeded; see Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6383,9 +7302,13 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorDto"];
                 };
             };
-            /** @description The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. */
+            /** @description The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. Or the ledger is shutting down. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6393,7 +7316,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 503,
                      *       "code": "storage_full",
-                     *       "message": "The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After.",
+                     *       "message": "The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. Or the ledger is shutting down.",
                      *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
                      *     }
                      */
@@ -6407,12 +7330,12 @@ export interface operations {
             query: {
                 /** @description Continue after this cursor: the `next` of the previous page. */
                 after?: string;
-                /** @description A point of the log: an ISO-8601 time or a global position. */
+                /** @description A point of the log: a global position (digits) or an RFC 3339 date-time. */
                 at: string;
                 /** @description Entities per page (default 1000). */
-                limit?: string;
+                limit?: number;
                 /** @description Answer only once the read models reflect this global position (a command returned it); 503 if not within LEDGER_READ_WAIT_MS. */
-                minPosition?: string;
+                minPosition?: number;
                 /** @description Only what concerns this node. */
                 nodeId?: string;
             };
@@ -6424,6 +7347,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6433,6 +7358,8 @@ export interface operations {
             /** @description Bad input: the message and details name the field. */
             400: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6450,6 +7377,8 @@ export interface operations {
             /** @description No API key, or one the ledger does not know. */
             401: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6467,6 +7396,8 @@ export interface operations {
             /** @description The key's role (or a consumer key's scope) does not allow this; recorded in the log. */
             403: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6484,6 +7415,10 @@ export interface operations {
             /** @description Rate limit of this key exceeded; see Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6498,9 +7433,13 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorDto"];
                 };
             };
-            /** @description The read models did not reach minPosition within LEDGER_READ_WAIT_MS; retry. */
+            /** @description The read models did not reach minPosition within LEDGER_READ_WAIT_MS (not_caught_up), or the store cannot be read; retry. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6508,7 +7447,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 503,
                      *       "code": "not_caught_up",
-                     *       "message": "The read models did not reach minPosition within LEDGER_READ_WAIT_MS; retry.",
+                     *       "message": "The read models did not reach minPosition within LEDGER_READ_WAIT_MS (not_caught_up), or the store cannot be read; retry.",
                      *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
                      *     }
                      */
@@ -6520,12 +7459,12 @@ export interface operations {
     ScopedState_address: {
         parameters: {
             query?: {
-                /** @description A point of the log: an ISO-8601 time or a global position (default: now). */
+                /** @description A point of the log: a global position or an RFC 3339 date-time (default: the head). */
                 at?: string;
             };
             header?: never;
             path: {
-                /** @description IPv4 or IPv6, any spelling (compared canonically). */
+                /** @description IPv4 (leading zeros read as decimal) or IPv6 without a zone index, any spelling; compared and stored canonically. */
                 ip: string;
             };
             cookie?: never;
@@ -6534,6 +7473,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6543,6 +7484,8 @@ export interface operations {
             /** @description Bad input: the message and details name the field. */
             400: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6560,6 +7503,8 @@ export interface operations {
             /** @description No API key, or one the ledger does not know. */
             401: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6577,6 +7522,8 @@ export interface operations {
             /** @description The key's role (or a consumer key's scope) does not allow this; recorded in the log. */
             403: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6594,6 +7541,8 @@ export interface operations {
             /** @description Nothing by that name. */
             404: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6611,6 +7560,10 @@ export interface operations {
             /** @description Rate limit of this key exceeded; see Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6625,12 +7578,33 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorDto"];
                 };
             };
+            /** @description The store or the read models cannot answer now (not_ready, a storage fault), or the ledger is shutting down; retry. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "code": "not_ready",
+                     *       "message": "The store or the read models cannot answer now (not_ready, a storage fault), or the ledger is shutting down; retry.",
+                     *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDto"];
+                };
+            };
         };
     };
     ScopedState_model: {
         parameters: {
             query?: {
-                /** @description A point of the log: an ISO-8601 time or a global position (default: now). */
+                /** @description A point of the log: a global position or an RFC 3339 date-time (default: the head). */
                 at?: string;
             };
             header?: never;
@@ -6646,6 +7620,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6655,6 +7631,8 @@ export interface operations {
             /** @description Bad input: the message and details name the field. */
             400: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6672,6 +7650,8 @@ export interface operations {
             /** @description No API key, or one the ledger does not know. */
             401: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6689,6 +7669,8 @@ export interface operations {
             /** @description The key's role (or a consumer key's scope) does not allow this; recorded in the log. */
             403: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6706,6 +7688,8 @@ export interface operations {
             /** @description Nothing by that name. */
             404: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6723,6 +7707,10 @@ export interface operations {
             /** @description Rate limit of this key exceeded; see Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6737,12 +7725,33 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorDto"];
                 };
             };
+            /** @description The store or the read models cannot answer now (not_ready, a storage fault), or the ledger is shutting down; retry. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "code": "not_ready",
+                     *       "message": "The store or the read models cannot answer now (not_ready, a storage fault), or the ledger is shutting down; retry.",
+                     *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDto"];
+                };
+            };
         };
     };
     ScopedState_node: {
         parameters: {
             query?: {
-                /** @description A point of the log: an ISO-8601 time or a global position (default: now). */
+                /** @description A point of the log: a global position or an RFC 3339 date-time (default: the head). */
                 at?: string;
             };
             header?: never;
@@ -6756,6 +7765,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6765,6 +7776,8 @@ export interface operations {
             /** @description Bad input: the message and details name the field. */
             400: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6782,6 +7795,8 @@ export interface operations {
             /** @description No API key, or one the ledger does not know. */
             401: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6799,6 +7814,8 @@ export interface operations {
             /** @description The key's role (or a consumer key's scope) does not allow this; recorded in the log. */
             403: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6816,6 +7833,8 @@ export interface operations {
             /** @description Nothing by that name. */
             404: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6833,6 +7852,10 @@ export interface operations {
             /** @description Rate limit of this key exceeded; see Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6841,6 +7864,27 @@ export interface operations {
                      *       "statusCode": 429,
                      *       "code": "too_many_requests",
                      *       "message": "Rate limit of this key exceeded; see Retry-After.",
+                     *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDto"];
+                };
+            };
+            /** @description The store or the read models cannot answer now (not_ready, a storage fault), or the ledger is shutting down; retry. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "code": "not_ready",
+                     *       "message": "The store or the read models cannot answer now (not_ready, a storage fault), or the ledger is shutting down; retry.",
                      *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
                      *     }
                      */

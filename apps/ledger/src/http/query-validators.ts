@@ -1,6 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { IsString, Matches, ValidateBy } from 'class-validator';
-import { parsePointInLog } from '@ledger/projections';
+import { isApiPointInLog } from '@ledger/projections';
 import { IsIsoTime } from './validators';
 
 /**
@@ -26,17 +26,17 @@ export const IsQueryInteger = (min: number, max: number) =>
     }),
   );
 
-/** An ISO-8601 time with its zone (2025-01-01T12:00:00Z). */
+/** An RFC 3339 date-time (2025-01-01T12:00:00Z). */
 export const IsQueryTime = () => applyDecorators(once(), IsIsoTime());
 
-/** A point of the log: a global position (digits) or an ISO-8601 time. */
-export const IsPointInLog = (expected = 'an ISO-8601 time (2025-01-01T12:00:00Z) or a global position (digits)') =>
+/** A point of the log: a global position (digits) or an RFC 3339 date-time. */
+export const IsPointInLog = (expected = 'an RFC 3339 date-time (2025-01-01T12:00:00Z) or a global position (digits)') =>
   applyDecorators(
     once(),
     ValidateBy({
       name: 'isPointInLog',
       validator: {
-        validate: (value: unknown) => typeof value === 'string' && parsePointInLog(value) !== null,
+        validate: (value: unknown) => isApiPointInLog(value),
         defaultMessage: () => `$property must be ${expected}`,
       },
     }),

@@ -1,8 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsInt, IsObject, IsOptional, Max, Min, ValidateNested } from 'class-validator';
-import { IsBoundedText, IsLedgerId } from '../../http/validators';
-import { LEDGER_ID } from '@ledger/domain';
+import { IsBoundedText, IsLedgerId, IsName } from '../../http/validators';
+import { LEDGER_ID, TAG_NAME } from '@ledger/domain';
+import { nameSchema } from '../../http/value-formats';
 import type { AcquireNodeInput } from './acquire-node.command';
 import { ConsumerDto } from '../../http/consumer.dto';
 
@@ -11,23 +12,23 @@ export class ConstraintsDto {
   @IsOptional()
   @IsBoundedText(32)
   arch?: string;
-  @ApiPropertyOptional({ minimum: 0, maximum: 65536, example: 4 })
+  @ApiPropertyOptional({ type: 'integer', minimum: 0, maximum: 65536, example: 4 })
   @IsOptional()
   @IsInt()
   @Min(0)
   @Max(65_536)
   minCpu?: number;
-  @ApiPropertyOptional({ minimum: 0, example: 8192 })
+  @ApiPropertyOptional({ type: 'integer', minimum: 0, maximum: 1 << 30, example: 8192 })
   @IsOptional()
   @IsInt()
   @Min(0)
   @Max(1 << 30)
   minMemoryMb?: number;
-  @ApiPropertyOptional({ type: [String], maxItems: 64, description: 'Every tag must be on the node.', example: ['gpu'] })
+  @ApiPropertyOptional({ type: 'array', items: nameSchema(TAG_NAME, 'gpu'), maxItems: 64, description: 'Every tag must be on the node.', example: ['gpu'] })
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(64)
-  @IsBoundedText(64, { each: true })
+  @IsName(TAG_NAME, { each: true })
   tags?: string[];
   @ApiPropertyOptional({ maxLength: 64, example: 'default' })
   @IsOptional()
@@ -49,7 +50,7 @@ export class AcquireRequestDto implements AcquireNodeInput {
   @Type(() => ConsumerDto)
   consumer!: ConsumerDto;
   @ApiPropertyOptional({
-    description: 'Acquire this node by name; else the first ready node matching constraints.',
+    description: 'Acquire this node by name; else the first ready node matching constraints. Not both nodeId and constraints.',
     pattern: LEDGER_ID.source,
     example: 'node-7',
   })
