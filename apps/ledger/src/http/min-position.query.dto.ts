@@ -6,7 +6,8 @@ import { integerQuery } from './value-formats';
 /** Read-your-writes: every query takes the position a command returned, and waits (LEDGER_READ_WAIT_MS) until the read models reflect it. */
 export class MinPositionQueryDto {
   @ApiPropertyOptional({
-    description: 'Answer only once the read models reflect this global position (a command returned it); 503 if not within LEDGER_READ_WAIT_MS.',
+    description:
+      'Answer only once the read models reflect this global position (a command returned it); 503 if not within LEDGER_READ_WAIT_MS, 400 if past the newest event of the log.',
     ...integerQuery(0, Number.MAX_SAFE_INTEGER),
     example: 42,
   })

@@ -20,7 +20,7 @@ export const IsQueryInteger = (min: number, max: number) =>
     ValidateBy({
       name: 'isQueryInteger',
       validator: {
-        validate: (value: unknown) => typeof value === 'string' && /^[0-9]{1,15}$/.test(value) && Number(value) >= min && Number(value) <= max,
+        validate: (value: unknown) => typeof value === 'string' && /^[0-9]{1,16}$/.test(value) && Number(value) >= min && Number(value) <= max,
         defaultMessage: () => `$property must be an integer from ${min} to ${max}`,
       },
     }),

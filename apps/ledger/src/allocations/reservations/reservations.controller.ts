@@ -52,7 +52,7 @@ export class ReservationsController {
   @Delete(':reservationId')
   @HttpCode(200)
   @ApiOperation({ summary: 'Cancel a reservation (its key required)' })
-  @ApiParam({ name: 'reservationId', example: 'rsv-0194a7c2' })
+  @ApiParam({ name: 'reservationId', schema: { type: 'string', pattern: LEDGER_ID.source, maxLength: 128 }, example: 'rsv-0194a7c2' })
   @ApiHeader({
     name: 'X-Reservation-Key',
     required: false,
