@@ -2755,7 +2755,7 @@ export interface operations {
     Allocations_get: {
         parameters: {
             query?: {
-                /** @description Answer only once the read models reflect this global position (a command returned it); 503 if not within LEDGER_READ_WAIT_MS. */
+                /** @description Answer only once the read models reflect this global position (a command returned it); 503 if not within LEDGER_READ_WAIT_MS, 400 if past the newest event of the log. */
                 minPosition?: number;
             };
             header?: never;
@@ -3815,7 +3815,7 @@ export interface operations {
                 ip?: string;
                 /** @description At most this many events (default 100). */
                 limit?: number;
-                /** @description Answer only once the read models reflect this global position (a command returned it); 503 if not within LEDGER_READ_WAIT_MS. */
+                /** @description Answer only once the read models reflect this global position (a command returned it); 503 if not within LEDGER_READ_WAIT_MS, 400 if past the newest event of the log. */
                 minPosition?: number;
                 model?: string;
                 nodeId?: string;
@@ -3954,7 +3954,7 @@ export interface operations {
                 after?: number;
                 /** @description At most this many entries (default 1000). */
                 limit?: number;
-                /** @description Answer only once the read models reflect this global position (a command returned it); 503 if not within LEDGER_READ_WAIT_MS. */
+                /** @description Answer only once the read models reflect this global position (a command returned it); 503 if not within LEDGER_READ_WAIT_MS, 400 if past the newest event of the log. */
                 minPosition?: number;
                 /** @description Up to this point of the log: a global position or an RFC 3339 date-time. */
                 until?: string;
@@ -4242,7 +4242,7 @@ export interface operations {
     Devices_get: {
         parameters: {
             query?: {
-                /** @description Answer only once the read models reflect this global position (a command returned it); 503 if not within LEDGER_READ_WAIT_MS. */
+                /** @description Answer only once the read models reflect this global position (a command returned it); 503 if not within LEDGER_READ_WAIT_MS, 400 if past the newest event of the log. */
                 minPosition?: number;
             };
             header?: never;
@@ -4554,7 +4554,7 @@ export interface operations {
                 ip?: string;
                 /** @description Leases of the device with this MAC address (any spelling; compared canonically). */
                 mac?: string;
-                /** @description Answer only once the read models reflect this global position (a command returned it); 503 if not within LEDGER_READ_WAIT_MS. */
+                /** @description Answer only once the read models reflect this global position (a command returned it); 503 if not within LEDGER_READ_WAIT_MS, 400 if past the newest event of the log. */
                 minPosition?: number;
                 model?: string;
                 nodeId?: string;
@@ -4860,7 +4860,7 @@ export interface operations {
     Leases_get: {
         parameters: {
             query?: {
-                /** @description Answer only once the read models reflect this global position (a command returned it); 503 if not within LEDGER_READ_WAIT_MS. */
+                /** @description Answer only once the read models reflect this global position (a command returned it); 503 if not within LEDGER_READ_WAIT_MS, 400 if past the newest event of the log. */
                 minPosition?: number;
             };
             header?: never;
@@ -5531,7 +5531,7 @@ export interface operations {
             query?: {
                 /** @description Only nodes with this health condition (seed 4). */
                 condition?: "healthy" | "faulted" | "maintenance";
-                /** @description Answer only once the read models reflect this global position (a command returned it); 503 if not within LEDGER_READ_WAIT_MS. */
+                /** @description Answer only once the read models reflect this global position (a command returned it); 503 if not within LEDGER_READ_WAIT_MS, 400 if past the newest event of the log. */
                 minPosition?: number;
                 status?: "ready" | "reserved" | "allocated" | "deploying" | "deployed" | "failed_deployment" | "faulted" | "maintenance";
             };
@@ -5833,7 +5833,7 @@ export interface operations {
     Nodes_get: {
         parameters: {
             query?: {
-                /** @description Answer only once the read models reflect this global position (a command returned it); 503 if not within LEDGER_READ_WAIT_MS. */
+                /** @description Answer only once the read models reflect this global position (a command returned it); 503 if not within LEDGER_READ_WAIT_MS, 400 if past the newest event of the log. */
                 minPosition?: number;
             };
             header?: never;
@@ -7163,7 +7163,7 @@ export interface operations {
     Reconcile_reconcile: {
         parameters: {
             query?: {
-                /** @description Answer only once the read models reflect this global position (a command returned it); 503 if not within LEDGER_READ_WAIT_MS. */
+                /** @description Answer only once the read models reflect this global position (a command returned it); 503 if not within LEDGER_READ_WAIT_MS, 400 if past the newest event of the log. */
                 minPosition?: number;
             };
             header?: never;
@@ -7334,7 +7334,7 @@ export interface operations {
                 at: string;
                 /** @description Entities per page (default 1000). */
                 limit?: number;
-                /** @description Answer only once the read models reflect this global position (a command returned it); 503 if not within LEDGER_READ_WAIT_MS. */
+                /** @description Answer only once the read models reflect this global position (a command returned it); 503 if not within LEDGER_READ_WAIT_MS, 400 if past the newest event of the log. */
                 minPosition?: number;
                 /** @description Only what concerns this node. */
                 nodeId?: string;
