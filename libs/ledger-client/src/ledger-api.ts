@@ -858,6 +858,11 @@ export interface components {
              */
             message: string;
             /**
+             * @description On a refusal the ledger recorded (409, 403): the global position of its CommandRefused event. Pass it as minPosition to read the refusal back.
+             * @example 1249
+             */
+            position?: number;
+            /**
              * @description The HTTP status, repeated.
              * @example 409
              */
@@ -1137,7 +1142,7 @@ export interface components {
             /** @example 1 */
             schemaVersion: number;
         };
-        ForeignAllocationSummaryDto: {
+        ForeignAllocationDto: {
             /**
              * @description Another controller's allocation: its token, consumer, epoch and time are not shown.
              * @example true
@@ -1569,7 +1574,7 @@ export interface components {
              */
             since: string;
             /**
-             * @description The allocation the fault concerns; left out for another controller's allocation (consumer keys).
+             * @description The allocation a deploy_timeout is about; left out for a consumer key when it is another controller's.
              * @example node-7.3.k3v9QbX2mT0aLw
              */
             token?: string;
@@ -1612,8 +1617,8 @@ export interface components {
             reservationId: string;
         };
         NodeResponseDto: {
-            /** @description The live allocation, or null. A consumer key sees another controller's allocation as { foreign: true, status } only. */
-            allocation: components["schemas"]["NodeAllocationSummaryDto"] | components["schemas"]["ForeignAllocationSummaryDto"] | (never | null);
+            /** @description The live allocation, or null; to a consumer key, another controller's (or another model's, for a key scoped to models) is only `{foreign: true, status}`. */
+            allocation: components["schemas"]["NodeAllocationSummaryDto"] | components["schemas"]["ForeignAllocationDto"] | (never | null);
             /** @example amd64 */
             arch: string;
             /** @example 8 */
@@ -1638,7 +1643,7 @@ export interface components {
             memoryMb: number;
             /** @example node-7 */
             nodeId: string;
-            /** @description Provider-side cleanup a release left pending. */
+            /** @description Provider-side cleanup a release left pending; its token is left out for a consumer key when it is another controller's. */
             pendingCleanup: {
                 [key: string]: unknown;
             } | null;
@@ -1663,8 +1668,8 @@ export interface components {
             zone: string;
         };
         NodeViewDto: {
-            /** @description The live allocation, or null. A consumer key sees another controller's allocation as { foreign: true, status } only. */
-            allocation: components["schemas"]["NodeAllocationSummaryDto"] | components["schemas"]["ForeignAllocationSummaryDto"] | (never | null);
+            /** @description The live allocation, or null; to a consumer key, another controller's (or another model's, for a key scoped to models) is only `{foreign: true, status}`. */
+            allocation: components["schemas"]["NodeAllocationSummaryDto"] | components["schemas"]["ForeignAllocationDto"] | (never | null);
             /** @example amd64 */
             arch: string;
             /** @example 8 */
@@ -1689,7 +1694,7 @@ export interface components {
             memoryMb: number;
             /** @example node-7 */
             nodeId: string;
-            /** @description Provider-side cleanup a release left pending. */
+            /** @description Provider-side cleanup a release left pending; its token is left out for a consumer key when it is another controller's. */
             pendingCleanup: {
                 [key: string]: unknown;
             } | null;

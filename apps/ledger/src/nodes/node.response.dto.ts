@@ -17,8 +17,8 @@ export class NodeAllocationSummaryDto {
   @ApiProperty(TIME) acquiredAt!: string;
 }
 
-/** Another controller's allocation, as a consumer key sees it: only that the node is taken, and how far along. */
-export class ForeignAllocationSummaryDto {
+/** Another controller's allocation, as a consumer key sees it: the node is taken, and nothing more. */
+export class ForeignAllocationDto {
   @ApiProperty({ enum: [true], description: "Another controller's allocation: its token, consumer, epoch and time are not shown.", example: true })
   foreign!: true;
   @ApiProperty({ example: 'deployed' }) status!: string;
@@ -36,13 +36,13 @@ export class NodeFaultDto {
   @ApiProperty(TIME) since!: string;
   @ApiProperty({ type: String, nullable: true, example: 'BMC timeout' }) lastError!: string | null;
   @ApiPropertyOptional({
-    description: "The allocation the fault concerns; left out for another controller's allocation (consumer keys).",
     example: EXAMPLE_TOKEN,
+    description: "The allocation a deploy_timeout is about; left out for a consumer key when it is another controller's.",
   })
   token?: string;
 }
 
-@ApiExtraModels(NodeAllocationSummaryDto, ForeignAllocationSummaryDto)
+@ApiExtraModels(NodeAllocationSummaryDto, ForeignAllocationDto)
 export class NodeViewDto {
   @ApiProperty({ example: 'node-7' }) nodeId!: string;
   @ApiProperty({ example: 'node-7.maas' }) hostname!: string;
@@ -55,17 +55,20 @@ export class NodeViewDto {
   @ApiProperty({ description: 'Allocations this node has had.', example: 3 }) epoch!: number;
   @ApiProperty({
     nullable: true,
-    oneOf: [{ $ref: getSchemaPath(NodeAllocationSummaryDto) }, { $ref: getSchemaPath(ForeignAllocationSummaryDto) }],
-    description: "The live allocation, or null. A consumer key sees another controller's allocation as { foreign: true, status } only.",
+    oneOf: [{ $ref: getSchemaPath(NodeAllocationSummaryDto) }, { $ref: getSchemaPath(ForeignAllocationDto) }],
+    description:
+      "The live allocation, or null; to a consumer key, another controller's (or another model's, for a key scoped to models) is only `{foreign: true, status}`.",
   })
-  allocation!: NodeAllocationSummaryDto | ForeignAllocationSummaryDto | null;
+  allocation!: NodeAllocationSummaryDto | ForeignAllocationDto | null;
   @ApiProperty({ type: NodeReservationDto, nullable: true }) reservation!: NodeReservationDto | null;
   @ApiProperty({ type: [NodeFaultDto], description: 'Automatic faults: they clear themselves (seed 4).' }) faults!: NodeFaultDto[];
   @ApiProperty({ type: MaintenanceDto, nullable: true, description: 'Operator maintenance, if on: who, why, since when.' }) maintenance!: MaintenanceDto | null;
-  @ApiProperty({ ...OPEN_OBJECT, nullable: true, description: 'Provider-side cleanup a release left pending.' }) pendingCleanup!: Record<
-    string,
-    unknown
-  > | null;
+  @ApiProperty({
+    ...OPEN_OBJECT,
+    nullable: true,
+    description: "Provider-side cleanup a release left pending; its token is left out for a consumer key when it is another controller's.",
+  })
+  pendingCleanup!: Record<string, unknown> | null;
   @ApiProperty(TIME) enlistedAt!: string;
 }
 
