@@ -61,7 +61,7 @@ describe('the API document and the typed client', () => {
     const stale = await api.POST('/v1/allocations/{token}/deploying', { params: { path: { token } }, body: {} });
     assert.equal(stale.response.status, 409);
     assert.equal((stale.error as { code: string }).code, 'stale_token');
-    const read = await api.GET('/v1/allocations/{token}', { params: { path: { token }, query: { minPosition: String(released.data!.position) } } });
+    const read = await api.GET('/v1/allocations/{token}', { params: { path: { token }, query: { minPosition: released.data!.position! } } });
     assert.equal(read.data!.live, false);
     assert.equal(read.data!.ending?.kind, 'released');
   });

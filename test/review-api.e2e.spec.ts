@@ -110,7 +110,7 @@ describe('the review API', () => {
     const node = await ledger.get(`/v1/state/nodes/n-1?at=${encodeURIComponent(new Date().toISOString())}`);
     assert.equal(node.status, 200);
     assert.equal(node.body.allocations[0].status, 'model_released');
-    assert.match((await ledger.get('/v1/state/nodes/n-1?at=yesterday')).body.message, /at must be an ISO-8601 time/);
+    assert.match((await ledger.get('/v1/state/nodes/n-1?at=yesterday')).body.message, /at must be an RFC 3339 date-time/);
     assert.match((await ledger.get(`/v1/state/nodes/n-1?at=${head + 10}`)).body.message, /beyond the log's head/);
     assert.equal((await ledger.get('/v1/state/nodes/n-1?at=1&extra=1')).status, 400);
   });
@@ -197,7 +197,7 @@ describe('the review API', () => {
     for (const [query, pattern] of [
       ['nodeId=not%20a%20node', /nodeId must be a node id/],
       ['limit=5', /limit has no meaning on a stream/],
-      ['from=yesterday', /from must be an ISO-8601 time/],
+      ['from=yesterday', /from must be an RFC 3339 date-time/],
     ] as const) {
       const answer = await ledger.get(`/v1/audit/stream?${query}`);
       assert.equal(answer.status, 400, query);

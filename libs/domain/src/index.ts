@@ -8,3 +8,5 @@ export * from './mac-address';
 export * from './lease';
 export * from './ledger-id';
 export * from './event-upcasters';
+export * from './names';
+export * from './rfc3339-time';

@@ -787,7 +787,7 @@ export interface components {
              */
             excludeNodeIds?: string[];
             /**
-             * @description Acquire this node by name; else the first ready node matching constraints.
+             * @description Acquire this node by name; else the first ready node matching constraints. Not both nodeId and constraints.
              * @example node-7
              */
             nodeId?: string;
@@ -816,7 +816,10 @@ export interface components {
             mac: string;
         };
         AllocationEndingDto: {
-            /** @example 2025-01-01T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @example 2025-01-01T12:00:00.000Z
+             */
             at: string;
             /**
              * @example released
@@ -829,9 +832,12 @@ export interface components {
             source?: string;
         };
         AllocationResponseDto: {
-            /** @example 2025-01-01T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @example 2025-01-01T12:00:00.000Z
+             */
             acquiredAt: string;
-            consumer: components["schemas"]["ConsumerDto"];
+            consumer: components["schemas"]["ConsumerViewDto"];
             /**
              * @description Whether this is the node's current allocation (fencing).
              * @example true
@@ -840,7 +846,7 @@ export interface components {
             deploymentFailures: components["schemas"]["DeploymentFailureDto"][];
             /** @description The containers and VMs registered under it, in registration order. */
             devices: components["schemas"]["AllocationDeviceDto"][];
-            ending: components["schemas"]["AllocationEndingDto"] | null;
+            ending: components["schemas"]["AllocationEndingDto"] | (never | null);
             /** @example 3 */
             epoch: number;
             /** @example true */
@@ -905,10 +911,8 @@ export interface components {
             statusCode: number;
         };
         AuditEventsResponseDto: {
-            /** @description Event envelopes, oldest first: id, type, stream, revision, position, recordedAt, data, metadata. */
-            events: {
-                [key: string]: unknown;
-            }[];
+            /** @description Event envelopes, oldest first. */
+            events: components["schemas"]["EventEnvelopeDto"][];
             /**
              * @description Pass as after for the next page (null: no more).
              * @example 142
@@ -960,12 +964,30 @@ export interface components {
             zone?: string;
         };
         ConsumerDto: {
-            /** @example autopilot */
+            /**
+             * @description an agent name: letters, digits and . _ : @ -, starting with a letter or digit.
+             * @example autopilot
+             */
             agentName?: string;
             /**
-             * @description The orchestrator (a Juju controller, Nova...).
+             * @description The orchestrator (a Juju controller, Nova...): lowercase letters, digits and hyphens, not starting with a hyphen (as Juju names them).
              * @example juju-1
              */
+            controller: string;
+            /** @example 0 */
+            machine?: string;
+            /**
+             * @description a model name: lowercase letters, digits and hyphens, not starting with a hyphen (as Juju names them).
+             * @example prod
+             */
+            model: string;
+            /** @example alice */
+            owner?: string;
+        };
+        ConsumerViewDto: {
+            /** @example autopilot */
+            agentName?: string;
+            /** @example juju-1 */
             controller: string;
             /** @example 0 */
             machine?: string;
@@ -975,7 +997,10 @@ export interface components {
             owner?: string;
         };
         DeploymentFailureDto: {
-            /** @example 2025-01-01T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @example 2025-01-01T12:00:00.000Z
+             */
             at: string;
             /** @example curtin failed */
             reason: string;
@@ -997,7 +1022,10 @@ export interface components {
             source?: string;
         };
         DeviceRemovalDto: {
-            /** @example 2025-01-01T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @example 2025-01-01T12:00:00.000Z
+             */
             at: string;
             /** @example removed */
             reason: string;
@@ -1023,9 +1051,12 @@ export interface components {
              * @example 42
              */
             position: number;
-            /** @example 2025-01-01T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @example 2025-01-01T12:00:00.000Z
+             */
             registeredAt: string;
-            removed: components["schemas"]["DeviceRemovalDto"] | null;
+            removed: components["schemas"]["DeviceRemovalDto"] | (never | null);
             /**
              * @description The parent allocation.
              * @example node-7.3.k3v9QbX2mT0aLw
@@ -1081,7 +1112,10 @@ export interface components {
             arch?: string;
             /** @example 8 */
             cpuCount?: number;
-            /** @example node-7.maas */
+            /**
+             * @description a host name: dot-separated labels of 1-63 letters, digits and hyphens, not starting or ending with a hyphen (RFC 1123).
+             * @example node-7.maas
+             */
             hostname: string;
             /** @example 16384 */
             memoryMb?: number;
@@ -1108,8 +1142,58 @@ export interface components {
              */
             position: number | null;
         };
+        EventEnvelopeDto: {
+            /** @description The event's own fields (by type). */
+            data: {
+                [key: string]: unknown;
+            };
+            /** @example 0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f */
+            id: string;
+            metadata: components["schemas"]["EventMetadataDto"];
+            /**
+             * @description Global position.
+             * @example 41
+             */
+            position: number;
+            /**
+             * Format: date-time
+             * @example 2025-01-01T12:00:00.000Z
+             */
+            recordedAt: string;
+            /**
+             * @description Position within its stream, from 0.
+             * @example 2
+             */
+            revision: number;
+            /** @example node-node-7 */
+            stream: string;
+            /** @example NodeAcquired */
+            type: string;
+        };
+        EventMetadataDto: {
+            /**
+             * @description Who caused it: a key (role:name) or a component of the ledger.
+             * @example consumer:juju-1
+             */
+            actor: string;
+            /**
+             * @description The event or request that caused this one; null for a command.
+             * @example null
+             */
+            causationId: string | null;
+            /**
+             * @description Ties together everything one request caused.
+             * @example 0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f
+             */
+            correlationId: string;
+            /** @example acq-0001 */
+            requestId: string | null;
+            /** @example 1 */
+            schemaVersion: number;
+        };
         ForeignAllocationDto: {
             /**
+             * @description Another controller's allocation: its token, consumer, epoch and time are not shown.
              * @example true
              * @enum {boolean}
              */
@@ -1120,12 +1204,12 @@ export interface components {
         GrantLeaseRequestDto: {
             /**
              * Format: date-time
-             * @description Absent or null: no expiry.
+             * @description Absent or null: no expiry. Must be in the future.
              * @example 2025-01-01T12:00:00Z
              */
             expiresAt?: string | null;
             /**
-             * @description IPv4 or IPv6.
+             * @description IPv4 (leading zeros read as decimal) or IPv6 without a zone index, any spelling; compared and stored canonically.
              * @example 10.0.0.17
              */
             ip: string;
@@ -1134,7 +1218,10 @@ export interface components {
              * @enum {string}
              */
             kind: "dhcp" | "static";
-            /** @example 52:54:00:12:34:56 */
+            /**
+             * @description A unicast MAC address (not multicast, broadcast or all-zero), any usual spelling; stored as 52:54:00:12:34:56.
+             * @example 52:54:00:12:34:56
+             */
             mac: string;
             owner: components["schemas"]["LeaseOwnerDto"];
         };
@@ -1229,9 +1316,9 @@ export interface components {
              * @example node-7.3.k3v9QbX2mT0aLw
              */
             token?: string;
-        };
+        } & (unknown | unknown);
         IpResponseDto: {
-            current: components["schemas"]["LeaseDto"] | null;
+            current: components["schemas"]["LeaseDto"] | (never | null);
             dhcp: components["schemas"]["DhcpHoldingDto"];
             /** @description Every lease of the address, newest first. */
             history: components["schemas"]["LeaseDto"][];
@@ -1265,7 +1352,10 @@ export interface components {
             verdict: "valid" | "orphaned" | "foreign" | "unknown";
         };
         LeaseCommandResponseDto: {
-            /** @example 2025-01-01T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @example 2025-01-01T12:00:00.000Z
+             */
             expiresAt?: string | null;
             /** @example 10.0.0.17 */
             ip: string;
@@ -1293,9 +1383,15 @@ export interface components {
             ended?: {
                 [key: string]: unknown;
             } | null;
-            /** @example 2025-01-01T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @example 2025-01-01T12:00:00.000Z
+             */
             expiresAt?: string | null;
-            /** @example 2025-01-01T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @example 2025-01-01T12:00:00.000Z
+             */
             grantedAt?: string;
             /** @example 10.0.0.17 */
             ip: string;
@@ -1322,7 +1418,10 @@ export interface components {
             owner: {
                 [key: string]: unknown;
             } | null;
-            /** @example null */
+            /**
+             * Format: date-time
+             * @example null
+             */
             renewedAt?: string | null;
             /**
              * @example valid
@@ -1340,7 +1439,7 @@ export interface components {
         };
         LeaseObservationsRequestDto: {
             /**
-             * @description DHCP lease records: {ip, mac, state (active, free, expired, released, abandoned, backup), starts?, ends?, hostname?}.
+             * @description DHCP lease records, as the server wrote them.
              * @example [
              *       {
              *         "ip": "10.0.0.17",
@@ -1351,12 +1450,31 @@ export interface components {
              *     ]
              */
             leases: {
+                /**
+                 * Format: date-time
+                 * @description null or absent: no end.
+                 * @example 2025-01-01T12:00:00Z
+                 */
                 ends?: string | null;
+                /** @description What the client called itself: an observation, recorded as sent (any text), always shown escaped. */
                 hostname?: string | null;
+                /**
+                 * @description IPv4 (leading zeros read as decimal) or IPv6 without a zone index, any spelling; compared and stored canonically.
+                 * @example 10.0.0.17
+                 */
                 ip: string;
+                /**
+                 * @description A unicast MAC address (not multicast, broadcast or all-zero), any usual spelling; stored as 52:54:00:12:34:56.
+                 * @example 52:54:00:12:34:56
+                 */
                 mac: string;
+                /**
+                 * Format: date-time
+                 * @example 2025-01-01T12:00:00Z
+                 */
                 starts?: string | null;
-                state: string;
+                /** @enum {string} */
+                state: "active" | "free" | "expired" | "released" | "abandoned" | "backup";
             }[];
             /**
              * @description The DHCP server the records come from.
@@ -1385,22 +1503,25 @@ export interface components {
              */
             deviceId?: string;
             /**
-             * @description An allocation owns the lease (give token or deviceId).
+             * @description An allocation owns the lease (give exactly one of token and deviceId).
              * @example node-7.3.k3v9QbX2mT0aLw
              */
             token?: string;
-        };
+        } & (unknown | unknown);
         MaintenanceDto: {
             /** @example operator:alice */
             by: string;
             /** @example replacing a DIMM */
             reason: string;
-            /** @example 2025-01-01T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @example 2025-01-01T12:00:00.000Z
+             */
             since: string;
         };
         MaintenanceResponseDto: {
             /** @description null once maintenance is off. */
-            maintenance: components["schemas"]["MaintenanceDto"] | null;
+            maintenance: components["schemas"]["MaintenanceDto"] | (never | null);
             /** @example node-7 */
             nodeId: string;
             /**
@@ -1410,11 +1531,17 @@ export interface components {
             position: number | null;
         };
         ModelReleaseRequestDto: {
-            /** @example juju-1 */
+            /**
+             * @description a controller name: lowercase letters, digits and hyphens, not starting with a hyphen (as Juju names them).
+             * @example juju-1
+             */
             controller: string;
             /** @example false */
             force?: boolean;
-            /** @example prod */
+            /**
+             * @description a model name: lowercase letters, digits and hyphens, not starting with a hyphen (as Juju names them).
+             * @example prod
+             */
             model: string;
             /** @example destroy-prod-1 */
             requestId?: string;
@@ -1433,9 +1560,12 @@ export interface components {
             released: components["schemas"]["ReleasedAllocationDto"][];
         };
         NodeAllocationSummaryDto: {
-            /** @example 2025-01-01T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @example 2025-01-01T12:00:00.000Z
+             */
             acquiredAt: string;
-            consumer: components["schemas"]["ConsumerDto"];
+            consumer: components["schemas"]["ConsumerViewDto"];
             /** @example 3 */
             epoch: number;
             /** @example deployed */
@@ -1487,7 +1617,10 @@ export interface components {
             lastError: string | null;
             /** @example power_failure */
             name: string;
-            /** @example 2025-01-01T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @example 2025-01-01T12:00:00.000Z
+             */
             since: string;
             /**
              * @description The allocation a deploy_timeout is about; left out for a consumer key when it is another controller's.
@@ -1527,7 +1660,10 @@ export interface components {
         NodeReservationDto: {
             /** @example autopilot */
             agentName: string;
-            /** @example 2025-01-01T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @example 2025-01-01T12:00:00.000Z
+             */
             expiresAt: string;
             /** @example null */
             owner: string | null;
@@ -1535,13 +1671,16 @@ export interface components {
             reservationId: string;
         };
         NodeResponseDto: {
-            /** @description The live allocation; to a consumer key, another controller's (or another model's, for a key scoped to models) is only `{foreign: true, status}`. */
-            allocation: (components["schemas"]["NodeAllocationSummaryDto"] | components["schemas"]["ForeignAllocationDto"]) | null;
+            /** @description The live allocation, or null; to a consumer key, another controller's (or another model's, for a key scoped to models) is only `{foreign: true, status}`. */
+            allocation: components["schemas"]["NodeAllocationSummaryDto"] | components["schemas"]["ForeignAllocationDto"] | (never | null);
             /** @example amd64 */
             arch: string;
             /** @example 8 */
             cpuCount: number;
-            /** @example 2025-01-01T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @example 2025-01-01T12:00:00.000Z
+             */
             enlistedAt: string;
             /**
              * @description Allocations this node has had.
@@ -1553,9 +1692,7 @@ export interface components {
             /** @example node-7.maas */
             hostname: string;
             /** @description Operator maintenance, if on: who, why, since when. */
-            maintenance: {
-                [key: string]: unknown;
-            } | null;
+            maintenance: components["schemas"]["MaintenanceDto"] | (never | null);
             /** @example 16384 */
             memoryMb: number;
             /** @example node-7 */
@@ -1569,7 +1706,7 @@ export interface components {
              * @example 42
              */
             position: number;
-            reservation: components["schemas"]["NodeReservationDto"] | null;
+            reservation: components["schemas"]["NodeReservationDto"] | (never | null);
             /**
              * @example ready
              * @enum {string}
@@ -1585,13 +1722,16 @@ export interface components {
             zone: string;
         };
         NodeViewDto: {
-            /** @description The live allocation; to a consumer key, another controller's (or another model's, for a key scoped to models) is only `{foreign: true, status}`. */
-            allocation: (components["schemas"]["NodeAllocationSummaryDto"] | components["schemas"]["ForeignAllocationDto"]) | null;
+            /** @description The live allocation, or null; to a consumer key, another controller's (or another model's, for a key scoped to models) is only `{foreign: true, status}`. */
+            allocation: components["schemas"]["NodeAllocationSummaryDto"] | components["schemas"]["ForeignAllocationDto"] | (never | null);
             /** @example amd64 */
             arch: string;
             /** @example 8 */
             cpuCount: number;
-            /** @example 2025-01-01T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @example 2025-01-01T12:00:00.000Z
+             */
             enlistedAt: string;
             /**
              * @description Allocations this node has had.
@@ -1603,9 +1743,7 @@ export interface components {
             /** @example node-7.maas */
             hostname: string;
             /** @description Operator maintenance, if on: who, why, since when. */
-            maintenance: {
-                [key: string]: unknown;
-            } | null;
+            maintenance: components["schemas"]["MaintenanceDto"] | (never | null);
             /** @example 16384 */
             memoryMb: number;
             /** @example node-7 */
@@ -1614,7 +1752,7 @@ export interface components {
             pendingCleanup: {
                 [key: string]: unknown;
             } | null;
-            reservation: components["schemas"]["NodeReservationDto"] | null;
+            reservation: components["schemas"]["NodeReservationDto"] | (never | null);
             /**
              * @example ready
              * @enum {string}
@@ -1718,7 +1856,7 @@ export interface components {
              *       "10.0.0.17"
              *     ]
              */
-            ips?: string[];
+            ips?: (string)[];
         };
         ReconcileResponseDto: {
             consumer: components["schemas"]["ReconcileConsumerDto"];
@@ -1732,10 +1870,13 @@ export interface components {
             position: number;
         };
         RegisterDeviceRequestDto: {
-            /** @example juju-1-lxd-0 */
+            /**
+             * @description a host name: dot-separated labels of 1-63 letters, digits and hyphens, not starting or ending with a hyphen (RFC 1123).
+             * @example juju-1-lxd-0
+             */
             hostname: string;
             /**
-             * @description A unicast MAC address.
+             * @description A unicast MAC address (not multicast, broadcast or all-zero), any usual spelling; stored as 52:54:00:12:34:56.
              * @example 52:54:00:12:34:56
              */
             mac: string;
@@ -1794,6 +1935,7 @@ export interface components {
         RenewLeaseRequestDto: {
             /**
              * Format: date-time
+             * @description null: no expiry. Must be in the future.
              * @example 2025-01-01T12:00:00Z
              */
             expiresAt: string | null;
@@ -1804,18 +1946,24 @@ export interface components {
             leaseId?: string;
         };
         ReserveNodeRequestDto: {
-            /** @example autopilot */
+            /**
+             * @description an agent name: letters, digits and . _ : @ -, starting with a letter or digit.
+             * @example autopilot
+             */
             agentName: string;
             /** @example alice */
             owner?: string;
             /**
-             * @description Default LEDGER_RESERVATION_TTL_SECONDS.
+             * @description Default LEDGER_RESERVATION_TTL_SECONDS. A longer one than LEDGER_RESERVATION_TTL_MAX_SECONDS (default 604800) is cut to it: expiresAt says when it ends.
              * @example 3600
              */
             ttlSeconds?: number;
         };
         ReserveNodeResponseDto: {
-            /** @example 2025-01-01T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @example 2025-01-01T12:00:00.000Z
+             */
             expiresAt: string;
             /** @example node-7 */
             nodeId: string;
@@ -1840,7 +1988,10 @@ export interface components {
             allocations: {
                 [key: string]: unknown;
             }[];
-            /** @example 2025-01-01T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @example 2025-01-01T12:00:00.000Z
+             */
             at: string;
             devices: {
                 [key: string]: unknown;
@@ -1884,8 +2035,14 @@ export interface components {
             allocations: {
                 [key: string]: unknown;
             }[];
-            /** @example 2025-01-01T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @example 2025-01-01T12:00:00.000Z
+             */
             at: string;
+            devices: {
+                [key: string]: unknown;
+            }[];
             /**
              * @description Events folded after the snapshot.
              * @example 1234
@@ -1916,7 +2073,10 @@ export interface components {
         TimelineEntryDto: {
             /** @example consumer:juju-1 */
             actor: string | null;
-            /** @example 2025-01-01T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @example 2025-01-01T12:00:00.000Z
+             */
             at: string;
             /** @example 0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f */
             correlationId: string | null;
@@ -1993,6 +2153,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2002,6 +2164,10 @@ export interface operations {
             /** @description storage_fault: the disk refuses writes (full, read-only, failing, or the store file replaced). */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2021,10 +2187,33 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["HealthCheckDto"];
+                };
+            };
+            /** @description The store or the read models cannot answer now (not_ready, a storage fault), or the ledger is shutting down; retry. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "code": "not_ready",
+                     *       "message": "The store or the read models cannot answer now (not_ready, a storage fault), or the ledger is shutting down; retry.",
+                     *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDto"];
                 };
             };
         };
@@ -2040,6 +2229,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2049,6 +2240,10 @@ export interface operations {
             /** @description not_ready: details holds every check, up or down. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2069,6 +2264,8 @@ export interface operations {
             /** @description Counters, gauges and histograms: see the README. */
             200: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2078,6 +2275,8 @@ export interface operations {
             /** @description No API key, or one the ledger does not know. */
             401: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2095,6 +2294,8 @@ export interface operations {
             /** @description The key's role (or a consumer key's scope) does not allow this; recorded in the log. */
             403: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2112,6 +2313,10 @@ export interface operations {
             /** @description Rate limit of this key exceeded; see Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2120,6 +2325,27 @@ export interface operations {
                      *       "statusCode": 429,
                      *       "code": "too_many_requests",
                      *       "message": "Rate limit of this key exceeded; see Retry-After.",
+                     *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDto"];
+                };
+            };
+            /** @description The store or the read models cannot answer now (not_ready, a storage fault), or the ledger is shutting down; retry. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "code": "not_ready",
+                     *       "message": "The store or the read models cannot answer now (not_ready, a storage fault), or the ledger is shutting down; retry.",
                      *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
                      *     }
                      */
@@ -2139,6 +2365,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2148,6 +2376,8 @@ export interface operations {
             /** @description Bad input: the message and details name the field. */
             400: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2165,6 +2395,8 @@ export interface operations {
             /** @description No API key, or one the ledger does not know. */
             401: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2182,6 +2414,8 @@ export interface operations {
             /** @description The key's role (or a consumer key's scope) does not allow this; recorded in the log. */
             403: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2199,6 +2433,10 @@ export interface operations {
             /** @description Rate limit of this key exceeded; see Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2207,6 +2445,27 @@ export interface operations {
                      *       "statusCode": 429,
                      *       "code": "too_many_requests",
                      *       "message": "Rate limit of this key exceeded; see Retry-After.",
+                     *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDto"];
+                };
+            };
+            /** @description The store or the read models cannot answer now (not_ready, a storage fault), or the ledger is shutting down; retry. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "code": "not_ready",
+                     *       "message": "The store or the read models cannot answer now (not_ready, a storage fault), or the ledger is shutting down; retry.",
                      *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
                      *     }
                      */
@@ -2232,6 +2491,8 @@ export interface operations {
             /** @description wait=true: rebuilt; the new model answers. */
             200: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2241,6 +2502,8 @@ export interface operations {
             /** @description Started; poll GET /v1/admin/projections. */
             202: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2250,6 +2513,8 @@ export interface operations {
             /** @description Bad input: the message and details name the field. */
             400: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2267,6 +2532,8 @@ export interface operations {
             /** @description No API key, or one the ledger does not know. */
             401: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2284,6 +2551,8 @@ export interface operations {
             /** @description The key's role (or a consumer key's scope) does not allow this; recorded in the log. */
             403: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2301,6 +2570,8 @@ export interface operations {
             /** @description Nothing by that name. */
             404: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2318,6 +2589,8 @@ export interface operations {
             /** @description rebuild_in_progress: that read model is being rebuilt already. */
             409: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2327,6 +2600,8 @@ export interface operations {
             /** @description The body is larger than LEDGER_MAX_BODY_BYTES. */
             413: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2344,6 +2619,10 @@ export interface operations {
             /** @description Rate limit of this key exceeded; see Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2358,9 +2637,13 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorDto"];
                 };
             };
-            /** @description The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. */
+            /** @description The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. Or the ledger is shutting down. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2368,7 +2651,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 503,
                      *       "code": "storage_full",
-                     *       "message": "The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After.",
+                     *       "message": "The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. Or the ledger is shutting down.",
                      *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
                      *     }
                      */
@@ -2392,6 +2675,8 @@ export interface operations {
         responses: {
             201: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2401,6 +2686,8 @@ export interface operations {
             /** @description Bad input: the message and details name the field. */
             400: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2418,6 +2705,8 @@ export interface operations {
             /** @description No API key, or one the ledger does not know. */
             401: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2435,6 +2724,8 @@ export interface operations {
             /** @description The key's role (or a consumer key's scope) does not allow this; recorded in the log. */
             403: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2452,6 +2743,8 @@ export interface operations {
             /** @description Nothing by that name. */
             404: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2469,18 +2762,24 @@ export interface operations {
             /** @description Refused: node_unavailable, node_reserved, reservation_mismatch, no_matching_node, node_faulted, node_in_maintenance, request_conflict. Nothing changed but the record of the refusal. */
             409: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ApiErrorDto"] & {
                         /** @enum {string} */
                         code?: "node_unavailable" | "node_reserved" | "reservation_mismatch" | "no_matching_node" | "node_faulted" | "node_in_maintenance" | "request_conflict";
+                        /** @description Where the CommandRefused event that records this refusal is: pass it as minPosition. */
+                        position?: number;
                     };
                 };
             };
             /** @description The body is larger than LEDGER_MAX_BODY_BYTES. */
             413: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2498,6 +2797,10 @@ export interface operations {
             /** @description Rate limit of this key exceeded; see Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2512,9 +2815,13 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorDto"];
                 };
             };
-            /** @description The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. */
+            /** @description The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. Or the ledger is shutting down. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2522,7 +2829,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 503,
                      *       "code": "storage_full",
-                     *       "message": "The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After.",
+                     *       "message": "The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. Or the ledger is shutting down.",
                      *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
                      *     }
                      */
@@ -2534,8 +2841,8 @@ export interface operations {
     Allocations_get: {
         parameters: {
             query?: {
-                /** @description Answer only once the read models reflect this global position (a command returned it); 503 if not within LEDGER_READ_WAIT_MS. */
-                minPosition?: string;
+                /** @description Answer only once the read models reflect this global position (a command returned it); 503 if not within LEDGER_READ_WAIT_MS, 400 if past the newest event of the log. */
+                minPosition?: number;
             };
             header?: never;
             path: {
@@ -2548,6 +2855,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2557,6 +2866,8 @@ export interface operations {
             /** @description Bad input: the message and details name the field. */
             400: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2574,6 +2885,8 @@ export interface operations {
             /** @description No API key, or one the ledger does not know. */
             401: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2591,6 +2904,8 @@ export interface operations {
             /** @description The key's role (or a consumer key's scope) does not allow this; recorded in the log. */
             403: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2608,6 +2923,8 @@ export interface operations {
             /** @description Nothing by that name. */
             404: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2625,6 +2942,10 @@ export interface operations {
             /** @description Rate limit of this key exceeded; see Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2639,9 +2960,13 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorDto"];
                 };
             };
-            /** @description The read models did not reach minPosition within LEDGER_READ_WAIT_MS; retry. */
+            /** @description The read models did not reach minPosition within LEDGER_READ_WAIT_MS (not_caught_up), or the store cannot be read; retry. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2649,7 +2974,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 503,
                      *       "code": "not_caught_up",
-                     *       "message": "The read models did not reach minPosition within LEDGER_READ_WAIT_MS; retry.",
+                     *       "message": "The read models did not reach minPosition within LEDGER_READ_WAIT_MS (not_caught_up), or the store cannot be read; retry.",
                      *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
                      *     }
                      */
@@ -2676,6 +3001,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2685,6 +3012,8 @@ export interface operations {
             /** @description Bad input: the message and details name the field. */
             400: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2702,6 +3031,8 @@ export interface operations {
             /** @description No API key, or one the ledger does not know. */
             401: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2719,6 +3050,8 @@ export interface operations {
             /** @description The key's role (or a consumer key's scope) does not allow this; recorded in the log. */
             403: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2736,6 +3069,8 @@ export interface operations {
             /** @description Nothing by that name. */
             404: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2753,18 +3088,24 @@ export interface operations {
             /** @description Refused: stale_token, wrong_state, request_conflict. Nothing changed but the record of the refusal. */
             409: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ApiErrorDto"] & {
                         /** @enum {string} */
                         code?: "stale_token" | "wrong_state" | "request_conflict";
+                        /** @description Where the CommandRefused event that records this refusal is: pass it as minPosition. */
+                        position?: number;
                     };
                 };
             };
             /** @description The body is larger than LEDGER_MAX_BODY_BYTES. */
             413: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2782,6 +3123,10 @@ export interface operations {
             /** @description Rate limit of this key exceeded; see Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2796,9 +3141,13 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorDto"];
                 };
             };
-            /** @description The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. */
+            /** @description The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. Or the ledger is shutting down. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2806,7 +3155,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 503,
                      *       "code": "storage_full",
-                     *       "message": "The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After.",
+                     *       "message": "The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. Or the ledger is shutting down.",
                      *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
                      *     }
                      */
@@ -2833,6 +3182,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2842,6 +3193,8 @@ export interface operations {
             /** @description Bad input: the message and details name the field. */
             400: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2859,6 +3212,8 @@ export interface operations {
             /** @description No API key, or one the ledger does not know. */
             401: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2876,6 +3231,8 @@ export interface operations {
             /** @description The key's role (or a consumer key's scope) does not allow this; recorded in the log. */
             403: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2893,6 +3250,8 @@ export interface operations {
             /** @description Nothing by that name. */
             404: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2910,18 +3269,24 @@ export interface operations {
             /** @description Refused: stale_token, wrong_state, request_conflict. Nothing changed but the record of the refusal. */
             409: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ApiErrorDto"] & {
                         /** @enum {string} */
                         code?: "stale_token" | "wrong_state" | "request_conflict";
+                        /** @description Where the CommandRefused event that records this refusal is: pass it as minPosition. */
+                        position?: number;
                     };
                 };
             };
             /** @description The body is larger than LEDGER_MAX_BODY_BYTES. */
             413: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2939,6 +3304,10 @@ export interface operations {
             /** @description Rate limit of this key exceeded; see Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2953,9 +3322,13 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorDto"];
                 };
             };
-            /** @description The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. */
+            /** @description The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. Or the ledger is shutting down. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2963,7 +3336,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 503,
                      *       "code": "storage_full",
-                     *       "message": "The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After.",
+                     *       "message": "The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. Or the ledger is shutting down.",
                      *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
                      *     }
                      */
@@ -2990,6 +3363,8 @@ export interface operations {
         responses: {
             201: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2999,6 +3374,8 @@ export interface operations {
             /** @description Bad input: the message and details name the field. */
             400: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3016,6 +3393,8 @@ export interface operations {
             /** @description No API key, or one the ledger does not know. */
             401: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3033,6 +3412,8 @@ export interface operations {
             /** @description The key's role (or a consumer key's scope) does not allow this; recorded in the log. */
             403: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3050,6 +3431,8 @@ export interface operations {
             /** @description Nothing by that name. */
             404: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3067,18 +3450,24 @@ export interface operations {
             /** @description Refused: stale_token, already_exists. Nothing changed but the record of the refusal. */
             409: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ApiErrorDto"] & {
                         /** @enum {string} */
                         code?: "stale_token" | "already_exists";
+                        /** @description Where the CommandRefused event that records this refusal is: pass it as minPosition. */
+                        position?: number;
                     };
                 };
             };
             /** @description The body is larger than LEDGER_MAX_BODY_BYTES. */
             413: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3096,6 +3485,10 @@ export interface operations {
             /** @description Rate limit of this key exceeded; see Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3110,9 +3503,13 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorDto"];
                 };
             };
-            /** @description The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. */
+            /** @description The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. Or the ledger is shutting down. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3120,7 +3517,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 503,
                      *       "code": "storage_full",
-                     *       "message": "The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After.",
+                     *       "message": "The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. Or the ledger is shutting down.",
                      *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
                      *     }
                      */
@@ -3147,6 +3544,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3156,6 +3555,8 @@ export interface operations {
             /** @description Bad input: the message and details name the field. */
             400: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3173,6 +3574,8 @@ export interface operations {
             /** @description No API key, or one the ledger does not know. */
             401: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3190,6 +3593,8 @@ export interface operations {
             /** @description The key's role (or a consumer key's scope) does not allow this; recorded in the log. */
             403: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3207,6 +3612,8 @@ export interface operations {
             /** @description Nothing by that name. */
             404: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3224,18 +3631,24 @@ export interface operations {
             /** @description Refused: stale_token, wrong_state, request_conflict. Nothing changed but the record of the refusal. */
             409: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ApiErrorDto"] & {
                         /** @enum {string} */
                         code?: "stale_token" | "wrong_state" | "request_conflict";
+                        /** @description Where the CommandRefused event that records this refusal is: pass it as minPosition. */
+                        position?: number;
                     };
                 };
             };
             /** @description The body is larger than LEDGER_MAX_BODY_BYTES. */
             413: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3253,6 +3666,10 @@ export interface operations {
             /** @description Rate limit of this key exceeded; see Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3267,9 +3684,13 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorDto"];
                 };
             };
-            /** @description The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. */
+            /** @description The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. Or the ledger is shutting down. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3277,7 +3698,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 503,
                      *       "code": "storage_full",
-                     *       "message": "The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After.",
+                     *       "message": "The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. Or the ledger is shutting down.",
                      *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
                      *     }
                      */
@@ -3304,6 +3725,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3313,6 +3736,8 @@ export interface operations {
             /** @description Bad input: the message and details name the field. */
             400: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3330,6 +3755,8 @@ export interface operations {
             /** @description No API key, or one the ledger does not know. */
             401: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3347,6 +3774,8 @@ export interface operations {
             /** @description The key's role (or a consumer key's scope) does not allow this; recorded in the log. */
             403: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3364,6 +3793,8 @@ export interface operations {
             /** @description Nothing by that name. */
             404: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3381,18 +3812,24 @@ export interface operations {
             /** @description Refused: stale_token, request_conflict. Nothing changed but the record of the refusal. */
             409: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ApiErrorDto"] & {
                         /** @enum {string} */
                         code?: "stale_token" | "request_conflict";
+                        /** @description Where the CommandRefused event that records this refusal is: pass it as minPosition. */
+                        position?: number;
                     };
                 };
             };
             /** @description The body is larger than LEDGER_MAX_BODY_BYTES. */
             413: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3410,6 +3847,10 @@ export interface operations {
             /** @description Rate limit of this key exceeded; see Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3424,9 +3865,13 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorDto"];
                 };
             };
-            /** @description The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. */
+            /** @description The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. Or the ledger is shutting down. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3434,7 +3879,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 503,
                      *       "code": "storage_full",
-                     *       "message": "The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After.",
+                     *       "message": "The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. Or the ledger is shutting down.",
                      *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
                      *     }
                      */
@@ -3447,16 +3892,17 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Events after this global position (the previous page's nextAfter). */
-                after?: string;
+                after?: number;
                 controller?: string;
                 /** @description ndjson: one envelope per line (also chosen by Accept: application/x-ndjson). */
                 format?: "json" | "ndjson";
                 from?: string;
+                /** @description IPv4 (leading zeros read as decimal) or IPv6 without a zone index, any spelling; compared and stored canonically. */
                 ip?: string;
                 /** @description At most this many events (default 100). */
-                limit?: string;
-                /** @description Answer only once the read models reflect this global position (a command returned it); 503 if not within LEDGER_READ_WAIT_MS. */
-                minPosition?: string;
+                limit?: number;
+                /** @description Answer only once the read models reflect this global position (a command returned it); 503 if not within LEDGER_READ_WAIT_MS, 400 if past the newest event of the log. */
+                minPosition?: number;
                 model?: string;
                 nodeId?: string;
                 to?: string;
@@ -3470,18 +3916,27 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description A page of the log. As NDJSON: one envelope (the schema given) per line, paging in the headers. */
             200: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
+                    /** @description NDJSON only: pass as after for the next page; empty when there is no more. */
+                    "X-Next-After"?: string;
+                    /** @description NDJSON only: the global position the page reflects. */
+                    "X-Position"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["AuditEventsResponseDto"];
-                    "application/x-ndjson": components["schemas"]["AuditEventsResponseDto"];
+                    "application/x-ndjson": components["schemas"]["EventEnvelopeDto"];
                 };
             };
             /** @description Bad input: the message and details name the field. */
             400: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3499,6 +3954,8 @@ export interface operations {
             /** @description No API key, or one the ledger does not know. */
             401: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3516,6 +3973,8 @@ export interface operations {
             /** @description The key's role (or a consumer key's scope) does not allow this; recorded in the log. */
             403: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3533,6 +3992,10 @@ export interface operations {
             /** @description Rate limit of this key exceeded; see Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3547,9 +4010,13 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorDto"];
                 };
             };
-            /** @description The read models did not reach minPosition within LEDGER_READ_WAIT_MS; retry. */
+            /** @description The read models did not reach minPosition within LEDGER_READ_WAIT_MS (not_caught_up), or the store cannot be read; retry. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3557,7 +4024,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 503,
                      *       "code": "not_caught_up",
-                     *       "message": "The read models did not reach minPosition within LEDGER_READ_WAIT_MS; retry.",
+                     *       "message": "The read models did not reach minPosition within LEDGER_READ_WAIT_MS (not_caught_up), or the store cannot be read; retry.",
                      *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
                      *     }
                      */
@@ -3570,12 +4037,12 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Entries after this global position (paging). */
-                after?: string;
+                after?: number;
                 /** @description At most this many entries (default 1000). */
-                limit?: string;
-                /** @description Answer only once the read models reflect this global position (a command returned it); 503 if not within LEDGER_READ_WAIT_MS. */
-                minPosition?: string;
-                /** @description Up to this point of the log: a global position or an ISO-8601 time. */
+                limit?: number;
+                /** @description Answer only once the read models reflect this global position (a command returned it); 503 if not within LEDGER_READ_WAIT_MS, 400 if past the newest event of the log. */
+                minPosition?: number;
+                /** @description Up to this point of the log: a global position or an RFC 3339 date-time. */
                 until?: string;
             };
             header?: never;
@@ -3589,6 +4056,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3598,6 +4067,8 @@ export interface operations {
             /** @description Bad input: the message and details name the field. */
             400: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3615,6 +4086,8 @@ export interface operations {
             /** @description No API key, or one the ledger does not know. */
             401: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3632,6 +4105,8 @@ export interface operations {
             /** @description The key's role (or a consumer key's scope) does not allow this; recorded in the log. */
             403: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3649,6 +4124,8 @@ export interface operations {
             /** @description Nothing by that name. */
             404: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3666,6 +4143,10 @@ export interface operations {
             /** @description Rate limit of this key exceeded; see Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3680,9 +4161,13 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorDto"];
                 };
             };
-            /** @description The read models did not reach minPosition within LEDGER_READ_WAIT_MS; retry. */
+            /** @description The read models did not reach minPosition within LEDGER_READ_WAIT_MS (not_caught_up), or the store cannot be read; retry. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3690,7 +4175,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 503,
                      *       "code": "not_caught_up",
-                     *       "message": "The read models did not reach minPosition within LEDGER_READ_WAIT_MS; retry.",
+                     *       "message": "The read models did not reach minPosition within LEDGER_READ_WAIT_MS (not_caught_up), or the store cannot be read; retry.",
                      *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
                      *     }
                      */
@@ -3703,9 +4188,10 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Events after this global position (the previous page's nextAfter). */
-                after?: string;
+                after?: number;
                 controller?: string;
                 from?: string;
+                /** @description IPv4 (leading zeros read as decimal) or IPv6 without a zone index, any spelling; compared and stored canonically. */
                 ip?: string;
                 model?: string;
                 nodeId?: string;
@@ -3726,6 +4212,8 @@ export interface operations {
             /** @description An endless text/event-stream: each event's id is its global position and its data one audit envelope as JSON. */
             200: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3739,6 +4227,8 @@ export interface operations {
             /** @description Bad input: the message and details name the field. */
             400: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3756,6 +4246,8 @@ export interface operations {
             /** @description No API key, or one the ledger does not know. */
             401: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3773,6 +4265,8 @@ export interface operations {
             /** @description The key's role (or a consumer key's scope) does not allow this; recorded in the log. */
             403: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3790,6 +4284,10 @@ export interface operations {
             /** @description Rate limit of this key exceeded; see Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3804,13 +4302,34 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorDto"];
                 };
             };
+            /** @description The store or the read models cannot answer now (not_ready, a storage fault), or the ledger is shutting down; retry. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "code": "not_ready",
+                     *       "message": "The store or the read models cannot answer now (not_ready, a storage fault), or the ledger is shutting down; retry.",
+                     *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDto"];
+                };
+            };
         };
     };
     Devices_get: {
         parameters: {
             query?: {
-                /** @description Answer only once the read models reflect this global position (a command returned it); 503 if not within LEDGER_READ_WAIT_MS. */
-                minPosition?: string;
+                /** @description Answer only once the read models reflect this global position (a command returned it); 503 if not within LEDGER_READ_WAIT_MS, 400 if past the newest event of the log. */
+                minPosition?: number;
             };
             header?: never;
             path: {
@@ -3823,6 +4342,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3832,6 +4353,8 @@ export interface operations {
             /** @description Bad input: the message and details name the field. */
             400: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3849,6 +4372,8 @@ export interface operations {
             /** @description No API key, or one the ledger does not know. */
             401: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3866,6 +4391,8 @@ export interface operations {
             /** @description The key's role (or a consumer key's scope) does not allow this; recorded in the log. */
             403: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3883,6 +4410,8 @@ export interface operations {
             /** @description Nothing by that name. */
             404: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3900,6 +4429,10 @@ export interface operations {
             /** @description Rate limit of this key exceeded; see Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3914,9 +4447,13 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorDto"];
                 };
             };
-            /** @description The read models did not reach minPosition within LEDGER_READ_WAIT_MS; retry. */
+            /** @description The read models did not reach minPosition within LEDGER_READ_WAIT_MS (not_caught_up), or the store cannot be read; retry. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3924,7 +4461,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 503,
                      *       "code": "not_caught_up",
-                     *       "message": "The read models did not reach minPosition within LEDGER_READ_WAIT_MS; retry.",
+                     *       "message": "The read models did not reach minPosition within LEDGER_READ_WAIT_MS (not_caught_up), or the store cannot be read; retry.",
                      *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
                      *     }
                      */
@@ -3947,6 +4484,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3956,6 +4495,8 @@ export interface operations {
             /** @description Bad input: the message and details name the field. */
             400: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3973,6 +4514,8 @@ export interface operations {
             /** @description No API key, or one the ledger does not know. */
             401: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3990,6 +4533,8 @@ export interface operations {
             /** @description The key's role (or a consumer key's scope) does not allow this; recorded in the log. */
             403: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4007,6 +4552,8 @@ export interface operations {
             /** @description Nothing by that name. */
             404: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4024,6 +4571,8 @@ export interface operations {
             /** @description The body is larger than LEDGER_MAX_BODY_BYTES. */
             413: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4041,6 +4590,10 @@ export interface operations {
             /** @description Rate limit of this key exceeded; see Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4055,9 +4608,13 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorDto"];
                 };
             };
-            /** @description The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. */
+            /** @description The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. Or the ledger is shutting down. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4065,7 +4622,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 503,
                      *       "code": "storage_full",
-                     *       "message": "The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After.",
+                     *       "message": "The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. Or the ledger is shutting down.",
                      *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
                      *     }
                      */
@@ -4079,12 +4636,12 @@ export interface operations {
             query?: {
                 controller?: string;
                 deviceId?: string;
-                /** @description IPv4 or IPv6 (any spelling; compared canonically). */
+                /** @description IPv4 (leading zeros read as decimal) or IPv6 without a zone index, any spelling; compared and stored canonically. */
                 ip?: string;
                 /** @description Leases of the device with this MAC address (any spelling; compared canonically). */
                 mac?: string;
-                /** @description Answer only once the read models reflect this global position (a command returned it); 503 if not within LEDGER_READ_WAIT_MS. */
-                minPosition?: string;
+                /** @description Answer only once the read models reflect this global position (a command returned it); 503 if not within LEDGER_READ_WAIT_MS, 400 if past the newest event of the log. */
+                minPosition?: number;
                 model?: string;
                 nodeId?: string;
                 status?: "valid" | "orphaned" | "released" | "expired";
@@ -4099,6 +4656,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4108,6 +4667,8 @@ export interface operations {
             /** @description Bad input: the message and details name the field. */
             400: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4125,6 +4686,8 @@ export interface operations {
             /** @description No API key, or one the ledger does not know. */
             401: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4142,6 +4705,8 @@ export interface operations {
             /** @description The key's role (or a consumer key's scope) does not allow this; recorded in the log. */
             403: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4159,6 +4724,10 @@ export interface operations {
             /** @description Rate limit of this key exceeded; see Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4173,9 +4742,13 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorDto"];
                 };
             };
-            /** @description The read models did not reach minPosition within LEDGER_READ_WAIT_MS; retry. */
+            /** @description The read models did not reach minPosition within LEDGER_READ_WAIT_MS (not_caught_up), or the store cannot be read; retry. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4183,7 +4756,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 503,
                      *       "code": "not_caught_up",
-                     *       "message": "The read models did not reach minPosition within LEDGER_READ_WAIT_MS; retry.",
+                     *       "message": "The read models did not reach minPosition within LEDGER_READ_WAIT_MS (not_caught_up), or the store cannot be read; retry.",
                      *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
                      *     }
                      */
@@ -4207,6 +4780,8 @@ export interface operations {
         responses: {
             201: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4216,6 +4791,8 @@ export interface operations {
             /** @description Bad input: the message and details name the field. */
             400: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4233,6 +4810,8 @@ export interface operations {
             /** @description No API key, or one the ledger does not know. */
             401: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4250,6 +4829,8 @@ export interface operations {
             /** @description The key's role (or a consumer key's scope) does not allow this; recorded in the log. */
             403: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4267,6 +4848,8 @@ export interface operations {
             /** @description Nothing by that name. */
             404: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4284,18 +4867,24 @@ export interface operations {
             /** @description Refused: ip_in_use, wrong_state, stale_token. Nothing changed but the record of the refusal. */
             409: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ApiErrorDto"] & {
                         /** @enum {string} */
                         code?: "ip_in_use" | "wrong_state" | "stale_token";
+                        /** @description Where the CommandRefused event that records this refusal is: pass it as minPosition. */
+                        position?: number;
                     };
                 };
             };
             /** @description The body is larger than LEDGER_MAX_BODY_BYTES. */
             413: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4313,6 +4902,10 @@ export interface operations {
             /** @description Rate limit of this key exceeded; see Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4327,9 +4920,13 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorDto"];
                 };
             };
-            /** @description The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. */
+            /** @description The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. Or the ledger is shutting down. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4337,7 +4934,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 503,
                      *       "code": "storage_full",
-                     *       "message": "The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After.",
+                     *       "message": "The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. Or the ledger is shutting down.",
                      *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
                      *     }
                      */
@@ -4349,12 +4946,12 @@ export interface operations {
     Leases_get: {
         parameters: {
             query?: {
-                /** @description Answer only once the read models reflect this global position (a command returned it); 503 if not within LEDGER_READ_WAIT_MS. */
-                minPosition?: string;
+                /** @description Answer only once the read models reflect this global position (a command returned it); 503 if not within LEDGER_READ_WAIT_MS, 400 if past the newest event of the log. */
+                minPosition?: number;
             };
             header?: never;
             path: {
-                /** @description IPv4 or IPv6, any spelling (compared canonically). */
+                /** @description IPv4 (leading zeros read as decimal) or IPv6 without a zone index, any spelling; compared and stored canonically. */
                 ip: string;
             };
             cookie?: never;
@@ -4363,6 +4960,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4372,6 +4971,8 @@ export interface operations {
             /** @description Bad input: the message and details name the field. */
             400: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4389,6 +4990,8 @@ export interface operations {
             /** @description No API key, or one the ledger does not know. */
             401: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4406,6 +5009,8 @@ export interface operations {
             /** @description The key's role (or a consumer key's scope) does not allow this; recorded in the log. */
             403: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4423,6 +5028,8 @@ export interface operations {
             /** @description Nothing by that name. */
             404: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4440,6 +5047,10 @@ export interface operations {
             /** @description Rate limit of this key exceeded; see Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4454,9 +5065,13 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorDto"];
                 };
             };
-            /** @description The read models did not reach minPosition within LEDGER_READ_WAIT_MS; retry. */
+            /** @description The read models did not reach minPosition within LEDGER_READ_WAIT_MS (not_caught_up), or the store cannot be read; retry. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4464,7 +5079,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 503,
                      *       "code": "not_caught_up",
-                     *       "message": "The read models did not reach minPosition within LEDGER_READ_WAIT_MS; retry.",
+                     *       "message": "The read models did not reach minPosition within LEDGER_READ_WAIT_MS (not_caught_up), or the store cannot be read; retry.",
                      *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
                      *     }
                      */
@@ -4478,7 +5093,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description IPv4 or IPv6, any spelling (compared canonically). */
+                /** @description IPv4 (leading zeros read as decimal) or IPv6 without a zone index, any spelling; compared and stored canonically. */
                 ip: string;
             };
             cookie?: never;
@@ -4491,6 +5106,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4500,6 +5117,8 @@ export interface operations {
             /** @description Bad input: the message and details name the field. */
             400: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4517,6 +5136,8 @@ export interface operations {
             /** @description No API key, or one the ledger does not know. */
             401: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4534,6 +5155,8 @@ export interface operations {
             /** @description The key's role (or a consumer key's scope) does not allow this; recorded in the log. */
             403: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4551,6 +5174,8 @@ export interface operations {
             /** @description Nothing by that name. */
             404: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4568,18 +5193,24 @@ export interface operations {
             /** @description Refused: wrong_state. Nothing changed but the record of the refusal. */
             409: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ApiErrorDto"] & {
                         /** @enum {string} */
                         code?: "wrong_state";
+                        /** @description Where the CommandRefused event that records this refusal is: pass it as minPosition. */
+                        position?: number;
                     };
                 };
             };
             /** @description The body is larger than LEDGER_MAX_BODY_BYTES. */
             413: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4597,6 +5228,10 @@ export interface operations {
             /** @description Rate limit of this key exceeded; see Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4611,9 +5246,13 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorDto"];
                 };
             };
-            /** @description The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. */
+            /** @description The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. Or the ledger is shutting down. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4621,7 +5260,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 503,
                      *       "code": "storage_full",
-                     *       "message": "The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After.",
+                     *       "message": "The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. Or the ledger is shutting down.",
                      *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
                      *     }
                      */
@@ -4635,7 +5274,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description IPv4 or IPv6, any spelling (compared canonically). */
+                /** @description IPv4 (leading zeros read as decimal) or IPv6 without a zone index, any spelling; compared and stored canonically. */
                 ip: string;
             };
             cookie?: never;
@@ -4648,6 +5287,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4657,6 +5298,8 @@ export interface operations {
             /** @description Bad input: the message and details name the field. */
             400: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4674,6 +5317,8 @@ export interface operations {
             /** @description No API key, or one the ledger does not know. */
             401: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4691,6 +5336,8 @@ export interface operations {
             /** @description The key's role (or a consumer key's scope) does not allow this; recorded in the log. */
             403: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4708,6 +5355,8 @@ export interface operations {
             /** @description Nothing by that name. */
             404: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4725,18 +5374,24 @@ export interface operations {
             /** @description Refused: wrong_state, stale_token. Nothing changed but the record of the refusal. */
             409: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ApiErrorDto"] & {
                         /** @enum {string} */
                         code?: "wrong_state" | "stale_token";
+                        /** @description Where the CommandRefused event that records this refusal is: pass it as minPosition. */
+                        position?: number;
                     };
                 };
             };
             /** @description The body is larger than LEDGER_MAX_BODY_BYTES. */
             413: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4754,6 +5409,10 @@ export interface operations {
             /** @description Rate limit of this key exceeded; see Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4768,9 +5427,13 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorDto"];
                 };
             };
-            /** @description The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. */
+            /** @description The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. Or the ledger is shutting down. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4778,7 +5441,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 503,
                      *       "code": "storage_full",
-                     *       "message": "The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After.",
+                     *       "message": "The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. Or the ledger is shutting down.",
                      *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
                      *     }
                      */
@@ -4802,6 +5465,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4811,6 +5476,8 @@ export interface operations {
             /** @description Bad input: the message and details name the field. */
             400: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4828,6 +5495,8 @@ export interface operations {
             /** @description No API key, or one the ledger does not know. */
             401: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4845,6 +5514,8 @@ export interface operations {
             /** @description The key's role (or a consumer key's scope) does not allow this; recorded in the log. */
             403: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4862,6 +5533,8 @@ export interface operations {
             /** @description Nothing by that name. */
             404: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4879,6 +5552,8 @@ export interface operations {
             /** @description The body is larger than LEDGER_MAX_BODY_BYTES. */
             413: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4896,6 +5571,10 @@ export interface operations {
             /** @description Rate limit of this key exceeded; see Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4910,9 +5589,13 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorDto"];
                 };
             };
-            /** @description The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. */
+            /** @description The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. Or the ledger is shutting down. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4920,7 +5603,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 503,
                      *       "code": "storage_full",
-                     *       "message": "The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After.",
+                     *       "message": "The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. Or the ledger is shutting down.",
                      *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
                      *     }
                      */
@@ -4934,8 +5617,8 @@ export interface operations {
             query?: {
                 /** @description Only nodes with this health condition (seed 4). */
                 condition?: "healthy" | "faulted" | "maintenance";
-                /** @description Answer only once the read models reflect this global position (a command returned it); 503 if not within LEDGER_READ_WAIT_MS. */
-                minPosition?: string;
+                /** @description Answer only once the read models reflect this global position (a command returned it); 503 if not within LEDGER_READ_WAIT_MS, 400 if past the newest event of the log. */
+                minPosition?: number;
                 status?: "ready" | "reserved" | "allocated" | "deploying" | "deployed" | "failed_deployment" | "faulted" | "maintenance";
             };
             header?: never;
@@ -4946,6 +5629,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4955,6 +5640,8 @@ export interface operations {
             /** @description Bad input: the message and details name the field. */
             400: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4972,6 +5659,8 @@ export interface operations {
             /** @description No API key, or one the ledger does not know. */
             401: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4989,6 +5678,8 @@ export interface operations {
             /** @description The key's role (or a consumer key's scope) does not allow this; recorded in the log. */
             403: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5006,6 +5697,10 @@ export interface operations {
             /** @description Rate limit of this key exceeded; see Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5020,9 +5715,13 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorDto"];
                 };
             };
-            /** @description The read models did not reach minPosition within LEDGER_READ_WAIT_MS; retry. */
+            /** @description The read models did not reach minPosition within LEDGER_READ_WAIT_MS (not_caught_up), or the store cannot be read; retry. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5030,7 +5729,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 503,
                      *       "code": "not_caught_up",
-                     *       "message": "The read models did not reach minPosition within LEDGER_READ_WAIT_MS; retry.",
+                     *       "message": "The read models did not reach minPosition within LEDGER_READ_WAIT_MS (not_caught_up), or the store cannot be read; retry.",
                      *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
                      *     }
                      */
@@ -5054,6 +5753,8 @@ export interface operations {
         responses: {
             201: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5063,6 +5764,8 @@ export interface operations {
             /** @description Bad input: the message and details name the field. */
             400: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5080,6 +5783,8 @@ export interface operations {
             /** @description No API key, or one the ledger does not know. */
             401: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5097,6 +5802,8 @@ export interface operations {
             /** @description The key's role (or a consumer key's scope) does not allow this; recorded in the log. */
             403: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5114,6 +5821,8 @@ export interface operations {
             /** @description Nothing by that name. */
             404: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5131,18 +5840,24 @@ export interface operations {
             /** @description Refused: already_exists. Nothing changed but the record of the refusal. */
             409: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ApiErrorDto"] & {
                         /** @enum {string} */
                         code?: "already_exists";
+                        /** @description Where the CommandRefused event that records this refusal is: pass it as minPosition. */
+                        position?: number;
                     };
                 };
             };
             /** @description The body is larger than LEDGER_MAX_BODY_BYTES. */
             413: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5160,6 +5875,10 @@ export interface operations {
             /** @description Rate limit of this key exceeded; see Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5174,9 +5893,13 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorDto"];
                 };
             };
-            /** @description The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. */
+            /** @description The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. Or the ledger is shutting down. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5184,7 +5907,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 503,
                      *       "code": "storage_full",
-                     *       "message": "The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After.",
+                     *       "message": "The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. Or the ledger is shutting down.",
                      *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
                      *     }
                      */
@@ -5196,8 +5919,8 @@ export interface operations {
     Nodes_get: {
         parameters: {
             query?: {
-                /** @description Answer only once the read models reflect this global position (a command returned it); 503 if not within LEDGER_READ_WAIT_MS. */
-                minPosition?: string;
+                /** @description Answer only once the read models reflect this global position (a command returned it); 503 if not within LEDGER_READ_WAIT_MS, 400 if past the newest event of the log. */
+                minPosition?: number;
             };
             header?: never;
             path: {
@@ -5210,6 +5933,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5219,6 +5944,8 @@ export interface operations {
             /** @description Bad input: the message and details name the field. */
             400: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5236,6 +5963,8 @@ export interface operations {
             /** @description No API key, or one the ledger does not know. */
             401: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5253,6 +5982,8 @@ export interface operations {
             /** @description The key's role (or a consumer key's scope) does not allow this; recorded in the log. */
             403: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5270,6 +6001,8 @@ export interface operations {
             /** @description Nothing by that name. */
             404: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5287,6 +6020,10 @@ export interface operations {
             /** @description Rate limit of this key exceeded; see Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5301,9 +6038,13 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorDto"];
                 };
             };
-            /** @description The read models did not reach minPosition within LEDGER_READ_WAIT_MS; retry. */
+            /** @description The read models did not reach minPosition within LEDGER_READ_WAIT_MS (not_caught_up), or the store cannot be read; retry. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5311,7 +6052,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 503,
                      *       "code": "not_caught_up",
-                     *       "message": "The read models did not reach minPosition within LEDGER_READ_WAIT_MS; retry.",
+                     *       "message": "The read models did not reach minPosition within LEDGER_READ_WAIT_MS (not_caught_up), or the store cannot be read; retry.",
                      *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
                      *     }
                      */
@@ -5338,6 +6079,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5347,6 +6090,8 @@ export interface operations {
             /** @description Bad input: the message and details name the field. */
             400: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5364,6 +6109,8 @@ export interface operations {
             /** @description No API key, or one the ledger does not know. */
             401: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5381,6 +6128,8 @@ export interface operations {
             /** @description The key's role (or a consumer key's scope) does not allow this; recorded in the log. */
             403: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5398,6 +6147,8 @@ export interface operations {
             /** @description Nothing by that name. */
             404: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5415,6 +6166,8 @@ export interface operations {
             /** @description The body is larger than LEDGER_MAX_BODY_BYTES. */
             413: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5432,6 +6185,10 @@ export interface operations {
             /** @description Rate limit of this key exceeded; see Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5446,9 +6203,13 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorDto"];
                 };
             };
-            /** @description The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. */
+            /** @description The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. Or the ledger is shutting down. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5456,7 +6217,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 503,
                      *       "code": "storage_full",
-                     *       "message": "The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After.",
+                     *       "message": "The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. Or the ledger is shutting down.",
                      *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
                      *     }
                      */
@@ -5486,6 +6247,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5495,6 +6258,8 @@ export interface operations {
             /** @description Bad input: the message and details name the field. */
             400: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5512,6 +6277,8 @@ export interface operations {
             /** @description No API key, or one the ledger does not know. */
             401: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5529,6 +6296,8 @@ export interface operations {
             /** @description The key's role (or a consumer key's scope) does not allow this; recorded in the log. */
             403: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5546,6 +6315,8 @@ export interface operations {
             /** @description Nothing by that name. */
             404: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5563,6 +6334,8 @@ export interface operations {
             /** @description The body is larger than LEDGER_MAX_BODY_BYTES. */
             413: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5580,6 +6353,10 @@ export interface operations {
             /** @description Rate limit of this key exceeded; see Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5594,9 +6371,13 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorDto"];
                 };
             };
-            /** @description The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. */
+            /** @description The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. Or the ledger is shutting down. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5604,7 +6385,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 503,
                      *       "code": "storage_full",
-                     *       "message": "The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After.",
+                     *       "message": "The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. Or the ledger is shutting down.",
                      *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
                      *     }
                      */
@@ -5631,6 +6412,8 @@ export interface operations {
         responses: {
             201: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5640,6 +6423,8 @@ export interface operations {
             /** @description Bad input: the message and details name the field. */
             400: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5657,6 +6442,8 @@ export interface operations {
             /** @description No API key, or one the ledger does not know. */
             401: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5674,6 +6461,8 @@ export interface operations {
             /** @description The key's role (or a consumer key's scope) does not allow this; recorded in the log. */
             403: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5691,6 +6480,8 @@ export interface operations {
             /** @description Nothing by that name. */
             404: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5708,18 +6499,24 @@ export interface operations {
             /** @description Refused: node_unavailable, node_reserved, node_faulted, node_in_maintenance. Nothing changed but the record of the refusal. */
             409: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ApiErrorDto"] & {
                         /** @enum {string} */
                         code?: "node_unavailable" | "node_reserved" | "node_faulted" | "node_in_maintenance";
+                        /** @description Where the CommandRefused event that records this refusal is: pass it as minPosition. */
+                        position?: number;
                     };
                 };
             };
             /** @description The body is larger than LEDGER_MAX_BODY_BYTES. */
             413: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5737,6 +6534,10 @@ export interface operations {
             /** @description Rate limit of this key exceeded; see Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5751,9 +6552,13 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorDto"];
                 };
             };
-            /** @description The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. */
+            /** @description The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. Or the ledger is shutting down. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5761,7 +6566,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 503,
                      *       "code": "storage_full",
-                     *       "message": "The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After.",
+                     *       "message": "The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. Or the ledger is shutting down.",
                      *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
                      *     }
                      */
@@ -5774,7 +6579,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The reservation key (or reservationKey in the body). */
+                /** @description The reservation key (or reservationKey in the body); one of the two is required. */
                 "X-Reservation-Key"?: string;
             };
             path: {
@@ -5792,6 +6597,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5801,6 +6608,8 @@ export interface operations {
             /** @description Bad input: the message and details name the field. */
             400: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5818,6 +6627,8 @@ export interface operations {
             /** @description No API key, or one the ledger does not know. */
             401: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5835,6 +6646,8 @@ export interface operations {
             /** @description The key's role (or a consumer key's scope) does not allow this; recorded in the log. */
             403: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5852,6 +6665,8 @@ export interface operations {
             /** @description Nothing by that name. */
             404: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5869,18 +6684,24 @@ export interface operations {
             /** @description Refused: reservation_mismatch. Nothing changed but the record of the refusal. */
             409: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ApiErrorDto"] & {
                         /** @enum {string} */
                         code?: "reservation_mismatch";
+                        /** @description Where the CommandRefused event that records this refusal is: pass it as minPosition. */
+                        position?: number;
                     };
                 };
             };
             /** @description The body is larger than LEDGER_MAX_BODY_BYTES. */
             413: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5898,6 +6719,10 @@ export interface operations {
             /** @description Rate limit of this key exceeded; see Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5912,9 +6737,13 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorDto"];
                 };
             };
-            /** @description The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. */
+            /** @description The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. Or the ledger is shutting down. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5922,7 +6751,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 503,
                      *       "code": "storage_full",
-                     *       "message": "The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After.",
+                     *       "message": "The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. Or the ledger is shutting down.",
                      *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
                      *     }
                      */
@@ -5946,6 +6775,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5955,6 +6786,8 @@ export interface operations {
             /** @description Bad input: the message and details name the field. */
             400: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5972,6 +6805,8 @@ export interface operations {
             /** @description No API key, or one the ledger does not know. */
             401: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5989,6 +6824,8 @@ export interface operations {
             /** @description The key's role (or a consumer key's scope) does not allow this; recorded in the log. */
             403: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6006,6 +6843,8 @@ export interface operations {
             /** @description Nothing by that name. */
             404: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6023,6 +6862,8 @@ export interface operations {
             /** @description The body is larger than LEDGER_MAX_BODY_BYTES. */
             413: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6040,6 +6881,10 @@ export interface operations {
             /** @description Rate limit of this key exceeded; see Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6054,9 +6899,13 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorDto"];
                 };
             };
-            /** @description The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. */
+            /** @description The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. Or the ledger is shutting down. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6064,7 +6913,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 503,
                      *       "code": "storage_full",
-                     *       "message": "The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After.",
+                     *       "message": "The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. Or the ledger is shutting down.",
                      *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
                      *     }
                      */
@@ -6088,6 +6937,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6097,6 +6948,8 @@ export interface operations {
             /** @description Bad input: the message and details name the field. */
             400: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6114,6 +6967,8 @@ export interface operations {
             /** @description No API key, or one the ledger does not know. */
             401: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6131,6 +6986,8 @@ export interface operations {
             /** @description The key's role (or a consumer key's scope) does not allow this; recorded in the log. */
             403: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6148,6 +7005,8 @@ export interface operations {
             /** @description Nothing by that name. */
             404: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6165,6 +7024,8 @@ export interface operations {
             /** @description The body is larger than LEDGER_MAX_BODY_BYTES. */
             413: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6182,6 +7043,10 @@ export interface operations {
             /** @description Rate limit of this key exceeded; see Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6196,9 +7061,13 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorDto"];
                 };
             };
-            /** @description The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. */
+            /** @description The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. Or the ledger is shutting down. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6206,7 +7075,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 503,
                      *       "code": "storage_full",
-                     *       "message": "The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After.",
+                     *       "message": "The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. Or the ledger is shutting down.",
                      *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
                      *     }
                      */
@@ -6230,6 +7099,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6239,6 +7110,8 @@ export interface operations {
             /** @description Bad input: the message and details name the field. */
             400: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6256,6 +7129,8 @@ export interface operations {
             /** @description No API key, or one the ledger does not know. */
             401: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6273,6 +7148,8 @@ export interface operations {
             /** @description The key's role (or a consumer key's scope) does not allow this; recorded in the log. */
             403: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6290,6 +7167,8 @@ export interface operations {
             /** @description Nothing by that name. */
             404: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6307,6 +7186,8 @@ export interface operations {
             /** @description The body is larger than LEDGER_MAX_BODY_BYTES. */
             413: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6324,6 +7205,10 @@ export interface operations {
             /** @description Rate limit of this key exceeded; see Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6338,9 +7223,13 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorDto"];
                 };
             };
-            /** @description The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. */
+            /** @description The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. Or the ledger is shutting down. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6348,7 +7237,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 503,
                      *       "code": "storage_full",
-                     *       "message": "The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After.",
+                     *       "message": "The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. Or the ledger is shutting down.",
                      *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
                      *     }
                      */
@@ -6360,8 +7249,8 @@ export interface operations {
     Reconcile_reconcile: {
         parameters: {
             query?: {
-                /** @description Answer only once the read models reflect this global position (a command returned it); 503 if not within LEDGER_READ_WAIT_MS. */
-                minPosition?: string;
+                /** @description Answer only once the read models reflect this global position (a command returned it); 503 if not within LEDGER_READ_WAIT_MS, 400 if past the newest event of the log. */
+                minPosition?: number;
             };
             header?: never;
             path?: never;
@@ -6375,6 +7264,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6384,6 +7275,8 @@ export interface operations {
             /** @description Bad input: the message and details name the field. */
             400: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6401,6 +7294,8 @@ export interface operations {
             /** @description No API key, or one the ledger does not know. */
             401: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6418,6 +7313,8 @@ export interface operations {
             /** @description The key's role (or a consumer key's scope) does not allow this; recorded in the log. */
             403: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6435,6 +7332,8 @@ export interface operations {
             /** @description Nothing by that name. */
             404: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6452,6 +7351,8 @@ export interface operations {
             /** @description The body is larger than LEDGER_MAX_BODY_BYTES. */
             413: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6469,6 +7370,10 @@ export interface operations {
             /** @description Rate limit of this key exceeded; see Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6483,9 +7388,13 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorDto"];
                 };
             };
-            /** @description The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. */
+            /** @description The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. Or the ledger is shutting down. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6493,7 +7402,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 503,
                      *       "code": "storage_full",
-                     *       "message": "The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After.",
+                     *       "message": "The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. Or the ledger is shutting down.",
                      *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
                      *     }
                      */
@@ -6507,12 +7416,12 @@ export interface operations {
             query: {
                 /** @description Continue after this cursor: the `next` of the previous page. */
                 after?: string;
-                /** @description A point of the log: an ISO-8601 time or a global position. */
+                /** @description A point of the log: a global position (digits) or an RFC 3339 date-time. */
                 at: string;
                 /** @description Entities per page (default 1000). */
-                limit?: string;
-                /** @description Answer only once the read models reflect this global position (a command returned it); 503 if not within LEDGER_READ_WAIT_MS. */
-                minPosition?: string;
+                limit?: number;
+                /** @description Answer only once the read models reflect this global position (a command returned it); 503 if not within LEDGER_READ_WAIT_MS, 400 if past the newest event of the log. */
+                minPosition?: number;
                 /** @description Only what concerns this node. */
                 nodeId?: string;
             };
@@ -6524,6 +7433,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6533,6 +7444,8 @@ export interface operations {
             /** @description Bad input: the message and details name the field. */
             400: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6550,6 +7463,8 @@ export interface operations {
             /** @description No API key, or one the ledger does not know. */
             401: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6567,6 +7482,8 @@ export interface operations {
             /** @description The key's role (or a consumer key's scope) does not allow this; recorded in the log. */
             403: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6584,6 +7501,10 @@ export interface operations {
             /** @description Rate limit of this key exceeded; see Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6598,9 +7519,13 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorDto"];
                 };
             };
-            /** @description The read models did not reach minPosition within LEDGER_READ_WAIT_MS; retry. */
+            /** @description The read models did not reach minPosition within LEDGER_READ_WAIT_MS (not_caught_up), or the store cannot be read; retry. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6608,7 +7533,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 503,
                      *       "code": "not_caught_up",
-                     *       "message": "The read models did not reach minPosition within LEDGER_READ_WAIT_MS; retry.",
+                     *       "message": "The read models did not reach minPosition within LEDGER_READ_WAIT_MS (not_caught_up), or the store cannot be read; retry.",
                      *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
                      *     }
                      */
@@ -6620,12 +7545,12 @@ export interface operations {
     ScopedState_address: {
         parameters: {
             query?: {
-                /** @description A point of the log: an ISO-8601 time or a global position (default: now). */
+                /** @description A point of the log: a global position or an RFC 3339 date-time (default: the head). */
                 at?: string;
             };
             header?: never;
             path: {
-                /** @description IPv4 or IPv6, any spelling (compared canonically). */
+                /** @description IPv4 (leading zeros read as decimal) or IPv6 without a zone index, any spelling; compared and stored canonically. */
                 ip: string;
             };
             cookie?: never;
@@ -6634,6 +7559,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6643,6 +7570,8 @@ export interface operations {
             /** @description Bad input: the message and details name the field. */
             400: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6660,6 +7589,8 @@ export interface operations {
             /** @description No API key, or one the ledger does not know. */
             401: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6677,6 +7608,8 @@ export interface operations {
             /** @description The key's role (or a consumer key's scope) does not allow this; recorded in the log. */
             403: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6694,6 +7627,8 @@ export interface operations {
             /** @description Nothing by that name. */
             404: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6711,6 +7646,10 @@ export interface operations {
             /** @description Rate limit of this key exceeded; see Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6725,12 +7664,33 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorDto"];
                 };
             };
+            /** @description The store or the read models cannot answer now (not_ready, a storage fault), or the ledger is shutting down; retry. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "code": "not_ready",
+                     *       "message": "The store or the read models cannot answer now (not_ready, a storage fault), or the ledger is shutting down; retry.",
+                     *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDto"];
+                };
+            };
         };
     };
     ScopedState_model: {
         parameters: {
             query?: {
-                /** @description A point of the log: an ISO-8601 time or a global position (default: now). */
+                /** @description A point of the log: a global position or an RFC 3339 date-time (default: the head). */
                 at?: string;
             };
             header?: never;
@@ -6746,6 +7706,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6755,6 +7717,8 @@ export interface operations {
             /** @description Bad input: the message and details name the field. */
             400: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6772,6 +7736,8 @@ export interface operations {
             /** @description No API key, or one the ledger does not know. */
             401: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6789,6 +7755,8 @@ export interface operations {
             /** @description The key's role (or a consumer key's scope) does not allow this; recorded in the log. */
             403: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6806,6 +7774,8 @@ export interface operations {
             /** @description Nothing by that name. */
             404: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6823,6 +7793,10 @@ export interface operations {
             /** @description Rate limit of this key exceeded; see Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6837,12 +7811,33 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorDto"];
                 };
             };
+            /** @description The store or the read models cannot answer now (not_ready, a storage fault), or the ledger is shutting down; retry. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "code": "not_ready",
+                     *       "message": "The store or the read models cannot answer now (not_ready, a storage fault), or the ledger is shutting down; retry.",
+                     *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDto"];
+                };
+            };
         };
     };
     ScopedState_node: {
         parameters: {
             query?: {
-                /** @description A point of the log: an ISO-8601 time or a global position (default: now). */
+                /** @description A point of the log: a global position or an RFC 3339 date-time (default: the head). */
                 at?: string;
             };
             header?: never;
@@ -6856,6 +7851,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6865,6 +7862,8 @@ export interface operations {
             /** @description Bad input: the message and details name the field. */
             400: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6882,6 +7881,8 @@ export interface operations {
             /** @description No API key, or one the ledger does not know. */
             401: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6899,6 +7900,8 @@ export interface operations {
             /** @description The key's role (or a consumer key's scope) does not allow this; recorded in the log. */
             403: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6916,6 +7919,8 @@ export interface operations {
             /** @description Nothing by that name. */
             404: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6933,6 +7938,10 @@ export interface operations {
             /** @description Rate limit of this key exceeded; see Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6941,6 +7950,27 @@ export interface operations {
                      *       "statusCode": 429,
                      *       "code": "too_many_requests",
                      *       "message": "Rate limit of this key exceeded; see Retry-After.",
+                     *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDto"];
+                };
+            };
+            /** @description The store or the read models cannot answer now (not_ready, a storage fault), or the ledger is shutting down; retry. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "code": "not_ready",
+                     *       "message": "The store or the read models cannot answer now (not_ready, a storage fault), or the ledger is shutting down; retry.",
                      *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
                      *     }
                      */
@@ -6960,6 +7990,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6969,6 +8001,8 @@ export interface operations {
             /** @description Bad input: the message and details name the field. */
             400: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6986,6 +8020,8 @@ export interface operations {
             /** @description No API key, or one the ledger does not know. */
             401: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7003,6 +8039,8 @@ export interface operations {
             /** @description The key's role (or a consumer key's scope) does not allow this; recorded in the log. */
             403: {
                 headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7020,6 +8058,10 @@ export interface operations {
             /** @description Rate limit of this key exceeded; see Retry-After. */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7028,6 +8070,27 @@ export interface operations {
                      *       "statusCode": 429,
                      *       "code": "too_many_requests",
                      *       "message": "Rate limit of this key exceeded; see Retry-After.",
+                     *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDto"];
+                };
+            };
+            /** @description The store or the read models cannot answer now (not_ready, a storage fault), or the ledger is shutting down; retry. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "code": "not_ready",
+                     *       "message": "The store or the read models cannot answer now (not_ready, a storage fault), or the ledger is shutting down; retry.",
                      *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
                      *     }
                      */

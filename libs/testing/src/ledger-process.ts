@@ -28,7 +28,7 @@ export interface StartOptions {
 const contractCheck: Middleware = {
   async onResponse({ request, response }) {
     const body = await response.clone().text();
-    apiContract().check(request.method, request.url, response.status, response.headers.get('content-type'), body);
+    apiContract().check(request.method, request.url, response.status, response.headers.get('content-type'), body, response.headers);
     return undefined;
   },
 };

@@ -1,3 +1,4 @@
+import { NoQueryParameters } from '../http/no-query.pipe';
 import { ConflictException, Controller, Get, NotFoundException, Param, Post, Query, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { PinoLogger } from 'nestjs-pino';
@@ -63,7 +64,7 @@ export class ProjectionsAdminController {
   @Get()
   @ApiOperation({ summary: 'The read models: position, and any rebuild under way' })
   @ApiOkResponse({ type: ProjectionListResponseDto })
-  async list() {
+  async list(@Query(NoQueryParameters) _query: unknown) {
     // The view's position past every command answered so far (the audit index keeps its own pace).
     await this.views.current();
     return {

@@ -1,16 +1,16 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ConsumerDto } from '../http/consumer.dto';
-import { ApiPosition, EXAMPLE_TIME, EXAMPLE_TOKEN } from '../openapi/api-shapes';
+import { ConsumerViewDto } from '../http/consumer.dto';
+import { ApiPosition, EXAMPLE_TOKEN, TIME } from '../openapi/api-shapes';
 
 export class DeploymentFailureDto {
   @ApiProperty({ example: 'curtin failed' }) reason!: string;
   @ApiProperty({ example: 'maas' }) source!: string;
-  @ApiProperty({ example: EXAMPLE_TIME }) at!: string;
+  @ApiProperty(TIME) at!: string;
 }
 
 export class AllocationEndingDto {
   @ApiProperty({ enum: ['released', 'force_released', 'model_released', 'revoked'], example: 'released' }) kind!: string;
-  @ApiProperty({ example: EXAMPLE_TIME }) at!: string;
+  @ApiProperty(TIME) at!: string;
   @ApiPropertyOptional({ example: 'Ready' }) providerStatus?: string;
   @ApiPropertyOptional({ example: 'maas' }) source?: string;
 }
@@ -26,11 +26,11 @@ export class AllocationResponseDto {
   @ApiProperty({ example: EXAMPLE_TOKEN }) token!: string;
   @ApiProperty({ example: 'node-7' }) nodeId!: string;
   @ApiProperty({ example: 3 }) epoch!: number;
-  @ApiProperty({ type: ConsumerDto }) consumer!: ConsumerDto;
+  @ApiProperty({ type: ConsumerViewDto }) consumer!: ConsumerViewDto;
   @ApiProperty({ description: 'Deployment status while live; how it ended afterwards.', example: 'deployed' }) status!: string;
   @ApiProperty({ example: true }) live!: boolean;
   @ApiProperty({ description: "Whether this is the node's current allocation (fencing).", example: true }) current!: boolean;
-  @ApiProperty({ example: EXAMPLE_TIME }) acquiredAt!: string;
+  @ApiProperty(TIME) acquiredAt!: string;
   @ApiProperty({ type: String, nullable: true, example: null }) reservationId!: string | null;
   @ApiProperty({ type: [DeploymentFailureDto] }) deploymentFailures!: DeploymentFailureDto[];
   @ApiProperty({ type: AllocationEndingDto, nullable: true }) ending!: AllocationEndingDto | null;

@@ -1,10 +1,11 @@
 import { BadRequestException } from '@nestjs/common';
+import { normaliseIp, parseRfc3339Time } from '@ledger/domain';
 import type { AuditFilter } from '@ledger/projections';
 import { minPositionOf } from '../http/min-position.query.dto';
 import { type AuditEventsQueryDto, DEFAULT_AUDIT_LIMIT } from './audit-events.query.dto';
 
 const integer = (value: string | undefined): number | undefined => (value === undefined ? undefined : Number(value));
-const time = (value: string | undefined): Date | undefined => (value === undefined ? undefined : new Date(value));
+const time = (value: string | undefined): Date | undefined => (value === undefined ? undefined : (parseRfc3339Time(value) ?? undefined));
 
 /** `GET /v1/audit/events` query parameters (each checked by the DTO) as the index's filter. */
 export const parseAuditFilter = (
@@ -13,7 +14,7 @@ export const parseAuditFilter = (
   const filter: AuditFilter = {
     nodeId: query.nodeId,
     token: query.token,
-    ip: query.ip,
+    ip: query.ip === undefined ? undefined : (normaliseIp(query.ip) ?? query.ip),
     controller: query.controller,
     model: query.model,
     types: query.type?.split(','),

@@ -4,12 +4,12 @@ import { parsePointInLog, positionAtTime } from '@ledger/projections';
 import { NodeIdParam } from '../http/params';
 import { AuditIndexService } from './audit-index.service';
 import { parseAuditFilter } from './audit-filter';
-import { ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { ApiExtraModels, ApiOkResponse, ApiOperation, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import { minPositionOf } from '../http/min-position.query.dto';
 import { ApiNodeIdParam } from '../openapi/api-params';
 import { AuditEventsQueryDto } from './audit-events.query.dto';
 import { TimelineQueryDto } from './timeline.query.dto';
-import { AuditEventsResponseDto, TimelineResponseDto } from './audit.response.dto';
+import { AuditEventsResponseDto, EventEnvelopeDto, TimelineResponseDto } from './audit.response.dto';
 
 const NDJSON = 'application/x-ndjson';
 
@@ -25,8 +25,21 @@ export class AuditController {
     summary: 'The log, filtered and paged',
     description: 'JSON by default; one envelope per line (NDJSON) with X-Next-After and X-Position headers for format=ndjson or Accept: application/x-ndjson.',
   })
-  @ApiProduces('application/json', 'application/x-ndjson')
-  @ApiOkResponse({ type: AuditEventsResponseDto })
+  @ApiExtraModels(AuditEventsResponseDto, EventEnvelopeDto)
+  @ApiOkResponse({
+    description: 'A page of the log. As NDJSON: one envelope (the schema given) per line, paging in the headers.',
+    headers: {
+      'X-Next-After': {
+        description: 'NDJSON only: pass as after for the next page; empty when there is no more.',
+        schema: { type: 'string', pattern: '^([0-9]{1,15})?$' },
+      },
+      'X-Position': { description: 'NDJSON only: the global position the page reflects.', schema: { type: 'string', pattern: '^[0-9]{1,15}$' } },
+    },
+    content: {
+      'application/json': { schema: { $ref: getSchemaPath(AuditEventsResponseDto) } },
+      [NDJSON]: { schema: { $ref: getSchemaPath(EventEnvelopeDto) } },
+    },
+  })
   async events(@Query() query: AuditEventsQueryDto, @Headers('accept') accept: string | undefined, @Res() response: FastifyReply): Promise<void> {
     const { filter, format, minPosition } = parseAuditFilter(query);
     await this.audit.atLeast(minPosition);

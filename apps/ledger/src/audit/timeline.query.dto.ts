@@ -2,15 +2,19 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional } from 'class-validator';
 import { MinPositionQueryDto } from '../http/min-position.query.dto';
 import { IsPointInLog, IsQueryInteger } from '../http/query-validators';
+import { integerQuery, POINT_IN_LOG } from '../http/value-formats';
 
 export class TimelineQueryDto extends MinPositionQueryDto {
-  @ApiPropertyOptional({ description: 'Entries after this global position (paging).', example: '0' })
+  @ApiPropertyOptional({ ...integerQuery(0, Number.MAX_SAFE_INTEGER), description: 'Entries after this global position (paging).', example: 0 })
   @IsOptional()
   @IsQueryInteger(0, Number.MAX_SAFE_INTEGER)
   after?: string;
-  @ApiPropertyOptional({ description: 'Up to this point of the log: a global position or an ISO-8601 time.', example: '2025-01-01T12:00:00Z' })
+  @ApiPropertyOptional({ ...POINT_IN_LOG, description: 'Up to this point of the log: a global position or an RFC 3339 date-time.' })
   @IsOptional()
-  @IsPointInLog('an ISO-8601 time or a global position')
+  @IsPointInLog()
   until?: string;
-  @ApiPropertyOptional({ description: 'At most this many entries (default 1000).', example: '1000' }) @IsOptional() @IsQueryInteger(1, 10_000) limit?: string;
+  @ApiPropertyOptional({ ...integerQuery(1, 10_000), description: 'At most this many entries (default 1000).', example: 1000 })
+  @IsOptional()
+  @IsQueryInteger(1, 10_000)
+  limit?: string;
 }

@@ -3,10 +3,17 @@ import type { ValidatorOptions } from 'class-validator';
 import { cacheValidationMetadata } from './validation-metadata-cache';
 import { passesValidation } from './validation-fast-path';
 
+/**
+ * Each field's problems, in words. A field that is not there is "required", whatever its
+ * other rules would say of nothing ("must be a string"): optional fields skip their rules
+ * when absent, so a rule that fails on an absent value means a required field is missing.
+ */
 const describe = (errors: ValidationError[], parent = ''): { field: string; problems: string[] }[] =>
   errors.flatMap((error) => {
     const field = parent ? `${parent}.${error.property}` : error.property;
-    const own = error.constraints ? [{ field, problems: Object.values(error.constraints) }] : [];
+    const missing = error.value === undefined && error.constraints !== undefined && !('whitelistValidation' in error.constraints);
+    const problems = missing ? [error.constraints?.isDefined ?? `${field} is required`] : Object.values(error.constraints ?? {});
+    const own = error.constraints ? [{ field, problems }] : [];
     return [...own, ...describe(error.children ?? [], field)];
   });
 
@@ -22,7 +29,8 @@ export class LedgerValidationPipe extends ValidationPipe {
       forbidNonWhitelisted: true,
       forbidUnknownValues: true,
       transform: true,
-      validationError: { target: false, value: false },
+      // The value is read to tell a missing field (describe), never echoed back.
+      validationError: { target: false, value: true },
       exceptionFactory: (errors) => {
         const details = describe(errors);
         return new BadRequestException({

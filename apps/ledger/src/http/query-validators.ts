@@ -1,6 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { IsString, Matches, ValidateBy } from 'class-validator';
-import { parsePointInLog } from '@ledger/projections';
+import { isApiPointInLog } from '@ledger/projections';
 import { IsIsoTime } from './validators';
 
 /**
@@ -20,23 +20,23 @@ export const IsQueryInteger = (min: number, max: number) =>
     ValidateBy({
       name: 'isQueryInteger',
       validator: {
-        validate: (value: unknown) => typeof value === 'string' && /^[0-9]{1,15}$/.test(value) && Number(value) >= min && Number(value) <= max,
+        validate: (value: unknown) => typeof value === 'string' && /^[0-9]{1,16}$/.test(value) && Number(value) >= min && Number(value) <= max,
         defaultMessage: () => `$property must be an integer from ${min} to ${max}`,
       },
     }),
   );
 
-/** An ISO-8601 time with its zone (2025-01-01T12:00:00Z). */
+/** An RFC 3339 date-time (2025-01-01T12:00:00Z). */
 export const IsQueryTime = () => applyDecorators(once(), IsIsoTime());
 
-/** A point of the log: a global position (digits) or an ISO-8601 time. */
-export const IsPointInLog = (expected = 'an ISO-8601 time (2025-01-01T12:00:00Z) or a global position (digits)') =>
+/** A point of the log: a global position (digits) or an RFC 3339 date-time. */
+export const IsPointInLog = (expected = 'an RFC 3339 date-time (2025-01-01T12:00:00Z) or a global position (digits)') =>
   applyDecorators(
     once(),
     ValidateBy({
       name: 'isPointInLog',
       validator: {
-        validate: (value: unknown) => typeof value === 'string' && parsePointInLog(value) !== null,
+        validate: (value: unknown) => isApiPointInLog(value),
         defaultMessage: () => `$property must be ${expected}`,
       },
     }),

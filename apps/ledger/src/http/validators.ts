@@ -1,6 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { IsString, Matches, MaxLength, ValidateBy } from 'class-validator';
-import { LEDGER_ID } from '@ledger/domain';
+import { LEDGER_ID, nameProblem, parseRfc3339Time, type NameRule } from '@ledger/domain';
 
 export const IsLedgerId = () =>
   applyDecorators(
@@ -12,16 +12,23 @@ export const IsLedgerId = () =>
 /** Free text with a bound, so nobody can store a novel in the log. */
 export const IsBoundedText = (max = 256, options: { each?: boolean } = {}) => applyDecorators(IsString(options), MaxLength(max, options));
 
-const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/;
+/** A name that follows `rule` (libs/domain/src/names): a host name, a tag, a model... The message says the rule. */
+export const IsName = (rule: NameRule, options: { each?: boolean } = {}) =>
+  ValidateBy(
+    {
+      name: 'isName',
+      validator: {
+        validate: (value: unknown) => nameProblem(rule, value) === null,
+        defaultMessage: (args) => `${options.each ? 'each of $property' : '$property'} ${nameProblem(rule, args?.value) ?? `must be ${rule.what}`}`,
+      },
+    },
+    options,
+  );
 
-/**
- * An ISO-8601 date and time with its zone (2025-01-01T12:00:00Z), that is a real moment.
- * class-validator's IsISO8601 also takes week dates, ordinal dates and times without a
- * zone, which `new Date` cannot read or reads in the server's own zone.
- */
-export const isIsoTime = (value: unknown): value is string => typeof value === 'string' && ISO_TIME.test(value) && !Number.isNaN(Date.parse(value));
+/** An RFC 3339 date-time, as the document's `date-time` format means: 2025-01-01T12:00:00Z. */
+export const isIsoTime = (value: unknown): value is string => parseRfc3339Time(value) !== null;
 
-const IS_ISO_TIME_MESSAGE = '$property must be an ISO-8601 time with a zone, e.g. 2025-01-01T12:00:00Z';
+export const IS_ISO_TIME_PROBLEM = 'must be an RFC 3339 date-time with seconds and a zone, e.g. 2025-01-01T12:00:00Z';
 
-/** A body field holding an ISO-8601 time with its zone (isIsoTime). */
-export const IsIsoTime = () => ValidateBy({ name: 'isIsoTime', validator: { validate: isIsoTime, defaultMessage: () => IS_ISO_TIME_MESSAGE } });
+/** A body field holding an RFC 3339 date-time (isIsoTime). */
+export const IsIsoTime = () => ValidateBy({ name: 'isIsoTime', validator: { validate: isIsoTime, defaultMessage: () => `$property ${IS_ISO_TIME_PROBLEM}` } });

@@ -1,7 +1,8 @@
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
 import { NODE_STATUSES } from '@ledger/projections';
-import { ConsumerDto } from '../http/consumer.dto';
-import { ApiCommandPosition, ApiPosition, EXAMPLE_TIME, EXAMPLE_TOKEN, OPEN_OBJECT } from '../openapi/api-shapes';
+import { ConsumerViewDto } from '../http/consumer.dto';
+import { MaintenanceDto } from './maintenance/maintenance.response.dto';
+import { ApiCommandPosition, ApiPosition, EXAMPLE_TOKEN, OPEN_OBJECT, TIME } from '../openapi/api-shapes';
 
 export class EnlistNodeResponseDto {
   @ApiProperty({ example: 'node-7' }) nodeId!: string;
@@ -11,14 +12,15 @@ export class EnlistNodeResponseDto {
 export class NodeAllocationSummaryDto {
   @ApiProperty({ example: EXAMPLE_TOKEN }) token!: string;
   @ApiProperty({ example: 3 }) epoch!: number;
-  @ApiProperty({ type: ConsumerDto }) consumer!: ConsumerDto;
+  @ApiProperty({ type: ConsumerViewDto }) consumer!: ConsumerViewDto;
   @ApiProperty({ example: 'deployed' }) status!: string;
-  @ApiProperty({ example: EXAMPLE_TIME }) acquiredAt!: string;
+  @ApiProperty(TIME) acquiredAt!: string;
 }
 
 /** Another controller's allocation, as a consumer key sees it: the node is taken, and nothing more. */
 export class ForeignAllocationDto {
-  @ApiProperty({ enum: [true], example: true }) foreign!: true;
+  @ApiProperty({ enum: [true], description: "Another controller's allocation: its token, consumer, epoch and time are not shown.", example: true })
+  foreign!: true;
   @ApiProperty({ example: 'deployed' }) status!: string;
 }
 
@@ -26,12 +28,12 @@ export class NodeReservationDto {
   @ApiProperty({ example: 'rsv-1' }) reservationId!: string;
   @ApiProperty({ example: 'autopilot' }) agentName!: string;
   @ApiProperty({ type: String, nullable: true, example: null }) owner!: string | null;
-  @ApiProperty({ example: EXAMPLE_TIME }) expiresAt!: string;
+  @ApiProperty(TIME) expiresAt!: string;
 }
 
 export class NodeFaultDto {
   @ApiProperty({ example: 'power_failure' }) name!: string;
-  @ApiProperty({ example: EXAMPLE_TIME }) since!: string;
+  @ApiProperty(TIME) since!: string;
   @ApiProperty({ type: String, nullable: true, example: 'BMC timeout' }) lastError!: string | null;
   @ApiPropertyOptional({
     example: EXAMPLE_TOKEN,
@@ -52,25 +54,22 @@ export class NodeViewDto {
   @ApiProperty({ enum: NODE_STATUSES, example: 'ready' }) status!: string;
   @ApiProperty({ description: 'Allocations this node has had.', example: 3 }) epoch!: number;
   @ApiProperty({
-    oneOf: [{ $ref: getSchemaPath(NodeAllocationSummaryDto) }, { $ref: getSchemaPath(ForeignAllocationDto) }],
     nullable: true,
+    oneOf: [{ $ref: getSchemaPath(NodeAllocationSummaryDto) }, { $ref: getSchemaPath(ForeignAllocationDto) }],
     description:
-      "The live allocation; to a consumer key, another controller's (or another model's, for a key scoped to models) is only `{foreign: true, status}`.",
+      "The live allocation, or null; to a consumer key, another controller's (or another model's, for a key scoped to models) is only `{foreign: true, status}`.",
   })
   allocation!: NodeAllocationSummaryDto | ForeignAllocationDto | null;
   @ApiProperty({ type: NodeReservationDto, nullable: true }) reservation!: NodeReservationDto | null;
   @ApiProperty({ type: [NodeFaultDto], description: 'Automatic faults: they clear themselves (seed 4).' }) faults!: NodeFaultDto[];
-  @ApiProperty({ ...OPEN_OBJECT, nullable: true, description: 'Operator maintenance, if on: who, why, since when.' }) maintenance!: Record<
-    string,
-    unknown
-  > | null;
+  @ApiProperty({ type: MaintenanceDto, nullable: true, description: 'Operator maintenance, if on: who, why, since when.' }) maintenance!: MaintenanceDto | null;
   @ApiProperty({
     ...OPEN_OBJECT,
     nullable: true,
     description: "Provider-side cleanup a release left pending; its token is left out for a consumer key when it is another controller's.",
   })
   pendingCleanup!: Record<string, unknown> | null;
-  @ApiProperty({ example: EXAMPLE_TIME }) enlistedAt!: string;
+  @ApiProperty(TIME) enlistedAt!: string;
 }
 
 export class NodeResponseDto extends NodeViewDto {

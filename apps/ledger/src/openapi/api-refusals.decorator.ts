@@ -9,7 +9,16 @@ export const ApiRefusals = (...codes: RefusalCode[]) =>
     ApiConflictResponse({
       description: `Refused: ${codes.join(', ')}. Nothing changed but the record of the refusal.`,
       schema: {
-        allOf: [{ $ref: getSchemaPath(ApiErrorDto) }, { type: 'object', properties: { code: { type: 'string', enum: codes } } }],
+        allOf: [
+          { $ref: getSchemaPath(ApiErrorDto) },
+          {
+            type: 'object',
+            properties: {
+              code: { type: 'string', enum: codes },
+              position: { type: 'integer', minimum: 1, description: 'Where the CommandRefused event that records this refusal is: pass it as minPosition.' },
+            },
+          },
+        ],
         example: { statusCode: 409, code: codes[0], message: `refused: ${codes[0]}`, correlationId: '0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f' },
       },
     }),

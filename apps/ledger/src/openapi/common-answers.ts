@@ -1,8 +1,19 @@
 import { getSchemaPath, type OpenAPIObject } from '@nestjs/swagger';
-import type { OperationObject, ResponseObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+import type { HeaderObject, OperationObject, ResponseObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { ApiErrorDto } from './api-error.dto';
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
+
+/** Headers of every answer (correlation-id.ts sets it before anything else runs). */
+const CORRELATION_ID: HeaderObject = {
+  description: "The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one.",
+  required: true,
+  schema: { type: 'string', pattern: '^[A-Za-z0-9._:-]{1,128}$' },
+};
+const RETRY_AFTER: HeaderObject = {
+  description: 'Seconds to wait before trying again (sent with rate-limit answers and storage faults).',
+  schema: { type: 'string', pattern: '^[0-9]{1,10}$' },
+};
 
 const error = (description: string, code: string, status: number): ResponseObject => ({
   description,
@@ -17,11 +28,29 @@ const error = (description: string, code: string, status: number): ResponseObjec
 const hasQuery = (operation: OperationObject, name: string): boolean =>
   (operation.parameters ?? []).some((p) => 'in' in p && p.in === 'query' && p.name === name);
 
+const unavailable = (path: string, method: string, operation: OperationObject): ResponseObject => {
+  if (method !== 'get' && path.startsWith('/v1/')) {
+    return error(
+      'The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. Or the ledger is shutting down.',
+      'storage_full',
+      503,
+    );
+  }
+  if (hasQuery(operation, 'minPosition')) {
+    return error(
+      'The read models did not reach minPosition within LEDGER_READ_WAIT_MS (not_caught_up), or the store cannot be read; retry.',
+      'not_caught_up',
+      503,
+    );
+  }
+  return error('The store or the read models cannot answer now (not_ready, a storage fault), or the ledger is shutting down; retry.', 'not_ready', 503);
+};
+
 /**
  * The answers routes share, added where they apply so each operation lists every status it
  * can give: bad input (400), no or a wrong key (401, 403), the rate limit (429), a missing
- * thing named in the path (404), a body too large (413), a disk refusing writes or read
- * models not there yet (503).
+ * thing named in the path (404), a body too large (413), a disk refusing writes, read
+ * models not there yet or a ledger shutting down (503); and the headers every answer has.
  */
 export const withCommonAnswers = (document: OpenAPIObject): void => {
   for (const [path, item] of Object.entries(document.paths)) {
@@ -42,17 +71,14 @@ export const withCommonAnswers = (document: OpenAPIObject): void => {
       // A missing thing named in the path, or in a command's body (a node, a device, an owner).
       if (path.includes('{') || (method !== 'get' && path.startsWith('/v1/'))) add(404, error('Nothing by that name.', 'not_found', 404));
       if (method !== 'get') add(413, error('The body is larger than LEDGER_MAX_BODY_BYTES.', 'payload_too_large', 413));
-      if (method !== 'get' && path.startsWith('/v1/')) {
-        add(
-          503,
-          error(
-            'The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After.',
-            'storage_full',
-            503,
-          ),
-        );
-      } else if (hasQuery(operation, 'minPosition')) {
-        add(503, error('The read models did not reach minPosition within LEDGER_READ_WAIT_MS; retry.', 'not_caught_up', 503));
+      add(503, unavailable(path, method, operation));
+      for (const [status, answer] of Object.entries(responses)) {
+        if (!answer || '$ref' in answer) continue;
+        answer.headers = {
+          'X-Correlation-Id': CORRELATION_ID,
+          ...answer.headers,
+          ...(status === '429' || status === '503' ? { 'Retry-After': RETRY_AFTER } : {}),
+        };
       }
     }
   }

@@ -1,8 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsInt, IsObject, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateNested } from 'class-validator';
-import { IsBoundedText, IsLedgerId } from '../../http/validators';
-import { LEDGER_ID } from '@ledger/domain';
+import { IsBoundedText, IsLedgerId, IsName } from '../../http/validators';
+import { LEDGER_ID, TAG_NAME } from '@ledger/domain';
+import { nameSchema } from '../../http/value-formats';
 import type { AcquireNodeInput } from './acquire-node.command';
 import { ConsumerDto } from '../../http/consumer.dto';
 
@@ -11,29 +12,35 @@ export class ConstraintsDto {
   @IsOptional()
   @IsBoundedText(32)
   arch?: string;
-  @ApiPropertyOptional({ minimum: 0, maximum: 65536, example: 4 })
+  @ApiPropertyOptional({ type: 'integer', minimum: 0, maximum: 65536, example: 4 })
   @IsOptional()
   @IsInt()
   @Min(0)
   @Max(65_536)
   minCpu?: number;
-  @ApiPropertyOptional({ minimum: 0, example: 8192 })
+  @ApiPropertyOptional({ type: 'integer', minimum: 0, maximum: 1 << 30, example: 8192 })
   @IsOptional()
   @IsInt()
   @Min(0)
   @Max(1 << 30)
   minMemoryMb?: number;
-  @ApiPropertyOptional({ type: [String], maxItems: 64, description: 'Every tag must be on the node.', example: ['gpu'] })
+  @ApiPropertyOptional({ type: 'array', items: nameSchema(TAG_NAME, 'gpu'), maxItems: 64, description: 'Every tag must be on the node.', example: ['gpu'] })
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(64)
-  @IsBoundedText(64, { each: true })
+  @IsName(TAG_NAME, { each: true })
   tags?: string[];
-  @ApiPropertyOptional({ type: [String], maxItems: 64, description: 'None of these tags may be on the node.', example: ['virtual'] })
+  @ApiPropertyOptional({
+    type: 'array',
+    items: nameSchema(TAG_NAME, 'virtual'),
+    maxItems: 64,
+    description: 'None of these tags may be on the node.',
+    example: ['virtual'],
+  })
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(64)
-  @IsBoundedText(64, { each: true })
+  @IsName(TAG_NAME, { each: true })
   notTags?: string[];
   @ApiPropertyOptional({ maxLength: 64, example: 'default' })
   @IsOptional()
@@ -55,7 +62,7 @@ export class AcquireRequestDto implements AcquireNodeInput {
   @Type(() => ConsumerDto)
   consumer!: ConsumerDto;
   @ApiPropertyOptional({
-    description: 'Acquire this node by name; else the first ready node matching constraints.',
+    description: 'Acquire this node by name; else the first ready node matching constraints. Not both nodeId and constraints.',
     pattern: LEDGER_ID.source,
     example: 'node-7',
   })
@@ -69,7 +76,8 @@ export class AcquireRequestDto implements AcquireNodeInput {
   @Type(() => ConstraintsDto)
   constraints?: ConstraintsDto;
   @ApiPropertyOptional({
-    type: [String],
+    type: 'array',
+    items: { type: 'string', pattern: LEDGER_ID.source, maxLength: 128 },
     maxItems: 256,
     description: 'With constraints: nodes not to pick, e.g. ones the provider refused to hand over (held out of band).',
     example: ['node-3'],

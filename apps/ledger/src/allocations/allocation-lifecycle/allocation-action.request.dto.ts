@@ -1,7 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsOptional } from 'class-validator';
-import { IsBoundedText, IsLedgerId } from '../../http/validators';
-import { LEDGER_ID } from '@ledger/domain';
+import { IsBoundedText, IsLedgerId, IsName } from '../../http/validators';
+import { CONTROLLER_NAME, LEDGER_ID, MODEL_NAME } from '@ledger/domain';
+import { nameSchema } from '../../http/value-formats';
 import type { ModelReleaseInput } from '../release-model/release-model.handler';
 
 /** Body of deploying / deployed / failed reports. */
@@ -32,11 +33,11 @@ export class ReleaseRequestDto {
 }
 
 export class ModelReleaseRequestDto implements ModelReleaseInput {
-  @ApiProperty({ maxLength: 128, example: 'juju-1' })
-  @IsBoundedText(128)
+  @ApiProperty(nameSchema(CONTROLLER_NAME, 'juju-1'))
+  @IsName(CONTROLLER_NAME)
   controller!: string;
-  @ApiProperty({ maxLength: 128, example: 'prod' })
-  @IsBoundedText(128)
+  @ApiProperty(nameSchema(MODEL_NAME, 'prod'))
+  @IsName(MODEL_NAME)
   model!: string;
   @ApiPropertyOptional({ example: false })
   @IsOptional()

@@ -12,6 +12,24 @@ import { ApiNodeIdParam } from '../../openapi/api-params';
 import { CancelReservationRequestDto } from './reserve-node.request.dto';
 import { CancelReservationResponseDto, ReserveNodeResponseDto } from './reservation.response.dto';
 
+const invalid = (message: string) => new BadRequestException({ code: 'invalid_request', message });
+
+/** The key from the header, or else from the body (which, when sent, is CancelReservationRequestDto and nothing else). */
+const reservationKeyOf = (headerKey: string | undefined, body: unknown): string => {
+  if (body !== undefined && body !== null && (typeof body !== 'object' || Array.isArray(body))) throw invalid('the request body must be a JSON object');
+  const fields = (body ?? {}) as Record<string, unknown>;
+  const unknown = Object.keys(fields).find((field) => field !== 'reservationKey');
+  if (unknown !== undefined) throw invalid(`property ${unknown.slice(0, 64)} should not exist`);
+  const bodyKey = fields.reservationKey;
+  if (bodyKey !== undefined && (typeof bodyKey !== 'string' || bodyKey.length === 0 || bodyKey.length > 256)) {
+    throw invalid('reservationKey must be a string of 1-256 characters');
+  }
+  if (headerKey !== undefined && (headerKey.length === 0 || headerKey.length > 256)) throw invalid('X-Reservation-Key must be 1-256 characters');
+  const key = headerKey ?? bodyKey;
+  if (key === undefined) throw invalid('reservationKey is required (X-Reservation-Key header or body)');
+  return key;
+};
+
 @ApiTags('reservations')
 @ApiNodeIdParam()
 @Controller('v1/nodes/:nodeId/reservations')
@@ -34,8 +52,13 @@ export class ReservationsController {
   @Delete(':reservationId')
   @HttpCode(200)
   @ApiOperation({ summary: 'Cancel a reservation (its key required)' })
-  @ApiParam({ name: 'reservationId', example: 'rsv-0194a7c2' })
-  @ApiHeader({ name: 'X-Reservation-Key', required: false, description: 'The reservation key (or reservationKey in the body).' })
+  @ApiParam({ name: 'reservationId', schema: { type: 'string', pattern: LEDGER_ID.source, maxLength: 128 }, example: 'rsv-0194a7c2' })
+  @ApiHeader({
+    name: 'X-Reservation-Key',
+    required: false,
+    description: 'The reservation key (or reservationKey in the body); one of the two is required.',
+    schema: { type: 'string', minLength: 1, maxLength: 256 },
+  })
   @ApiBody({ type: CancelReservationRequestDto, required: false })
   @ApiOkResponse({ type: CancelReservationResponseDto })
   @ApiRefusals('reservation_mismatch')
@@ -46,9 +69,7 @@ export class ReservationsController {
     @Body() body: Record<string, unknown> | undefined,
     @Ctx() context: RequestContext,
   ) {
-    const key = headerKey ?? (typeof body?.reservationKey === 'string' ? body.reservationKey : undefined);
-    if (!key || key.length > 256)
-      throw new BadRequestException({ code: 'invalid_request', message: 'reservationKey is required (X-Reservation-Key header or body)' });
+    const key = reservationKeyOf(headerKey, body);
     if (!LEDGER_ID.test(reservationId)) throw new BadRequestException({ code: 'invalid_request', message: 'reservationId is not a valid id' });
     return this.commands.execute(new CancelReservation(nodeId, reservationId, key, context));
   }

@@ -7,7 +7,6 @@ import { CLOCK, LEDGER_CONFIG, RANDOMNESS } from '../../infrastructure/injection
 import type { Clock } from '../../infrastructure/clock';
 import type { Randomness } from '../../infrastructure/randomness';
 import type { LedgerConfig } from '../../config/ledger-config';
-import { InvalidInput } from '../../application/invalid-input';
 
 /** What the command carries: plain values (the HTTP request DTO implements this). */
 export interface ReserveNodeInput {
@@ -45,10 +44,9 @@ export class ReserveNodeHandler implements ICommandHandler<ReserveNode> {
   ) {}
 
   async execute({ nodeId, body, context }: ReserveNode): Promise<ReservationGranted> {
-    const ttl = body.ttlSeconds ?? this.config.reservationTtlDefaultSeconds;
-    if (ttl > this.config.reservationTtlMaxSeconds) {
-      throw new InvalidInput(`ttlSeconds must be at most ${this.config.reservationTtlMaxSeconds}`);
-    }
+    // A longer hold than the site allows is cut to its maximum, not refused: the document
+    // takes any TTL up to a year (the largest maximum a site may set), and expiresAt tells.
+    const ttl = Math.min(body.ttlSeconds ?? this.config.reservationTtlDefaultSeconds, this.config.reservationTtlMaxSeconds);
     const now = this.clock();
     const reservationKey = this.random.secretKey();
     const expiresAt = new Date(now.getTime() + ttl * 1000).toISOString();

@@ -1,4 +1,4 @@
-import { Controller, Get, Inject, Param, Query } from '@nestjs/common';
+import { Controller, Get, Inject, NotFoundException, Param, Query } from '@nestjs/common';
 import { parsePointInLog, type PointInLog } from '@ledger/projections';
 import type { EventStore } from '@ledger/event-store';
 import { EVENT_STORE } from '../../infrastructure/injection-tokens';
@@ -10,6 +10,7 @@ import { ApiIpParam, ApiNodeIdParam } from '../../openapi/api-params';
 import { ScopedStateQueryDto } from './scoped-state.query.dto';
 import { ScopedStateResponseDto } from './scoped-state.response.dto';
 import { ScopedTimeTravelService, type HistoryKey } from './scoped-time-travel.service';
+import { LedgerViewService } from '../../read-models/ledger-view.service';
 import { presentScopedState } from './scoped-state.presenter';
 
 const CONSUMER_PART = /^[^\u0000-\u001f/]{1,128}$/;
@@ -27,13 +28,16 @@ export class ScopedStateController {
   constructor(
     private readonly travel: ScopedTimeTravelService,
     @Inject(EVENT_STORE) private readonly store: EventStore,
+    private readonly views: LedgerViewService,
   ) {}
 
   @Get('nodes/:nodeId')
   @ApiOperation({ summary: "One node's state at a time or position, folded from its own streams only" })
   @ApiNodeIdParam()
   @ApiOkResponse({ type: ScopedStateResponseDto })
-  node(@Param('nodeId', NodeIdParam) nodeId: string, @Query() query: ScopedStateQueryDto) {
+  async node(@Param('nodeId', NodeIdParam) nodeId: string, @Query() query: ScopedStateQueryDto) {
+    // A node the ledger never enlisted is a 404; one enlisted after `at` answers its (empty) state then.
+    if (!(await this.views.current()).nodes[nodeId]) throw new NotFoundException({ code: 'not_found', message: `node ${nodeId} is not enlisted` });
     return this.answer({ nodeId }, query);
   }
 

@@ -1,9 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ApiPosition, EXAMPLE_TIME, OPEN_OBJECT } from '../../openapi/api-shapes';
+import { ApiPosition, OPEN_OBJECT, TIME } from '../../openapi/api-shapes';
 
 /** One node's, address's or model's state: its own entities, each with the position of the event that last changed it. */
 export class ScopedStateResponseDto {
-  @ApiProperty({ example: EXAMPLE_TIME }) at!: string;
+  @ApiProperty(TIME) at!: string;
   @ApiPosition() position!: number;
   @ApiProperty({ description: 'What was folded: { nodeId }, { ip } or { controller, model }.', ...OPEN_OBJECT, example: { nodeId: 'node-7' } })
   scope!: Record<string, string>;

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { ApiCommandPosition, ApiPosition, EXAMPLE_TIME, EXAMPLE_TOKEN } from '../../openapi/api-shapes';
+import { ApiCommandPosition, ApiPosition, EXAMPLE_TOKEN, TIME } from '../../openapi/api-shapes';
 
 export class RegisterDeviceResponseDto {
   @ApiProperty({ example: 'node-7.3.d1' }) deviceId!: string;
@@ -18,7 +18,7 @@ export class RemoveDeviceResponseDto {
 
 export class DeviceRemovalDto {
   @ApiProperty({ example: 'removed' }) reason!: string;
-  @ApiProperty({ example: EXAMPLE_TIME }) at!: string;
+  @ApiProperty(TIME) at!: string;
 }
 
 export class DeviceResponseDto {
@@ -28,7 +28,7 @@ export class DeviceResponseDto {
   @ApiProperty({ example: 3 }) epoch!: number;
   @ApiProperty({ example: 'juju-1-lxd-0' }) hostname!: string;
   @ApiProperty({ example: '52:54:00:12:34:56' }) mac!: string;
-  @ApiProperty({ example: EXAMPLE_TIME }) registeredAt!: string;
+  @ApiProperty(TIME) registeredAt!: string;
   @ApiProperty({ type: DeviceRemovalDto, nullable: true }) removed!: DeviceRemovalDto | null;
   @ApiProperty({ description: 'Registered, not removed, and its allocation live.', example: true }) live!: boolean;
   @ApiPosition() position!: number;

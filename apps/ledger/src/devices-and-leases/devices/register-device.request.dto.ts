@@ -1,13 +1,15 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IsBoundedText } from '../../http/validators';
+import { HOST_NAME } from '@ledger/domain';
+import { IsName } from '../../http/validators';
+import { MAC_SCHEMA, nameSchema } from '../../http/value-formats';
 import { IsMacAddress } from '../../http/address-validators';
 import type { RegisterDeviceInput } from './device-commands.handlers';
 
 export class RegisterDeviceRequestDto implements RegisterDeviceInput {
-  @ApiProperty({ maxLength: 253, example: 'juju-1-lxd-0' })
-  @IsBoundedText(253)
+  @ApiProperty(nameSchema(HOST_NAME, 'juju-1-lxd-0'))
+  @IsName(HOST_NAME)
   hostname!: string;
-  @ApiProperty({ description: 'A unicast MAC address.', example: '52:54:00:12:34:56' })
+  @ApiProperty(MAC_SCHEMA)
   @IsMacAddress()
   mac!: string;
 }

@@ -1,4 +1,5 @@
 import { Inject } from '@nestjs/common';
+import { parseRfc3339Time } from '@ledger/domain';
 import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { normaliseIp, normaliseMac, type LeaseKind } from '@ledger/domain';
 import { LeaseCommandService } from '../../application/lease-command.service';
@@ -39,7 +40,7 @@ export interface LeaseAnswer {
 }
 
 /** An expiry in the past is the domain's to refuse (400 invalid_request): one rule, in one place. */
-const isoOrNull = (value: string | null | undefined): string | null => (value === undefined || value === null ? null : new Date(value).toISOString());
+const isoOrNull = (value: string | null | undefined): string | null => (value === undefined || value === null ? null : parseRfc3339Time(value)!.toISOString());
 
 const ownerReference = (owner: GrantLeaseInput['owner']): OwnerReference => {
   if ((owner.token === undefined) === (owner.deviceId === undefined)) {

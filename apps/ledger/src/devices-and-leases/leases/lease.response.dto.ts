@@ -1,12 +1,12 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { LEASE_STATUSES } from '@ledger/projections';
-import { ApiCommandPosition, ApiPosition, EXAMPLE_TIME, OPEN_OBJECT } from '../../openapi/api-shapes';
+import { ApiCommandPosition, ApiPosition, OPEN_OBJECT, TIME } from '../../openapi/api-shapes';
 
 export class LeaseCommandResponseDto {
   @ApiProperty({ example: '10.0.0.17' }) ip!: string;
   @ApiProperty({ type: String, nullable: true, example: '10.0.0.17#4' }) leaseId!: string | null;
   @ApiProperty({ example: 'granted' }) status!: string;
-  @ApiPropertyOptional({ type: String, nullable: true, example: EXAMPLE_TIME }) expiresAt?: string | null;
+  @ApiPropertyOptional({ ...TIME, nullable: true }) expiresAt?: string | null;
   @ApiPropertyOptional({ description: 'A lease this grant closed because its owner had ended.', example: '10.0.0.17#3' }) superseded?: string;
   @ApiCommandPosition() position!: number | null;
 }
@@ -25,9 +25,9 @@ export class LeaseDto {
     example: { kind: 'allocation', token: 'node-7.3.k3v9QbX2mT0aLw', nodeId: 'node-7' },
   })
   owner!: Record<string, unknown> | null;
-  @ApiPropertyOptional({ type: String, nullable: true, example: EXAMPLE_TIME }) expiresAt?: string | null;
-  @ApiPropertyOptional({ example: EXAMPLE_TIME }) grantedAt?: string;
-  @ApiPropertyOptional({ type: String, nullable: true, example: null }) renewedAt?: string | null;
+  @ApiPropertyOptional({ ...TIME, nullable: true }) expiresAt?: string | null;
+  @ApiPropertyOptional(TIME) grantedAt?: string;
+  @ApiPropertyOptional({ ...TIME, nullable: true, example: null }) renewedAt?: string | null;
   @ApiPropertyOptional({ ...OPEN_OBJECT, nullable: true, description: 'How it ended: released or expired, why, when.' }) ended?: Record<string, unknown> | null;
   @ApiPropertyOptional({ ...OPEN_OBJECT, description: 'For an address the ledger never leased: what the DHCP server said.' }) dhcp?: Record<string, unknown>;
 }

@@ -1,10 +1,10 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { EXAMPLE_TIME } from '../../openapi/api-shapes';
+import { TIME } from '../../openapi/api-shapes';
 
 export class MaintenanceDto {
   @ApiProperty({ example: 'replacing a DIMM' }) reason!: string;
   @ApiProperty({ example: 'operator:alice' }) by!: string;
-  @ApiProperty({ example: EXAMPLE_TIME }) since!: string;
+  @ApiProperty(TIME) since!: string;
 }
 
 export class MaintenanceResponseDto {

@@ -1,5 +1,5 @@
-import { isIsoTime } from '../../http/validators';
-import { DHCP_BINDING_STATES, parseIp, parseMac, type DhcpBindingState } from '@ledger/domain';
+import { IS_ISO_TIME_PROBLEM } from '../../http/validators';
+import { DHCP_BINDING_STATES, parseIp, parseMac, parseRfc3339Time, type DhcpBindingState } from '@ledger/domain';
 import { InvalidInput } from '../../application/invalid-input';
 
 /** One DHCP lease record, validated and normalised. */
@@ -13,14 +13,19 @@ export interface DhcpLeaseRecord {
 }
 
 const FIELDS = new Set(['ip', 'mac', 'state', 'starts', 'ends', 'hostname']);
+/**
+ * What a DHCP client called itself: an observation, recorded as sent (no host-name rule:
+ * clients send what they like), only bounded; whoever shows it escapes it.
+ */
+export const MAX_OBSERVED_HOSTNAME_LENGTH = 253;
 const MAX_PROBLEMS_SHOWN = 20;
 
 type Problem = { field: string; problems: string[] };
 
-const instant = (value: unknown, nullable: boolean): { at: string | null } | { error: string } => {
-  if (value === undefined || (nullable && value === null)) return { at: null };
-  if (typeof value !== 'string' || !isIsoTime(value)) return { error: `must be an ISO-8601 time with a zone${nullable ? ' or null' : ''}` };
-  return { at: new Date(value).toISOString() };
+const instant = (value: unknown): { at: string | null } | { error: string } => {
+  if (value === undefined || value === null) return { at: null };
+  const at = parseRfc3339Time(value);
+  return at ? { at: at.toISOString() } : { error: `${IS_ISO_TIME_PROBLEM}, or null` };
 };
 
 const parseRecord = (raw: unknown, field: string, problems: Problem[]): DhcpLeaseRecord | null => {
@@ -32,18 +37,23 @@ const parseRecord = (raw: unknown, field: string, problems: Problem[]): DhcpLeas
   const record = raw as Record<string, unknown>;
   const before = problems.length;
   for (const key of Object.keys(record)) if (!FIELDS.has(key)) report(key, 'is not allowed');
+  const missing = ['ip', 'mac', 'state'].filter((name) => record[name] === undefined);
+  for (const name of missing) report(name, 'is required');
+  if (missing.length > 0) return null;
   const ip = typeof record.ip === 'string' ? parseIp(record.ip) : { error: 'must be an IPv4 or IPv6 address' };
   if ('error' in ip) report('ip', ip.error);
   const mac = typeof record.mac === 'string' ? parseMac(record.mac) : { error: 'must be a MAC address such as 2c:59:e5:3b:a1:e4' };
   if ('error' in mac) report('mac', mac.error);
   const state = record.state as DhcpBindingState;
   if (!DHCP_BINDING_STATES.includes(state)) report('state', `must be one of ${DHCP_BINDING_STATES.join(', ')}`);
-  const starts = instant(record.starts, false);
+  const starts = instant(record.starts);
   if ('error' in starts) report('starts', starts.error);
-  const ends = instant(record.ends, true);
+  const ends = instant(record.ends);
   if ('error' in ends) report('ends', ends.error);
   const hostname = record.hostname;
-  if (hostname !== undefined && (typeof hostname !== 'string' || hostname.length > 253)) report('hostname', 'must be text of at most 253 characters');
+  if (hostname !== undefined && hostname !== null && (typeof hostname !== 'string' || hostname.length > MAX_OBSERVED_HOSTNAME_LENGTH)) {
+    report('hostname', `must be text of at most ${MAX_OBSERVED_HOSTNAME_LENGTH} characters, or null`);
+  }
   if (problems.length > before) return null;
   return {
     ip: (ip as { ip: string }).ip,
@@ -51,7 +61,7 @@ const parseRecord = (raw: unknown, field: string, problems: Problem[]): DhcpLeas
     state,
     starts: (starts as { at: string | null }).at,
     ends: (ends as { at: string | null }).at,
-    hostname: (hostname as string | undefined) ?? null,
+    hostname: (hostname as string | null | undefined) ?? null,
   };
 };
 

@@ -1,6 +1,9 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { ArrayMaxSize, IsArray, MinLength } from 'class-validator';
+import { DHCP_BINDING_STATES } from '@ledger/domain';
 import { IsBoundedText } from '../../http/validators';
+import { DATE_TIME_REQUEST, IP_SCHEMA, MAC_SCHEMA } from '../../http/value-formats';
+import { MAX_OBSERVED_HOSTNAME_LENGTH } from './dhcp-lease-records';
 import type { LeaseObservationsInput } from './observe-dhcp-leases.handler';
 
 export const MAX_LEASE_RECORDS_PER_REQUEST = 5_000;
@@ -14,17 +17,23 @@ export class LeaseObservationsRequestDto implements LeaseObservationsInput {
   @ApiProperty({
     type: 'array',
     maxItems: MAX_LEASE_RECORDS_PER_REQUEST,
-    description: 'DHCP lease records: {ip, mac, state (active, free, expired, released, abandoned, backup), starts?, ends?, hostname?}.',
+    description: 'DHCP lease records, as the server wrote them.',
     items: {
       type: 'object',
+      additionalProperties: false,
       required: ['ip', 'mac', 'state'],
       properties: {
-        ip: { type: 'string' },
-        mac: { type: 'string' },
-        state: { type: 'string' },
-        starts: { type: 'string', nullable: true },
-        ends: { type: 'string', nullable: true },
-        hostname: { type: 'string', nullable: true },
+        ip: IP_SCHEMA,
+        mac: MAC_SCHEMA,
+        state: { type: 'string', enum: [...DHCP_BINDING_STATES] },
+        starts: { ...DATE_TIME_REQUEST, nullable: true },
+        ends: { ...DATE_TIME_REQUEST, nullable: true, description: 'null or absent: no end.' },
+        hostname: {
+          type: 'string',
+          nullable: true,
+          maxLength: MAX_OBSERVED_HOSTNAME_LENGTH,
+          description: 'What the client called itself: an observation, recorded as sent (any text), always shown escaped.',
+        },
       },
     },
     example: [{ ip: '10.0.0.17', mac: '52:54:00:12:34:56', state: 'active', ends: '2025-01-01T13:00:00Z' }],

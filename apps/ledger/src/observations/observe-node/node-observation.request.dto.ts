@@ -2,16 +2,17 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsOptional } from 'class-validator';
 import { IsBoundedText, IsLedgerId, IsIsoTime } from '../../http/validators';
 import { LEDGER_ID } from '@ledger/domain';
+import { DATE_TIME_REQUEST } from '../../http/value-formats';
 import type { NodeObservationInput } from './observe-node.handler';
 
 export class NodeObservationRequestDto implements NodeObservationInput {
-  @ApiProperty({ pattern: LEDGER_ID.source, example: 'node-7' })
+  @ApiProperty({ pattern: LEDGER_ID.source, maxLength: 128, example: 'node-7' })
   @IsLedgerId()
   nodeId!: string;
   @ApiProperty({ description: "The provider's word for the node's state (MAAS: Ready, Deployed, Released...).", maxLength: 64, example: 'Ready' })
   @IsBoundedText(64)
   providerStatus!: string;
-  @ApiProperty({ format: 'date-time', example: '2025-01-01T12:00:00Z' })
+  @ApiProperty(DATE_TIME_REQUEST)
   @IsIsoTime()
   observedAt!: string;
   @ApiProperty({ maxLength: 128, example: 'maas' })

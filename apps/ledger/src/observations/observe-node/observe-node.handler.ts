@@ -1,4 +1,5 @@
 import { Inject } from '@nestjs/common';
+import { parseRfc3339Time } from '@ledger/domain';
 import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import type { NodeReply } from '@ledger/domain';
 import { NodeCommandService } from '../../application/node-command.service';
@@ -39,7 +40,7 @@ export class ObserveNodeHandler implements ICommandHandler<ObserveNode> {
         nodeId: body.nodeId,
         providerStatus: body.providerStatus,
         source: body.source,
-        observedAt: new Date(body.observedAt).toISOString(),
+        observedAt: parseRfc3339Time(body.observedAt)!.toISOString(),
         now: this.clock().toISOString(),
         ...(body.heldOutOfBand === true ? { heldOutOfBand: true } : {}),
       },

@@ -1,4 +1,5 @@
 import { Inject } from '@nestjs/common';
+import { parseRfc3339Time } from '@ledger/domain';
 import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { activeFaults, type FaultName } from '@ledger/domain';
 import { NodeCommandService } from '../../application/node-command.service';
@@ -47,7 +48,7 @@ export class ObservePowerHandler implements ICommandHandler<ObservePower> {
   async execute({ body, context }: ObservePower): Promise<PowerObserved> {
     const now = this.clock();
     // Observations are ordered by observedAt, so one from the future would silence every real one until then.
-    if (Date.parse(body.observedAt) > now.getTime() + MAX_CLOCK_SKEW_MS) {
+    if (parseRfc3339Time(body.observedAt)!.getTime() > now.getTime() + MAX_CLOCK_SKEW_MS) {
       throw new InvalidInput(`observedAt: must not be more than ${MAX_CLOCK_SKEW_MS / 1000} s in the future`);
     }
     const { reply, position, state } = await this.nodes.execute(
@@ -56,7 +57,7 @@ export class ObservePowerHandler implements ICommandHandler<ObservePower> {
         nodeId: body.nodeId,
         ok: body.ok,
         error: body.ok ? null : (body.error ?? null),
-        observedAt: new Date(body.observedAt).toISOString(),
+        observedAt: parseRfc3339Time(body.observedAt)!.toISOString(),
         failuresForFault: this.config.powerFailuresForFault,
         now: now.toISOString(),
       },
