@@ -5,11 +5,10 @@ export const USAGE = `usage: dhcp-agent --leases FILE [options]
 
 Follows a DHCP server's lease database and posts every change to the ledger.
 
-  --leases FILE        Kea's memfile CSV (kea-leases4.csv) or ISC dhcpd.leases
-  --format kea|isc     the file's format (default: kea)
+  --leases FILE        Kea's memfile lease file (kea-leases4.csv)
   --ledger URL         the ledger (env LEDGER_URL, default http://127.0.0.1:3000)
   --key KEY            a provider key (env LEDGER_API_KEY)
-  --source NAME        the server's name in the ledger (default FORMAT:FILE NAME)
+  --source NAME        the server's name in the ledger (default kea:FILE NAME)
   --state-dir DIR      where the checkpoint is kept (env DHCP_AGENT_STATE_DIR,
                        default ./dhcp-agent-state)
   --listen HOST:PORT   health endpoint GET /healthz (default 127.0.0.1:9547; port 0: any)
@@ -20,7 +19,8 @@ Exit: 0 on SIGTERM/SIGINT, 2 on bad flags.`;
 
 export interface AgentOptions {
   leases: string;
-  format: 'kea' | 'isc';
+  /** Kea's memfile CSV; ISC dhcpd.leases is read by `ledger-cli import` only, for now. */
+  format: 'kea';
   ledgerUrl: string;
   apiKey: string | null;
   source: string;
@@ -49,7 +49,6 @@ export const parseAgentOptions = (argv: string[], env: NodeJS.ProcessEnv): Agent
       allowPositionals: false,
       options: {
         leases: { type: 'string' },
-        format: { type: 'string' },
         ledger: { type: 'string' },
         key: { type: 'string' },
         source: { type: 'string' },
@@ -64,8 +63,7 @@ export const parseAgentOptions = (argv: string[], env: NodeJS.ProcessEnv): Agent
   }
   if (parsed.help) return null;
   if (!parsed.leases) throw new UsageError('--leases FILE is required (the DHCP server lease file to follow)');
-  const format = parsed.format ?? 'kea';
-  if (format !== 'kea' && format !== 'isc') throw new UsageError(`--format must be kea or isc, not '${format.slice(0, 40)}'`);
+  const format = 'kea' as const;
   const ledgerUrl = parsed.ledger ?? env.LEDGER_URL ?? 'http://127.0.0.1:3000';
   try {
     const url = new URL(ledgerUrl);

@@ -34,7 +34,9 @@ export class DhcpAgent {
   private checkpoint: AgentCheckpoint;
   private readonly journal: KeaJournal;
   private readonly poster: LedgerPoster;
-  private problem: string | null = null;
+  /** Why the lease file cannot be followed now, and why the ledger cannot be posted to now: either makes the agent degraded. */
+  private fileProblem: string | null = null;
+  private ledgerProblem: string | null = null;
   private postedRecords = 0;
   private refusedRecords = 0;
   private skippedLines = 0;
@@ -57,11 +59,12 @@ export class DhcpAgent {
       { url: options.ledgerUrl, apiKey: options.apiKey, source: options.source },
       {
         retrying: (reason, delayMs, correlationId) => {
-          this.setProblem(reason);
+          this.ledgerProblem = reason;
           this.log.warn({ correlationId, retryInMs: delayMs }, reason);
         },
         posted: (count, correlationId, position) => {
-          this.setProblem(null);
+          if (this.ledgerProblem) this.log.info({ was: this.ledgerProblem }, 'the ledger takes lease records again');
+          this.ledgerProblem = null;
           this.log.info({ correlationId, records: count, position }, 'posted lease records');
         },
       },
@@ -71,11 +74,11 @@ export class DhcpAgent {
   health(): AgentHealth {
     const position = this.checkpoint.file;
     return {
-      status: this.problem ? 'degraded' : 'ok',
+      status: this.fileProblem || this.ledgerProblem ? 'degraded' : 'ok',
       source: this.options.source,
       leases: this.options.leases,
       position: position ? { ino: position.ino, offset: position.offset } : null,
-      problem: this.problem,
+      problem: this.ledgerProblem ?? this.fileProblem,
       postedRecords: this.postedRecords,
       refusedRecords: this.refusedRecords,
       skippedLines: this.skippedLines,
@@ -88,11 +91,11 @@ export class DhcpAgent {
       while (!signal.aborted) {
         const step = this.journal.read();
         if (step.kind === 'read') {
+          this.setFileProblem(null);
           await this.post(step, signal);
           continue;
         }
-        if (step.kind === 'waiting') this.setProblem(step.reason);
-        else if (this.problem && !this.problem.includes('ledger')) this.setProblem(null);
+        this.setFileProblem(step.kind === 'waiting' ? step.reason : null);
         await sleep(this.options.pollMs, undefined, { signal }).catch(() => undefined);
       }
     } catch (error) {
@@ -126,9 +129,10 @@ export class DhcpAgent {
       .map((record) => ({ ip: record.ip, mac: record.mac, state: 'expired' as const }));
   }
 
-  private setProblem(problem: string | null): void {
-    if (problem !== this.problem && problem !== null) this.log.warn({ problem }, 'the agent cannot do its work right now');
-    if (problem === null && this.problem !== null) this.log.info({ was: this.problem }, 'the agent is working again');
-    this.problem = problem;
+  /** Logged when it changes, not at every look at the file. */
+  private setFileProblem(problem: string | null): void {
+    if (problem !== null && problem !== this.fileProblem) this.log.error({ leases: this.options.leases }, `cannot follow the lease file: ${problem}`);
+    if (problem === null && this.fileProblem !== null) this.log.info({ was: this.fileProblem }, 'following the lease file again');
+    this.fileProblem = problem;
   }
 }

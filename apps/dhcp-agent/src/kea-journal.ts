@@ -1,5 +1,5 @@
 import { closeSync, existsSync, fstatSync, openSync, readFileSync, statSync } from 'node:fs';
-import { KeaLeaseParser, keaLeaseFileSet, type LeaseFileProblem, type LeaseRecord } from '@ledger/lease-files';
+import { KeaLeaseParser, keaLeaseFileSet, NotALeaseFile, type LeaseFileProblem, type LeaseRecord } from '@ledger/lease-files';
 import { FINGERPRINT_BYTES, identityOf, sameFile, type FileIdentity } from './file-identity';
 import { JournalRecords } from './journal-records';
 import { readCompleteLines, readFirstLine } from './line-reader';
@@ -72,7 +72,7 @@ export class KeaJournal {
     try {
       return this.open ? this.follow(this.open) : this.attach();
     } catch (error) {
-      const reason = `${this.open?.name ?? this.path} ${describe(error)}`;
+      const reason = error instanceof NotALeaseFile ? error.message : `${this.open?.name ?? this.path} ${describe(error)}`;
       // Closed: the next look finds the same file again, or a replacement, by identity.
       if (this.open) this.resumeAt = this.position();
       this.close();
@@ -147,8 +147,10 @@ export class KeaJournal {
   }
 
   private follow(open: OpenFile): JournalStep {
-    const size = fstatSync(open.fd).size;
-    if (size < open.offset) {
+    const stats = fstatSync(open.fd);
+    const size = stats.size;
+    // Shorter than what was read, or rewritten in place (its first bytes changed): a new file under the same inode.
+    if (size < open.offset || (size === open.offset && !sameFile(open.fd, stats, open.identity))) {
       this.events.notice('the lease file shrank under the agent (truncated): reading the whole lease database again', {
         file: open.name,
         offset: open.offset,
