@@ -123,7 +123,7 @@ describe('the DHCP agent beside a real Kea 2.2', { skip: unavailable ?? false },
     assert.ok(/following the new lease file/.test(agent.output), 'kea-lfc rotated the file meanwhile and the agent followed');
   });
 
-  it('the agent killed while leases change misses nothing and appends nothing twice; a DHCPRELEASE reaches the ledger', async () => {
+  it('the agent killed while leases change misses nothing and appends nothing twice', async () => {
     const late = await register('juju-0-lxc-4', '02:58:00:00:00:04');
     const before = await head();
     await agent.stop('SIGKILL');
@@ -134,13 +134,14 @@ describe('the DHCP agent beside a real Kea 2.2', { skip: unavailable ?? false },
     await lab.release(releasing);
     startAgent();
 
-    await eventually(15_000, async () => (await ipView(addressOf(late))).status === 'valid' && (await ipView(releasedIp)).status === 'released').catch(
+    // Released while the agent was down: if kea-lfc cleaned the release row away meanwhile, all the agent can tell is that Kea no longer has the lease.
+    const ended = (status: string) => status === 'released' || status === 'expired';
+    await eventually(15_000, async () => (await ipView(addressOf(late))).status === 'valid' && ended((await ipView(releasedIp)).status)).catch(
       async (error) => {
         const statuses = `late ${(await ipView(addressOf(late))).status}, released ${(await ipView(releasedIp)).status}`;
         throw new Error(`${(error as Error).message}: ${statuses}\nagent:\n${agent.output.slice(-3000)}\nkea:\n${lab.read('kea.log').slice(-2000)}`);
       },
     );
-    assert.equal((await ipView(releasedIp)).history[0].ended?.reason, 'released');
     await new Promise((resolve) => setTimeout(resolve, 2_000));
     // Exactly: the new lease (granted + observed) and the release (released + observed).
     const appended = (await ledger.get(`/v1/audit/events?after=${before}&limit=20`)).body.events as { type: string; data: object }[];
@@ -157,7 +158,11 @@ describe('the DHCP agent beside a real Kea 2.2', { skip: unavailable ?? false },
     assert.equal(await head(), before);
   });
 
-  it('an expiry reaches the ledger', async () => {
+  it('a DHCPRELEASE and an expiry reach the ledger', async () => {
+    const releasing = registered[3];
+    await lab.release(releasing);
+    await eventually(10_000, async () => (await ipView(addressOf(releasing))).status === 'released');
+    assert.equal((await ipView(addressOf(releasing))).history[0].ended?.reason, 'released');
     const vanishing = registered[1];
     await lab.vanish(vanishing);
     await eventually(LIFETIME * 1_000 + 20_000, async () => (await ipView(addressOf(vanishing))).status === 'expired');
