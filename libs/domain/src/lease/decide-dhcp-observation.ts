@@ -36,6 +36,7 @@ type Effects = { events: LeaseEvent[]; leaseId: string | null } | { missing: Act
  *   else ending when the server said;
  * - a lease learned from this server ends when the server stops holding it (released when
  *   the server recorded a release, expired otherwise) or binds the address to another MAC;
+ *   from a snapshot source it also follows the later ends the server reports;
  * - a lease the ledger granted is never ended by a server's record, and a live owner's lease
  *   is never taken over: such a binding is judged orphaned, not recorded as a lease.
  */
@@ -51,6 +52,15 @@ const leaseEffects = (command: ObserveDhcpLease, state: LeaseState): Effects => 
         ? { type: 'LeaseReleased', data: { ip, leaseId: current.leaseId, reason: held ? 'rebound' : 'released' } }
         : { type: 'LeaseExpired', data: { ip, leaseId: current.leaseId } };
     events.push(ended);
+    current = null;
+  }
+  // A snapshot source (an import) reports renewals as later ends: its learned lease follows them, and once past its end it is over.
+  if (held && !command.following && current && current.dhcpSource === source && current.mac === mac) {
+    if (!isPastExpiry(current, now)) {
+      if (current.expiresAt !== command.ends) events.push({ type: 'LeaseRenewed', data: { ip, leaseId: current.leaseId, expiresAt: command.ends } });
+      return { events, leaseId: current.leaseId };
+    }
+    events.push({ type: 'LeaseExpired', data: { ip, leaseId: current.leaseId } });
     current = null;
   }
   if (!held || !candidate || (current && current.mac === mac)) return { events, leaseId: current?.leaseId ?? null };

@@ -154,6 +154,23 @@ describe('a lease learned from a DHCP server', () => {
       .then([seen(release)]);
   });
 
+  it('from a snapshot source (an import), the learned lease ends when the server said, and follows its later ends', () => {
+    const snapshot = { ...firstBinding, following: undefined };
+    const snapshotSeen = (command: ObserveDhcpLease): LeaseEvent => {
+      const event = seen(command);
+      const { following: _following, ...data } = event.data as { following?: true };
+      return { ...event, data } as LeaseEvent;
+    };
+    const learnedUntil = { ...learned(1, container), data: { ...(learned(1, container).data as object), expiresAt: at(60) } } as LeaseEvent;
+    spec([])
+      .when(snapshot)
+      .then([learnedUntil, snapshotSeen(snapshot)]);
+    const renewed = { ...observe(container, [container], { ends: at(90), now: at(30) }), following: undefined };
+    spec([learnedUntil, snapshotSeen(snapshot)])
+      .when(renewed)
+      .then([{ type: 'LeaseRenewed', data: { ip: IP, leaseId: `1@${IP}`, expiresAt: at(90) } }, snapshotSeen(renewed)]);
+  });
+
   it('asks again for the liveness of a candidate it was not told about', () => {
     spec([])
       .when({ ...firstBinding, liveness: {} } as LeaseCommand)
