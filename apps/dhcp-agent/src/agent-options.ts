@@ -6,12 +6,12 @@ export const USAGE = `usage: dhcp-agent --leases FILE [options]
 Follows a DHCP server's lease database and posts every change to the ledger.
 
   --leases FILE        Kea's memfile lease file (kea-leases4.csv)
-  --ledger URL         the ledger (env LEDGER_URL, default http://127.0.0.1:3000)
+  --ledger URL         the ledger (env LEDGER_URL; http://127.0.0.1:3000)
   --key KEY            a provider key (env LEDGER_API_KEY)
   --source NAME        the server's name in the ledger (default kea:FILE NAME)
   --state-dir DIR      where the checkpoint is kept (env DHCP_AGENT_STATE_DIR,
                        default ./dhcp-agent-state)
-  --listen HOST:PORT   health endpoint GET /healthz (default 127.0.0.1:9547; port 0: any)
+  --listen HOST:PORT   GET /healthz here (default 127.0.0.1:9547; port 0: any)
   --poll-ms N          how often the file is looked at (default 200)
   --help               this text
 

@@ -14,7 +14,14 @@ const RENEWALS_PER_DAY = (24 * 3_600) / (LIFETIME_S / 2);
 const ROUNDS_PER_ROTATION = 2;
 const ENV = { LEDGER_RATE_LIMIT_PER_SECOND: '1000000', LEDGER_RATE_LIMIT_BURST: '1000000' };
 
-const head = async (ledger: LedgerProcess): Promise<number> => (await ledger.get('/healthz')).body.store.head;
+/** The store's head; asked again once if a kept-alive connection was closed under the request during a long wait. */
+const head = async (ledger: LedgerProcess): Promise<number> => {
+  try {
+    return (await ledger.get('/healthz')).body.store.head;
+  } catch {
+    return (await ledger.get('/healthz')).body.store.head;
+  }
+};
 
 /**
  * A renewal must not grow the log: one simulated day of 10,000 container leases of an hour,
