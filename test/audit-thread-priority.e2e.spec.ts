@@ -1,6 +1,6 @@
 /**
  * Issue 16: the audit index is background work. Its thread runs at a lower priority than the
- * ledger's other threads (LEDGER_AUDIT_THREAD_NICE, 10 nice steps by default), so that under load the
+ * ledger's other threads (10 nice steps, AUDIT_THREAD_NICE), so that under load the
  * cores go to request handling and the store's writer first; it still indexes every
  * command, and a reader waiting for one still gets it.
  */
@@ -68,20 +68,5 @@ describe('the audit index thread’s priority', () => {
         );
       },
     );
-  });
-
-  describe('with LEDGER_AUDIT_THREAD_NICE=0', () => {
-    const started = useLedger({ env: { LEDGER_AUDIT_THREAD_NICE: '0' } });
-
-    it('leaves every thread at the process’s priority', async () => {
-      const ledger = started();
-      await ledger.waitForLog(/ledger listening/);
-      assert.doesNotMatch(ledger.logs, /audit index thread/);
-      const processNice = niceOf(process.pid, process.pid);
-      assert.deepEqual(
-        [...niceByThread(ledger.pid)].filter(([, value]) => value !== processNice),
-        [],
-      );
-    });
   });
 });

@@ -20,11 +20,11 @@ const observedIn = (seconds: number) => new Date(Date.now() + seconds * 1000).to
 
 /** Polls until `done` holds; fails (never returns quietly) if it has not within PATIENCE_MS. */
 const eventually = async <T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = PATIENCE_MS): Promise<T> => {
-  const deadline = Date.now() + timeoutMs;
+  const deadline = performance.now() + timeoutMs;
   for (;;) {
     const value = await read();
     if (done(value)) return value;
-    if (Date.now() > deadline) assert.fail(`still not there after ${timeoutMs} ms: ${JSON.stringify(value)}`);
+    if (performance.now() > deadline) assert.fail(`still not there after ${timeoutMs} ms: ${JSON.stringify(value)}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 };

@@ -23,9 +23,9 @@ const LONG_TAGS = Array.from({ length: 20 }, (_, i) => `rack-${i}-${'x'.repeat(5
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const waitUntil = async (what: string, check: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> => {
-  const deadline = Date.now() + timeoutMs;
+  const deadline = performance.now() + timeoutMs;
   while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
+    if (performance.now() > deadline) throw new Error(`timed out waiting until ${what}`);
     await sleep(50);
   }
 };

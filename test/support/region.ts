@@ -59,10 +59,10 @@ export const regionIps = (region: Region): string[] => [...region.nodes.map((n) 
 
 /** Polls `check` until it returns true or the deadline passes; `check` may assert on every intermediate state. */
 export const eventually = async (deadlineMs: number, check: () => Promise<boolean>): Promise<number> => {
-  const started = Date.now();
+  const started = performance.now();
   for (;;) {
-    if (await check()) return Date.now() - started;
-    if (Date.now() - started > deadlineMs) assert.fail(`not done within ${deadlineMs} ms`);
+    if (await check()) return performance.now() - started;
+    if (performance.now() - started > deadlineMs) assert.fail(`not done within ${deadlineMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
 };

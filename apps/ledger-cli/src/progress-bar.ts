@@ -14,8 +14,8 @@ const duration = (seconds: number) =>
  * terminal and at most ten times a second; silent otherwise, so scripts and logs stay clean.
  */
 export class ProgressBar {
-  private readonly started = Date.now();
-  private drawnAt = 0;
+  private readonly started = performance.now();
+  private drawnAt = -Infinity;
   private drawn = false;
 
   constructor(
@@ -26,7 +26,7 @@ export class ProgressBar {
   /** `done` of `total` units (events, or positions when that is all that is known). */
   update(done: number, total: number, unit = 'events'): void {
     if (!this.io.interactive) return;
-    const now = Date.now();
+    const now = performance.now();
     if (now - this.drawnAt < 100 && done < total) return;
     this.drawnAt = now;
     const fraction = total > 0 ? Math.min(1, done / total) : 1;

@@ -78,7 +78,7 @@ const main = async (): Promise<void> => {
         cpuMs(wholeProcess),
         threadsCpuMs(ledger.pid),
         threadsWaitMs(ledger.pid),
-        Date.now(),
+        performance.now(),
       ];
       const latencies = await commandCycles(client, {
         clients,
@@ -95,7 +95,7 @@ const main = async (): Promise<void> => {
         const line = {
           clients,
           requests,
-          requestsPerSecond: Math.round(requests / ((Date.now() - started) / 1000)),
+          requestsPerSecond: Math.round(requests / ((performance.now() - started) / 1000)),
           p50Ms: Number(latencies[Math.floor(requests / 2)].toFixed(2)),
           mainThreadUsPerRequest: perRequest(cpuMs(mainThread) - main0),
           processUsPerRequest: perRequest(cpuMs(wholeProcess) - all0),

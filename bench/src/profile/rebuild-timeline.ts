@@ -12,7 +12,7 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { SqliteReadOnlyEventStore } from '@ledger/event-store';
-import { MAX_QUEUED_FOR_THREAD, openReadModelDatabase, rebuildReadModels, type RebuildStep } from '@ledger/projections';
+import { MAX_QUEUED_FOR_THREAD, monotonicMs, openReadModelDatabase, rebuildReadModels, type RebuildStep } from '@ledger/projections';
 import { hasChosenHeap, relaunchWithBulkHeap } from '../../../apps/ledger-cli/src/bulk-heap';
 import { benchEvents, generatedLog } from '../support/generated-log';
 import { tempDatabase } from '../support/temp-file';
@@ -54,16 +54,16 @@ const main = async (): Promise<void> => {
     const now = threadCpu();
     for (const [tid, seconds] of now) seen.set(tid, seconds - (before.get(tid) ?? 0));
     const copy = new Map(seen);
-    samples.push({ at: Date.now(), cpu: copy });
+    samples.push({ at: monotonicMs(), cpu: copy });
     return copy;
   };
   const steps: RebuildStep[] = [];
   const load = loadavg()[0];
-  const started = Date.now();
+  const started = monotonicMs();
   sample();
   // The fold never yields to the event loop (its pages come synchronously), so it samples after each page, every 250 ms at most;
   // the waits after the fold yield, and a timer samples them.
-  const sampleNow = () => samples[samples.length - 1].at <= Date.now() - 250 && sample();
+  const sampleNow = () => samples[samples.length - 1].at <= monotonicMs() - 250 && sample();
   const sampler = setInterval(sampleNow, 250);
   try {
     let mostQueued = 0;
@@ -83,7 +83,7 @@ const main = async (): Promise<void> => {
     });
     clearInterval(sampler);
     db.close();
-    const wall = (Date.now() - started) / 1000;
+    const wall = (monotonicMs() - started) / 1000;
     const final = sample();
     const audit = [...final].filter(([tid]) => tid !== mainTid && !before.has(tid)).sort((a, b) => b[1] - a[1])[0]?.[0] ?? '';
     const cpuOf = (cpu: Map<string, number>, tid: string) => cpu.get(tid) ?? 0;

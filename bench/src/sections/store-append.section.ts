@@ -31,11 +31,11 @@ export class AppendLoad {
   async measure(ms: number): Promise<{ events: number; seconds: number; transactions: number }> {
     const before = this.store.stats();
     const started = process.hrtime.bigint();
-    const deadline = Date.now() + ms;
+    const deadline = performance.now() + ms;
     const counts = await Promise.all(
       this.revisions.map(async (_, client) => {
         let appended = 0;
-        while (Date.now() < deadline) {
+        while (performance.now() < deadline) {
           const revision = this.revisions[client];
           await this.store.appendToStream(`node-bench-${client}`, [typicalEvent()], revision < 0 ? 'no_stream' : revision);
           this.revisions[client] = revision + 1;

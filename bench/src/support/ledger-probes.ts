@@ -14,12 +14,12 @@ export const caughtUp = async (ledger: LedgerProcess): Promise<boolean> => {
 
 /** Waits until `ledger` has worked off its start: its followers at the head, then its process idle. */
 export const settled = async (ledger: LedgerProcess, pids: number[], maxMs: number): Promise<boolean> => {
-  const deadline = Date.now() + maxMs;
+  const deadline = performance.now() + maxMs;
   while (!(await caughtUp(ledger))) {
-    if (Date.now() > deadline) return false;
+    if (performance.now() > deadline) return false;
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
-  return (await untilIdle(pids, { maxMs: Math.max(1_000, deadline - Date.now()) })).idle;
+  return (await untilIdle(pids, { maxMs: Math.max(1_000, deadline - performance.now()) })).idle;
 };
 
 /**

@@ -24,13 +24,13 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 export const untilIdle = async (pids: readonly number[], options: { windowMs?: number; busyShare?: number; maxMs?: number } = {}) => {
   const windowMs = options.windowMs ?? 200;
   const limitNs = windowMs * 1e6 * (options.busyShare ?? 0.05);
-  const started = Date.now();
+  const started = performance.now();
   let before = pids.map(cpuNs);
   for (;;) {
     await sleep(windowMs);
     const after = pids.map(cpuNs);
     const idle = after.every((ns, index) => ns - before[index] <= limitNs);
-    if (idle || Date.now() - started >= (options.maxMs ?? 15_000)) return { idle, waitedMs: Date.now() - started };
+    if (idle || performance.now() - started >= (options.maxMs ?? 15_000)) return { idle, waitedMs: performance.now() - started };
     before = after;
   }
 };

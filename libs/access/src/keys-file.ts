@@ -41,7 +41,8 @@ export const readKeysFile = (path: string): KeysFileContent => validate(JSON.par
 
 /** Written whole to a temp file and renamed, so a reader never sees half a file. */
 export const writeKeysFile = (path: string, content: KeysFileContent): void => {
-  mkdirSync(dirname(path), { recursive: true });
+  // The data directory, if this creates it: for the ledger's user only, like everything in it.
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   const temp = `${path}.${process.pid}.tmp`;
   writeFileSync(temp, `${JSON.stringify(content, null, 2)}\n`, { mode: 0o600 });
   renameSync(temp, path);

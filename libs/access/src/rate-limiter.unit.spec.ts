@@ -23,4 +23,26 @@ describe('RateLimiter', () => {
     assert.equal(limiter.take('a'), 1, 'a is remembered: empty');
     assert.equal(limiter.take('b'), 0, 'b was forgotten: a fresh bucket');
   });
+
+  it('measures time on a monotonic clock: a wall clock stepped back an hour drains nothing', (t) => {
+    let wall = Date.now();
+    t.mock.method(Date, 'now', () => wall);
+    const limiter = new RateLimiter(10, 5);
+    assert.equal(limiter.take('a'), 0);
+    wall -= 3_600_000;
+    assert.deepEqual(
+      [1, 2, 3, 4].map(() => limiter.take('a')),
+      [0, 0, 0, 0],
+      'the rest of the burst is still there',
+    );
+  });
+
+  it('a clock reading earlier than the last one counts as no time passed, never as negative time', () => {
+    let now = 10_000;
+    const limiter = new RateLimiter(1, 2, () => now);
+    limiter.take('a');
+    now = 0;
+    assert.equal(limiter.take('a'), 0, 'one token of the burst left');
+    assert.equal(limiter.take('a'), 1, 'then one second to wait, not an hour');
+  });
 });

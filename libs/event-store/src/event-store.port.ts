@@ -66,10 +66,10 @@ export interface EventStore {
   positionAtTime(time: Date): Promise<number>;
   /**
    * Tells this handle's subscriptions now of every append it has acknowledged, and returns
-   * the newest one's position (0 before any). Where an adapter has it (the embedded store),
-   * subscriptions hear of a commit a little after its answer, so a read that must reflect
-   * every answer given calls this and waits for its projection to reach that position.
-   * Without it, subscriptions hear of commits their own way and a read takes what is folded.
+   * the newest one's position (0 before any). Subscriptions hear of a commit a little after
+   * its answer (the embedded store tells them after the answer; EventStoreDB's server pushes
+   * it), so a read that must reflect every answer given calls this and waits for its
+   * projection to reach that position. Without it, a read takes what is folded.
    */
   announceCommits?(): number;
   close(): Promise<void>;

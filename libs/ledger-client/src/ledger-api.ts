@@ -852,6 +852,11 @@ export interface components {
              */
             message: string;
             /**
+             * @description On a refusal the ledger recorded (409, 403): the global position of its CommandRefused event. Pass it as minPosition to read the refusal back.
+             * @example 1249
+             */
+            position?: number;
+            /**
              * @description The HTTP status, repeated.
              * @example 409
              */
@@ -1058,6 +1063,15 @@ export interface components {
              * @example 42
              */
             position: number | null;
+        };
+        ForeignAllocationDto: {
+            /**
+             * @example true
+             * @enum {boolean}
+             */
+            foreign: true;
+            /** @example deployed */
+            status: string;
         };
         GrantLeaseRequestDto: {
             /**
@@ -1438,7 +1452,10 @@ export interface components {
             name: string;
             /** @example 2025-01-01T12:00:00.000Z */
             since: string;
-            /** @example node-7.3.k3v9QbX2mT0aLw */
+            /**
+             * @description The allocation a deploy_timeout is about; left out for a consumer key when it is another controller's.
+             * @example node-7.3.k3v9QbX2mT0aLw
+             */
             token?: string;
         };
         NodeListResponseDto: {
@@ -1476,7 +1493,8 @@ export interface components {
             reservationId: string;
         };
         NodeResponseDto: {
-            allocation: components["schemas"]["NodeAllocationSummaryDto"] | null;
+            /** @description The live allocation; to a consumer key, another controller's (or another model's, for a key scoped to models) is only `{foreign: true, status}`. */
+            allocation: (components["schemas"]["NodeAllocationSummaryDto"] | components["schemas"]["ForeignAllocationDto"]) | null;
             /** @example amd64 */
             arch: string;
             /** @example 8 */
@@ -1500,7 +1518,7 @@ export interface components {
             memoryMb: number;
             /** @example node-7 */
             nodeId: string;
-            /** @description Provider-side cleanup a release left pending. */
+            /** @description Provider-side cleanup a release left pending; its token is left out for a consumer key when it is another controller's. */
             pendingCleanup: {
                 [key: string]: unknown;
             } | null;
@@ -1525,7 +1543,8 @@ export interface components {
             zone: string;
         };
         NodeViewDto: {
-            allocation: components["schemas"]["NodeAllocationSummaryDto"] | null;
+            /** @description The live allocation; to a consumer key, another controller's (or another model's, for a key scoped to models) is only `{foreign: true, status}`. */
+            allocation: (components["schemas"]["NodeAllocationSummaryDto"] | components["schemas"]["ForeignAllocationDto"]) | null;
             /** @example amd64 */
             arch: string;
             /** @example 8 */
@@ -1549,7 +1568,7 @@ export interface components {
             memoryMb: number;
             /** @example node-7 */
             nodeId: string;
-            /** @description Provider-side cleanup a release left pending. */
+            /** @description Provider-side cleanup a release left pending; its token is left out for a consumer key when it is another controller's. */
             pendingCleanup: {
                 [key: string]: unknown;
             } | null;

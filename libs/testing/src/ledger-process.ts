@@ -184,9 +184,9 @@ export class LedgerProcess extends LedgerClient {
 
   /** Resolves once the logs match (log lines are written as responses finish, so they may trail the answer). */
   async waitForLog(pattern: RegExp, timeoutMs = PATIENCE_MS): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
+    const deadline = performance.now() + timeoutMs;
     while (!pattern.test(this.output.text)) {
-      if (Date.now() > deadline) throw new Error(`no log line matched ${pattern} within ${timeoutMs} ms`);
+      if (performance.now() > deadline) throw new Error(`no log line matched ${pattern} within ${timeoutMs} ms`);
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
   }

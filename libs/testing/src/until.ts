@@ -6,7 +6,7 @@ export const PATIENCE_MS = 60_000;
  * would; rethrows its last failure after `timeoutMs`. No fixed sleeps, no timing asserts.
  */
 export const until = async <T>(check: () => Promise<T>, timeoutMs = PATIENCE_MS, what = 'condition'): Promise<T> => {
-  const deadline = Date.now() + timeoutMs;
+  const deadline = performance.now() + timeoutMs;
   let last: unknown;
   for (;;) {
     try {
@@ -14,7 +14,7 @@ export const until = async <T>(check: () => Promise<T>, timeoutMs = PATIENCE_MS,
     } catch (error) {
       last = error;
     }
-    if (Date.now() > deadline) throw new Error(`${what} did not hold within ${timeoutMs} ms: ${(last as Error)?.message ?? last}`);
+    if (performance.now() > deadline) throw new Error(`${what} did not hold within ${timeoutMs} ms: ${(last as Error)?.message ?? last}`);
     await new Promise((resolveWait) => setTimeout(resolveWait, 100));
   }
 };

@@ -1,6 +1,7 @@
 import { createWriteStream, renameSync, rmSync } from 'node:fs';
 import { once } from 'node:events';
 import { envelopeJson } from '@ledger/projections';
+import { PRIVATE_FILE_MODE } from '@ledger/event-store';
 import { stringFlag } from '../parse-args';
 import type { CliCommand, CliIo } from '../cli-command';
 import { ledgerFiles, openLog } from '../data-dir';
@@ -24,7 +25,8 @@ const PAGE = 2_000;
 const sinkFor = (out: string | undefined, io: CliIo) => {
   if (out) {
     const partial = `${out}.partial`;
-    const file = createWriteStream(partial);
+    // The whole history: for the owner only, like the store it comes from.
+    const file = createWriteStream(partial, { mode: PRIVATE_FILE_MODE });
     let failure: Error | null = null;
     file.on('error', (error) => (failure ??= error));
     return {

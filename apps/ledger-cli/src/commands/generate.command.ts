@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { ensurePrivateDirectory } from '@ledger/event-store';
 import { stringFlag } from '../parse-args';
 import { UsageError, type CliCommand } from '../cli-command';
 import { ledgerFiles } from '../data-dir';
@@ -31,7 +31,7 @@ export const generateCommand: CliCommand = {
     const events = positive('events', stringFlag(args, 'events'));
     if (events === undefined) throw new UsageError('--events is required');
     const files = ledgerFiles(args, io);
-    mkdirSync(files.dataDir, { recursive: true });
+    ensurePrivateDirectory(files.dataDir);
     const bar = new ProgressBar(io, 'generate');
     const result = await generateLog({
       file: files.eventFile,

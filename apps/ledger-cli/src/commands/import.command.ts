@@ -88,6 +88,7 @@ export const defaultSourceName = (format: LeaseFileFormat, file: string): string
 
 export interface ImportDependencies {
   fetch?: typeof fetch;
+  /** A monotonic clock in ms (progress, elapsed time). */
   now?: () => number;
   /** Where the progress bar draws (stderr). */
   writeProgress?: (text: string) => void;
@@ -105,7 +106,8 @@ const notALeaseFile = (io: CliIo, error: NotALeaseFile, bar?: ProgressBar | null
 
 const run = async (args: ParsedArgs, io: CliIo, deps: ImportDependencies): Promise<number> => {
   const options = parseImportOptions(args, io.env);
-  const now = deps.now ?? Date.now;
+  // Progress and elapsed time: intervals, so the monotonic clock.
+  const now = deps.now ?? (() => performance.now());
   const started = now();
   let files: LeaseFileSource;
   try {
@@ -122,7 +124,7 @@ const run = async (args: ParsedArgs, io: CliIo, deps: ImportDependencies): Promi
   const reading$ = bar('reading', files.totalBytes, 'bytes');
   let reading: LeaseFileReading;
   try {
-    reading = await readLeaseFiles(files, (bytes, addresses) => reading$?.update(bytes, addresses), now);
+    reading = await readLeaseFiles(files, (bytes, addresses) => reading$?.update(bytes, addresses));
   } catch (error) {
     if (error instanceof NotALeaseFile) return notALeaseFile(io, error, reading$);
     throw error;

@@ -1,6 +1,6 @@
 import { dirname } from 'node:path';
-import { mkdirSync } from 'node:fs';
 import { openReadModelDatabase, rebuildReadModels } from '@ledger/projections';
+import { ensurePrivateDirectory } from '@ledger/event-store';
 import type { CliCommand } from '../cli-command';
 import { ledgerFiles, openLog, snapshotEvery } from '../data-dir';
 import { ProgressBar } from '../progress-bar';
@@ -25,7 +25,7 @@ export const rebuildCommand: CliCommand = {
     const files = ledgerFiles(args, io);
     const every = snapshotEvery(args, io);
     const log = openLog(files);
-    mkdirSync(dirname(files.readModelFile), { recursive: true });
+    ensurePrivateDirectory(dirname(files.readModelFile));
     const db = openReadModelDatabase(files.readModelFile, { mode: 'bulk' });
     const bar = new ProgressBar(io, 'rebuild');
     try {

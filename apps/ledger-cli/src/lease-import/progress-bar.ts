@@ -31,7 +31,7 @@ export class ProgressBar {
   private drawn = false;
 
   constructor(private readonly options: ProgressBarOptions) {
-    this.now = options.now ?? Date.now;
+    this.now = options.now ?? (() => performance.now());
     this.started = this.now();
   }
 

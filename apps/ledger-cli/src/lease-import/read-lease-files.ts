@@ -45,10 +45,11 @@ export const resolveLeaseFiles = (path: string, format: LeaseFileFormat | 'auto'
 export const readLeaseFiles = async (
   source: LeaseFileSource,
   onProgress: (bytesRead: number, addresses: number) => void = () => {},
-  now: () => number = Date.now,
+  /** The date an ISC lease's `ends` is judged against: the wall clock's. */
+  today: () => Date = () => new Date(),
 ): Promise<LeaseFileReading> => {
   const latest = new LatestLeases();
-  const isc = source.format === 'isc' ? new IscLeaseParser(latest, { now: new Date(now()).toISOString() }) : null;
+  const isc = source.format === 'isc' ? new IscLeaseParser(latest, { now: today().toISOString() }) : null;
   const kea = source.format === 'kea' ? new KeaLeaseParser(latest) : null;
   let before = 0;
   for (const file of source.files) {

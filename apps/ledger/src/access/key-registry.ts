@@ -12,7 +12,7 @@ import { bootstrapKeysFile, keyIdOf, keyMatches, modifiedAt, readKeysFile, type 
 export class KeyRegistry implements OnModuleInit {
   private keys = new Map<string, StoredKey>();
   private loadedMtime = -1;
-  private checkedAt = 0;
+  private checkedAt = -Infinity;
 
   constructor(
     @Inject(LEDGER_CONFIG) private readonly config: LedgerConfig,
@@ -41,7 +41,8 @@ export class KeyRegistry implements OnModuleInit {
   }
 
   private reloadIfChanged(correlationId?: string): void {
-    const now = Date.now();
+    // Monotonic: on the wall clock, a step back would stop the reloads for as long as the step.
+    const now = performance.now();
     if (now - this.checkedAt < 1_000) return;
     this.checkedAt = now;
     if (modifiedAt(this.config.keysFile) !== this.loadedMtime) this.reload(correlationId);

@@ -40,23 +40,30 @@ const MAX_ATTEMPTS = 50;
  */
 @Injectable()
 export class RefusalRecorder {
-  /** Per refusals stream: the ids stored up to a revision. */
-  private readonly seen = new StreamStateCache<Set<string>>(1_000);
+  /** Per refusals stream: the ids stored up to a revision, each with its global position. */
+  private readonly seen = new StreamStateCache<Map<string, number>>(1_000);
 
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(RANDOMNESS) private readonly random: Randomness,
   ) {}
 
-  /** Records the refusal (under the rule above) and throws it. */
+  /**
+   * Records the refusal (under the rule above) and throws it, with the position of the
+   * CommandRefused event: the answer carries it, so `minPosition` works on refusals too.
+   */
   async refuse(refused: RefusedCommand, refusal: Refusal, context: RequestContext): Promise<never> {
-    await this.record(refused, refusal, context);
-    throw new LedgerRefusal(refusal);
+    const position = await this.record(refused, refusal, context);
+    throw new LedgerRefusal(refusal, position);
   }
 
-  /** Records without throwing: for callers that report the refusal themselves (the lease cascade skips it). */
-  async record(refused: RefusedCommand, refusal: Refusal, context: RequestContext): Promise<void> {
-    if (refusal.code === 'not_found' || refusal.code === 'invalid_request') return;
+  /**
+   * Records without throwing: for callers that report the refusal themselves (the lease
+   * cascade skips it). Returns the recorded event's position (a retried request's: the first
+   * try's), null when the refusal is not recorded.
+   */
+  async record(refused: RefusedCommand, refusal: Refusal, context: RequestContext): Promise<number | null> {
+    if (refusal.code === 'not_found' || refusal.code === 'invalid_request') return null;
     const stream = Streams.refusals(refused.nodeId ?? refused.ip ?? 'ledger');
     const id = context.requestId ? deterministicUuid(`refusal:${context.requestId}:${refused.command}:${stream}`) : this.random.uuid();
     const event = {
@@ -71,17 +78,15 @@ export class RefusalRecorder {
       },
     };
     const events = toNewEvents([event], context, () => id);
-    if (!context.requestId) {
-      await this.store.appendToStream(stream, events, 'any');
-      return;
-    }
+    if (!context.requestId) return (await this.store.appendToStream(stream, events, 'any')).position;
     for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
       const { revision, state: ids } = await this.idsIn(stream);
-      if (ids.has(id)) return; // the first try of this request was recorded
+      const recorded = ids.get(id);
+      if (recorded !== undefined) return recorded; // the first try of this request was recorded
       try {
         const result = await this.store.appendToStream(stream, events, revision < 0 ? 'no_stream' : revision);
-        this.seen.set(stream, { revision: result.nextExpectedRevision, state: ids.add(id) });
-        return;
+        this.seen.set(stream, { revision: result.nextExpectedRevision, state: ids.set(id, result.position) });
+        return result.position;
       } catch (error) {
         if (!isConcurrencyError(error)) throw error;
       }
@@ -89,11 +94,11 @@ export class RefusalRecorder {
     throw new Error(`${stream}: refusal not recorded, still conflicting after ${MAX_ATTEMPTS} attempts`);
   }
 
-  private async idsIn(stream: string): Promise<{ revision: number; state: Set<string> }> {
-    const cached = this.seen.get(stream) ?? { revision: -1, state: new Set<string>() };
+  private async idsIn(stream: string): Promise<{ revision: number; state: Map<string, number> }> {
+    const cached = this.seen.get(stream) ?? { revision: -1, state: new Map<string, number>() };
     const newer = await this.store.readStream(stream, { fromRevision: cached.revision + 1 });
     if (newer.length === 0) return cached;
-    for (const event of newer) cached.state.add(event.id);
+    for (const event of newer) cached.state.set(event.id, event.position);
     const entry = { revision: newer[newer.length - 1].revision, state: cached.state };
     this.seen.set(stream, entry);
     return entry;

@@ -1,6 +1,8 @@
 import { BeforeApplicationShutdown, Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { PinoLogger } from 'nestjs-pino';
 import {
+  AuditIndexedLog,
+  AuditIndexPoints,
   AuditIndexProjector,
   AuditIndexReader,
   AuditIndexThread,
@@ -18,6 +20,24 @@ import { NotCaughtUp } from '../application/not-caught-up';
 import { StorageHealth } from '../infrastructure/storage-health.service';
 import { SubscriptionRestarts } from '../infrastructure/subscription-restarts';
 import { LogFollowers } from '../infrastructure/log-followers';
+import { ExpectedUnavailabilityLog } from '../infrastructure/expected-unavailability';
+
+/**
+ * The index folds new events at most this often: a fold is one transaction, about as dear for
+ * one event as for a hundred, and every audit answer hurries it to what it must reflect, so
+ * the interval only batches background work. 100 against 20 ms: 13.8 against 32.8 KB written
+ * a command at 64 clients, less CPU a command in 7 of 8 alternated pairs
+ * (the alternated http-fold100 and http-fold20 runs of 2026-12-02 in bench/results).
+ */
+const AUDIT_FOLD_INTERVAL_MS = 100;
+
+/**
+ * How many nice steps below the rest of the process the index's thread runs (Linux), so the
+ * cores go to request handling and the store's writer first; the index catches up in larger
+ * pages. 0.49 of the baseline's 64-client rate at nice 10 and 19 against 0.43-0.49 at 0, no
+ * difference at 1 client (bench/results/2026-12-01-audit-thread-nice-ab.md).
+ */
+const AUDIT_THREAD_NICE = 10;
 
 /** What keeps the index up to date: a runner on this thread, or the index's own thread. */
 type AuditFold = Pick<AuditIndexThread, 'position' | 'rebuilding' | 'waitFor' | 'stop'> & { rebuild(): Promise<RebuildResult> };
@@ -26,14 +46,18 @@ type AuditFold = Pick<AuditIndexThread, 'position' | 'rebuilding' | 'waitFor' | 
  * The audit index (one row per event, in the read-model file), followed from the log.
  * It catches up in the background: on a big log the API answers before it is done,
  * and audit queries say which position they reflect (or wait for `minPosition`).
- * On the embedded store it folds on a thread of its own (LEDGER_AUDIT_INDEX_THREAD): its
- * page transactions then never hold up a request. Queries read it here either way.
+ * On the embedded store it folds on a thread of its own: its page transactions never hold up
+ * a request, and the main thread spends less CPU a request (433 against 485 µs at 64 clients,
+ * bench/results/2026-12-01-audit-thread-ab.md). On EventStoreDB (no file to share) it folds
+ * here. Queries read it on this thread either way.
  */
 @Injectable()
 export class AuditIndexService implements OnModuleInit, BeforeApplicationShutdown {
   private fold: AuditFold | null = null;
   private unobserve: (() => void) | null = null;
   readonly reader: AuditIndexReader;
+  /** The log as audit and time-travel queries read it: positions by time and events by position found through the index. */
+  readonly log: EventStore;
 
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
@@ -43,23 +67,25 @@ export class AuditIndexService implements OnModuleInit, BeforeApplicationShutdow
     private readonly readModels: ReadModelDatabase,
     private readonly restarts: SubscriptionRestarts,
     followers: LogFollowers,
+    private readonly unavailability: ExpectedUnavailabilityLog,
   ) {
     this.logger.setContext(AuditIndexService.name);
-    this.reader = new AuditIndexReader(readModels.db, store);
+    this.log = new AuditIndexedLog(store, new AuditIndexPoints(readModels.db, store));
+    this.reader = new AuditIndexReader(readModels.db, this.log);
     followers.register('audit-index', () => this.position);
   }
 
   async onModuleInit(): Promise<void> {
     const onError = (error: unknown) => this.storage.report(error, 'read-models') ?? this.logger.error({ err: error }, 'audit index failed; retrying');
-    if (this.config.store === 'embedded' && this.config.auditIndexThread) {
+    if (this.config.store === 'embedded') {
       const thread = await AuditIndexThread.start(
         {
           eventFile: eventStoreFile(this.config),
           readModelFile: readModelFile(this.config),
-          minPageIntervalMs: this.config.auditFoldIntervalMs,
+          minPageIntervalMs: AUDIT_FOLD_INTERVAL_MS,
           // Commits of this process are told to it (below); other processes' it finds by looking, as subscriptions here do.
           pollIntervalMs: this.config.sqlitePollMs,
-          nice: this.config.auditThreadNice,
+          nice: AUDIT_THREAD_NICE,
         },
         {
           onError,
@@ -77,7 +103,7 @@ export class AuditIndexService implements OnModuleInit, BeforeApplicationShutdow
       onRestart: this.restarts.record,
       // One transaction per page costs about the same for one event as for a hundred: under a
       // trickle of commits, fold them together. Queries with minPosition hurry it.
-      minPageIntervalMs: this.config.auditFoldIntervalMs,
+      minPageIntervalMs: AUDIT_FOLD_INTERVAL_MS,
     });
     runner.start();
     const db = this.readModels.db;
@@ -103,11 +129,19 @@ export class AuditIndexService implements OnModuleInit, BeforeApplicationShutdow
     return this.fold?.position ?? 0;
   }
 
-  /** Resolves once the index reflects `minPosition`; 503 if it does not in time. */
+  /**
+   * Resolves once the index reflects `minPosition` and every command this process has
+   * answered (refusals included), so an audit answer never stands before what its caller was
+   * told; 503 if it does not within LEDGER_READ_WAIT_MS. Free when the index is there already;
+   * otherwise the fold is hurried and the wait ends on the position it reports (no polling).
+   */
   async atLeast(minPosition: number | undefined): Promise<void> {
-    if (minPosition !== undefined && !(await this.fold?.waitFor(minPosition, this.config.readWaitMs))) {
-      throw new NotCaughtUp(`the audit index is at position ${this.position}, not yet at ${minPosition}; retry shortly`);
+    const target = Math.max(minPosition ?? 0, this.store.announceCommits?.() ?? 0);
+    if (target <= this.position) return;
+    if (!(await this.fold?.waitFor(target, this.config.readWaitMs))) {
+      throw new NotCaughtUp(`the audit index is at position ${this.position}, not yet at ${target}; retry shortly`);
     }
+    this.unavailability.ended('not_caught_up', 'reads reflect every answer again within LEDGER_READ_WAIT_MS');
   }
 
   /**

@@ -1,8 +1,6 @@
-import { Controller, Get, Headers, Inject, NotFoundException, Param, Query, Res } from '@nestjs/common';
+import { Controller, Get, Headers, NotFoundException, Param, Query, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { parsePointInLog, positionAtTime } from '@ledger/projections';
-import type { EventStore } from '@ledger/event-store';
-import { EVENT_STORE } from '../infrastructure/injection-tokens';
 import { NodeIdParam } from '../http/params';
 import { AuditIndexService } from './audit-index.service';
 import { parseAuditFilter } from './audit-filter';
@@ -19,10 +17,7 @@ const NDJSON = 'application/x-ndjson';
 @ApiTags('audit and time travel')
 @Controller('v1/audit')
 export class AuditController {
-  constructor(
-    private readonly audit: AuditIndexService,
-    @Inject(EVENT_STORE) private readonly store: EventStore,
-  ) {}
+  constructor(private readonly audit: AuditIndexService) {}
 
   /** `{events, nextAfter, position}`, or one envelope per line (NDJSON) with X-Next-After and X-Position headers. */
   @Get('events')
@@ -63,7 +58,7 @@ export class AuditController {
     // The DTO has checked it is a point of the log.
     const untilPoint = query.until === undefined ? undefined : parsePointInLog(query.until)!;
     await this.audit.atLeast(minPositionOf(query));
-    const until = untilPoint === undefined ? undefined : 'position' in untilPoint ? untilPoint.position : await positionAtTime(this.store, untilPoint.time);
+    const until = untilPoint === undefined ? undefined : 'position' in untilPoint ? untilPoint.position : await positionAtTime(this.audit.log, untilPoint.time);
     const timeline = await this.audit.reader.timeline(nodeId, { after, until, limit });
     if (!timeline) throw new NotFoundException({ code: 'not_found', message: `the audit index has no events about node ${nodeId}` });
     return timeline;

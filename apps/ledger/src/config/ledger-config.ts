@@ -19,12 +19,6 @@ export interface LedgerConfig {
   readWaitMs: number;
   /** How often the read models are checkpointed while events flow (and at every graceful stop). */
   checkpointIntervalMs: number;
-  /** The audit index folds new events at most this often (a reader waiting on minPosition does not wait for it). */
-  auditFoldIntervalMs: number;
-  /** Embedded store: the audit index folds on a thread of its own, off the request path. */
-  auditIndexThread: boolean;
-  /** Linux: how many nice steps below the rest of the process the audit index thread runs, yielding the cores to request handling and the writer. 0: none. */
-  auditThreadNice: number;
   /** Pages of the read-model file's WAL its checkpoint thread lets gather before it copies them back into the file. */
   readModelWalCheckpointPages: number;
   maxBodyBytes: number;
@@ -97,9 +91,6 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): LedgerConfig =
     sqliteSynchronous: oneOf<SqliteSynchronous>(env, 'LEDGER_SQLITE_SYNCHRONOUS', 'FULL', ['FULL', 'NORMAL', 'EXTRA']),
     readWaitMs: integer(env, 'LEDGER_READ_WAIT_MS', 5_000, 0, 60_000),
     checkpointIntervalMs: integer(env, 'LEDGER_CHECKPOINT_INTERVAL_MS', 5_000, 10, 3_600_000),
-    auditFoldIntervalMs: integer(env, 'LEDGER_AUDIT_FOLD_INTERVAL_MS', 100, 0, 10_000),
-    auditIndexThread: oneOf(env, 'LEDGER_AUDIT_INDEX_THREAD', 'on', ['on', 'off']) === 'on',
-    auditThreadNice: integer(env, 'LEDGER_AUDIT_THREAD_NICE', 10, 0, 19),
     readModelWalCheckpointPages: integer(env, 'LEDGER_READ_MODEL_WAL_CHECKPOINT_PAGES', 1_000, 10, 1_000_000),
     maxBodyBytes: integer(env, 'LEDGER_MAX_BODY_BYTES', 1_048_576, 1_024, 64 * 1_048_576),
     reservationTtlDefaultSeconds: integer(env, 'LEDGER_RESERVATION_TTL_SECONDS', 3_600, 1, 30 * 86_400),

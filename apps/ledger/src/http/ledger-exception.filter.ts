@@ -6,6 +6,7 @@ import { LedgerRefusal } from '../application/ledger-refusal';
 import { InvalidInput } from '../application/invalid-input';
 import { NotCaughtUp } from '../application/not-caught-up';
 import { StorageHealth } from '../infrastructure/storage-health.service';
+import { ExpectedUnavailabilityLog } from '../infrastructure/expected-unavailability';
 import { LEDGER_CONFIG } from '../infrastructure/injection-tokens';
 import type { LedgerConfig } from '../config/ledger-config';
 import { bodyReadRefusal } from './json-body';
@@ -17,12 +18,17 @@ const STATUS_OF_REFUSAL: Partial<Record<RefusalCode, number>> = {
   forbidden: HttpStatus.FORBIDDEN,
 };
 
+/** Seconds a client is told to wait before asking again after a read wait ran out (it has waited LEDGER_READ_WAIT_MS already). */
+const NOT_CAUGHT_UP_RETRY_AFTER_SECONDS = 1;
+
 /**
  * The one place errors become HTTP: refusals are 409 (404 for missing things) with a
  * machine-readable code; bad input is a 4xx naming the problem; anything unexpected
  * is logged with the correlation id and answered without internals. A write the disk
  * refused (full, read-only, a replaced store file) is a 503 with the condition's code and
- * Retry-After: said once in the log by StorageHealth, not per request.
+ * Retry-After: said once in the log by StorageHealth, not per request. The other expected
+ * 503s (not ready, a read wait that ran out) are said once per condition too
+ * (ExpectedUnavailabilityLog); `error` lines are for what an operator must act on.
  */
 @Catch()
 export class LedgerExceptionFilter implements ExceptionFilter {
@@ -30,6 +36,7 @@ export class LedgerExceptionFilter implements ExceptionFilter {
     private readonly logger: PinoLogger,
     private readonly storage: StorageHealth,
     @Inject(LEDGER_CONFIG) private readonly config: LedgerConfig,
+    private readonly unavailability: ExpectedUnavailabilityLog,
   ) {
     this.logger.setContext(LedgerExceptionFilter.name);
   }
@@ -57,14 +64,22 @@ export class LedgerExceptionFilter implements ExceptionFilter {
       outcome: error instanceof LedgerRefusal ? 'refused' : status < 500 ? 'invalid' : 'error',
       code: typeof body.code === 'string' ? body.code : String(status),
     });
-    if (status >= 500) this.logger.error({ err: error, correlationId }, 'request failed');
+    if (error instanceof NotCaughtUp) {
+      this.unavailability.answered(
+        'not_caught_up',
+        { correlationId, reason: error.message },
+        'a read waited LEDGER_READ_WAIT_MS for the read models and was answered 503',
+      );
+      if (!answered) void reply.header('Retry-After', String(NOT_CAUGHT_UP_RETRY_AFTER_SECONDS));
+    } else if (status >= 500 && body.code !== 'not_ready') this.logger.error({ err: error, correlationId }, 'request failed');
     if (!answered) void reply.status(status).send({ ...body, statusCode: status, correlationId });
   }
 
   private toHttp(error: unknown, correlationId: string): [number, Record<string, unknown>] {
     if (error instanceof LedgerRefusal) {
       const { code, message, details } = error.refusal;
-      return [STATUS_OF_REFUSAL[code] ?? HttpStatus.CONFLICT, { code, message, ...(details ? { details } : {}) }];
+      const recorded = error.position === null ? {} : { position: error.position };
+      return [STATUS_OF_REFUSAL[code] ?? HttpStatus.CONFLICT, { code, message, ...(details ? { details } : {}), ...recorded }];
     }
     if (error instanceof InvalidInput) {
       return [HttpStatus.BAD_REQUEST, { code: 'invalid_request', message: error.message, ...(error.details ? { details: error.details } : {}) }];

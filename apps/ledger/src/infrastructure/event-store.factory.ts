@@ -1,5 +1,4 @@
-import { mkdirSync } from 'node:fs';
-import { eventStoreFile, EventStoreDbEventStore, SqliteEventStore, type EventStore } from '@ledger/event-store';
+import { ensurePrivateDirectory, eventStoreFile, EventStoreDbEventStore, SqliteEventStore, type EventStore } from '@ledger/event-store';
 import pino from 'pino';
 import { ensureReadModelsFrom, ForeignReadModelError, openReadModelDatabase, readModelFile } from '@ledger/projections';
 import { ConfigError, type LedgerConfig } from '../config/ledger-config';
@@ -7,8 +6,8 @@ import type { Clock } from './clock';
 
 /** The one place that chooses the store: a configuration switch, not a port. */
 export const openEventStore = async (config: LedgerConfig, clock: Clock): Promise<EventStore> => {
-  mkdirSync(config.dataDir, { recursive: true });
-  mkdirSync(config.readModelDir, { recursive: true });
+  ensurePrivateDirectory(config.dataDir);
+  ensurePrivateDirectory(config.readModelDir);
   const store =
     config.store === 'eventstoredb'
       ? await EventStoreDbEventStore.connect(config.esdbUrl!, { onForeignEvent: foreignEventWarning(config) })

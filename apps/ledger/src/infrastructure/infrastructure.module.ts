@@ -13,6 +13,9 @@ import { SubscriptionRestarts } from './subscription-restarts';
 import { ReadModelWriteDeferrals } from './read-model-write-deferrals';
 import { ReadModelWalCheckpoints } from './read-model-wal-checkpoints';
 import { LogFollowers } from './log-followers';
+import { ExpectedUnavailabilityLog } from './expected-unavailability';
+import { WallClockSteps } from './wall-clock-steps';
+import { DataDirectoryPermissions } from './data-directory-permissions';
 
 export interface InfrastructureOptions {
   config: LedgerConfig;
@@ -66,6 +69,9 @@ export class InfrastructureModule {
         ReadModelWriteDeferrals,
         ReadModelWalCheckpoints,
         LogFollowers,
+        ExpectedUnavailabilityLog,
+        WallClockSteps,
+        DataDirectoryPermissions,
       ],
       exports: [
         LEDGER_CONFIG,
@@ -78,6 +84,8 @@ export class InfrastructureModule {
         ReadModelWriteDeferrals,
         ReadModelWalCheckpoints,
         LogFollowers,
+        ExpectedUnavailabilityLog,
+        WallClockSteps,
       ],
     };
   }

@@ -1,6 +1,6 @@
-import { mkdirSync } from 'node:fs';
 import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
 import type Database from 'better-sqlite3';
+import { ensurePrivateDirectory } from '@ledger/event-store';
 import { openReadModelDatabase, readModelFile } from '@ledger/projections';
 import { LEDGER_CONFIG } from './injection-tokens';
 import type { LedgerConfig } from '../config/ledger-config';
@@ -15,7 +15,7 @@ export class ReadModelDatabase implements OnApplicationShutdown {
   readonly db: Database.Database;
 
   constructor(@Inject(LEDGER_CONFIG) config: LedgerConfig) {
-    mkdirSync(config.readModelDir, { recursive: true });
+    ensurePrivateDirectory(config.readModelDir);
     this.db = openReadModelDatabase(readModelFile(config));
   }
 

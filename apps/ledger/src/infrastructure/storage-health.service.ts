@@ -14,6 +14,8 @@ export interface StorageCondition {
   component: StorageComponent;
   message: string;
   since: Date;
+  /** performance.now() when it began: its length is measured on the monotonic clock. */
+  began: number;
   refusedWrites: number;
 }
 
@@ -63,7 +65,7 @@ export class StorageHealth implements OnApplicationShutdown {
       this.condition.refusedWrites += 1;
       return fault;
     }
-    this.condition = { code, component, message: fault.message, since: new Date(), refusedWrites: 1 };
+    this.condition = { code, component, message: fault.message, since: new Date(), began: performance.now(), refusedWrites: 1 };
     this.logger.warn(
       {
         correlationId,
@@ -110,7 +112,7 @@ export class StorageHealth implements OnApplicationShutdown {
     this.condition = null;
     if (ended) {
       this.logger.info(
-        { code: ended.code, component: ended.component, refusedWrites: ended.refusedWrites, seconds: (Date.now() - ended.since.getTime()) / 1000 },
+        { code: ended.code, component: ended.component, refusedWrites: ended.refusedWrites, seconds: (performance.now() - ended.began) / 1000 },
         'storage fault ended: writes are accepted again',
       );
     }
@@ -120,7 +122,7 @@ export class StorageHealth implements OnApplicationShutdown {
 const PROBE_BYTES = 256 * 1024;
 
 const writeProbe = (file: string): void => {
-  const fd = openSync(file, 'w');
+  const fd = openSync(file, 'w', 0o600);
   try {
     writeSync(fd, Buffer.alloc(PROBE_BYTES));
     fsyncSync(fd);

@@ -7,18 +7,12 @@ import { EVENT_STORE } from '../infrastructure/injection-tokens';
 import { LedgerViewService } from '../read-models/ledger-view.service';
 import { ApiErrorDto } from '../openapi/api-error.dto';
 import { StorageHealth } from '../infrastructure/storage-health.service';
+import { ExpectedUnavailabilityLog } from '../infrastructure/expected-unavailability';
 import { ReadinessIndicators } from './readiness-indicators';
 import { HealthCheckDto, HealthSummaryDto } from './health.response.dto';
 
-/** A down check is answered in the API's one error shape, the check results in `details`. */
-const answerOrUnavailable = async (check: Promise<HealthCheckResult>, message: string): Promise<HealthCheckResult> => {
-  try {
-    return await check;
-  } catch (error) {
-    if (!(error instanceof ServiceUnavailableException)) throw error;
-    throw new ServiceUnavailableException({ code: 'not_ready', message, details: error.getResponse() });
-  }
-};
+/** The checks that are down in a terminus answer, as `{name: what it says}`, for the one line that says readiness was lost. */
+const downChecks = (response: unknown): Record<string, unknown> => (response as { error?: Record<string, unknown> } | null)?.error ?? {};
 
 @ApiTags('operations')
 @Controller()
@@ -29,6 +23,7 @@ export class HealthController {
     private readonly storage: StorageHealth,
     private readonly health: HealthCheckService,
     private readonly readiness: ReadinessIndicators,
+    private readonly unavailability: ExpectedUnavailabilityLog,
   ) {}
 
   /**
@@ -71,10 +66,21 @@ export class HealthController {
   @ApiOperation({ summary: 'Readiness: the store answers and can write, and nothing following the log trails it by more than LEDGER_READY_MAX_LAG_EVENTS' })
   @ApiOkResponse({ type: HealthCheckDto })
   @ApiServiceUnavailableResponse({ type: ApiErrorDto, description: 'not_ready: details holds every check, up or down.' })
-  ready(): Promise<HealthCheckResult> {
-    return answerOrUnavailable(
-      this.health.check([() => this.readiness.storeAnswers(), () => this.readiness.storageWritable(), () => this.readiness.logFollowersCurrent()]),
-      'not ready: see details.error',
-    );
+  async ready(): Promise<HealthCheckResult> {
+    try {
+      const result = await this.health.check([
+        () => this.readiness.storeAnswers(),
+        () => this.readiness.storageWritable(),
+        () => this.readiness.logFollowersCurrent(),
+      ]);
+      this.unavailability.ended('not_ready', 'ready');
+      return result;
+    } catch (error) {
+      if (!(error instanceof ServiceUnavailableException)) throw error;
+      // A down check is answered in the API's one error shape, the check results in `details`; said once until ready.
+      const details = error.getResponse();
+      this.unavailability.answered('not_ready', { down: downChecks(details) }, 'not ready: readiness probes are answered 503');
+      throw new ServiceUnavailableException({ code: 'not_ready', message: 'not ready: see details.error', details });
+    }
   }
 }

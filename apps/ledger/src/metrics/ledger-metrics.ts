@@ -8,6 +8,7 @@ import { SubscriptionRestarts } from '../infrastructure/subscription-restarts';
 import { ReadModelWriteDeferrals } from '../infrastructure/read-model-write-deferrals';
 import { ReadModelWalCheckpoints } from '../infrastructure/read-model-wal-checkpoints';
 import { StorageHealth } from '../infrastructure/storage-health.service';
+import { WallClockSteps } from '../infrastructure/wall-clock-steps';
 
 /** Past this many events a lag is reported as the cap: a scrape must stay cheap while a rebuild runs. */
 const LAG_COUNT_CAP = 1_000;
@@ -38,6 +39,7 @@ export class LedgerMetrics {
     restarts: SubscriptionRestarts,
     deferrals: ReadModelWriteDeferrals,
     walCheckpoints: ReadModelWalCheckpoints,
+    clockSteps: WallClockSteps,
   ) {
     const registers = [this.registry];
     collectDefaultMetrics({ register: this.registry });
@@ -111,6 +113,7 @@ export class LedgerMetrics {
     this.registry.registerMetric(restarts.counter);
     this.registry.registerMetric(deferrals.counter);
     this.registry.registerMetric(walCheckpoints.duration);
+    this.registry.registerMetric(clockSteps.counter);
     new Counter({
       name: 'ledger_store_foreign_events_skipped_total',
       help: "Events in EventStoreDB's $all that the ledger did not write, skipped by reads and subscriptions (EventStoreDB only).",

@@ -8,9 +8,9 @@ import { MetricsController } from './metrics.controller';
 import { HealthController } from './health.controller';
 import { ReadinessIndicators } from './readiness-indicators';
 
-/** Prometheus metrics (prom-client), the command counter and timer on every command route (a guard registered after the access guard's module, so refused keys are not counted as commands), and liveness/readiness (@nestjs/terminus). */
+/** Prometheus metrics (prom-client), the command counter and timer on every command route (a guard registered after the access guard's module, so refused keys are not counted as commands), and liveness/readiness (@nestjs/terminus; its own error line per failed probe is off: HealthController says a lost readiness once). */
 @Module({
-  imports: [ReadModelsModule, TerminusModule.forRoot({ errorLogStyle: 'json' })],
+  imports: [ReadModelsModule, TerminusModule.forRoot({ logger: false })],
   controllers: [MetricsController, HealthController],
   providers: [LedgerMetrics, ReadinessIndicators, { provide: APP_GUARD, useClass: CommandMetricsGuard }],
   exports: [LedgerMetrics],

@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
 import { NODE_STATUSES } from '@ledger/projections';
 import { ConsumerDto } from '../http/consumer.dto';
 import { ApiCommandPosition, ApiPosition, EXAMPLE_TIME, EXAMPLE_TOKEN, OPEN_OBJECT } from '../openapi/api-shapes';
@@ -16,6 +16,12 @@ export class NodeAllocationSummaryDto {
   @ApiProperty({ example: EXAMPLE_TIME }) acquiredAt!: string;
 }
 
+/** Another controller's allocation, as a consumer key sees it: the node is taken, and nothing more. */
+export class ForeignAllocationDto {
+  @ApiProperty({ enum: [true], example: true }) foreign!: true;
+  @ApiProperty({ example: 'deployed' }) status!: string;
+}
+
 export class NodeReservationDto {
   @ApiProperty({ example: 'rsv-1' }) reservationId!: string;
   @ApiProperty({ example: 'autopilot' }) agentName!: string;
@@ -27,9 +33,14 @@ export class NodeFaultDto {
   @ApiProperty({ example: 'power_failure' }) name!: string;
   @ApiProperty({ example: EXAMPLE_TIME }) since!: string;
   @ApiProperty({ type: String, nullable: true, example: 'BMC timeout' }) lastError!: string | null;
-  @ApiPropertyOptional({ example: EXAMPLE_TOKEN }) token?: string;
+  @ApiPropertyOptional({
+    example: EXAMPLE_TOKEN,
+    description: "The allocation a deploy_timeout is about; left out for a consumer key when it is another controller's.",
+  })
+  token?: string;
 }
 
+@ApiExtraModels(NodeAllocationSummaryDto, ForeignAllocationDto)
 export class NodeViewDto {
   @ApiProperty({ example: 'node-7' }) nodeId!: string;
   @ApiProperty({ example: 'node-7.maas' }) hostname!: string;
@@ -40,17 +51,25 @@ export class NodeViewDto {
   @ApiProperty({ example: 'default' }) zone!: string;
   @ApiProperty({ enum: NODE_STATUSES, example: 'ready' }) status!: string;
   @ApiProperty({ description: 'Allocations this node has had.', example: 3 }) epoch!: number;
-  @ApiProperty({ type: NodeAllocationSummaryDto, nullable: true }) allocation!: NodeAllocationSummaryDto | null;
+  @ApiProperty({
+    oneOf: [{ $ref: getSchemaPath(NodeAllocationSummaryDto) }, { $ref: getSchemaPath(ForeignAllocationDto) }],
+    nullable: true,
+    description:
+      "The live allocation; to a consumer key, another controller's (or another model's, for a key scoped to models) is only `{foreign: true, status}`.",
+  })
+  allocation!: NodeAllocationSummaryDto | ForeignAllocationDto | null;
   @ApiProperty({ type: NodeReservationDto, nullable: true }) reservation!: NodeReservationDto | null;
   @ApiProperty({ type: [NodeFaultDto], description: 'Automatic faults: they clear themselves (seed 4).' }) faults!: NodeFaultDto[];
   @ApiProperty({ ...OPEN_OBJECT, nullable: true, description: 'Operator maintenance, if on: who, why, since when.' }) maintenance!: Record<
     string,
     unknown
   > | null;
-  @ApiProperty({ ...OPEN_OBJECT, nullable: true, description: 'Provider-side cleanup a release left pending.' }) pendingCleanup!: Record<
-    string,
-    unknown
-  > | null;
+  @ApiProperty({
+    ...OPEN_OBJECT,
+    nullable: true,
+    description: "Provider-side cleanup a release left pending; its token is left out for a consumer key when it is another controller's.",
+  })
+  pendingCleanup!: Record<string, unknown> | null;
   @ApiProperty({ example: EXAMPLE_TIME }) enlistedAt!: string;
 }
 

@@ -9,7 +9,8 @@ import { CLOCK } from '../infrastructure/injection-tokens';
 import type { Clock } from '../infrastructure/clock';
 import { EnlistNodeRequestDto } from './enlist-node/enlist-node.request.dto';
 import { EnlistNode } from './enlist-node/enlist-node.handler';
-import { presentNode } from '@ledger/projections';
+import { presentNode, type AllocationVisibility } from '@ledger/projections';
+import { Visibility } from '../http/allocation-visibility.decorator';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { MinPositionQueryDto, minPositionOf } from '../http/min-position.query.dto';
 import { ApiRefusals } from '../openapi/api-refusals.decorator';
@@ -39,21 +40,21 @@ export class NodesController {
   @ApiOperation({ summary: 'A node: status, epoch, live allocation, reservation, faults, maintenance' })
   @ApiNodeIdParam()
   @ApiOkResponse({ type: NodeResponseDto })
-  async get(@Param('nodeId', NodeIdParam) nodeId: string, @Query() query: MinPositionQueryDto) {
+  async get(@Param('nodeId', NodeIdParam) nodeId: string, @Query() query: MinPositionQueryDto, @Visibility() visible: AllocationVisibility) {
     const view = await this.views.atLeast(minPositionOf(query));
     const node = view.nodes[nodeId];
     if (!node) throw new NotFoundException({ code: 'not_found', message: `node ${nodeId} is not enlisted` });
-    return { ...presentNode(view, node, this.clock()), position: view.position };
+    return { ...presentNode(view, node, this.clock(), visible), position: view.position };
   }
 
   @Get()
   @ApiOperation({ summary: 'Nodes, by status and health condition' })
   @ApiOkResponse({ type: NodeListResponseDto })
-  async list(@Query() query: NodeListQueryDto) {
+  async list(@Query() query: NodeListQueryDto, @Visibility() visible: AllocationVisibility) {
     const { status, condition } = query;
     const view = await this.views.atLeast(minPositionOf(query));
     const now = this.clock();
     const nodes = listNodes(view, status, now).filter((node) => condition === undefined || hasCondition(node, condition));
-    return { nodes: nodes.map((node) => presentNode(view, node, now)), position: view.position };
+    return { nodes: nodes.map((node) => presentNode(view, node, now, visible)), position: view.position };
   }
 }

@@ -24,6 +24,15 @@ export class ApiErrorDto {
   })
   details?: unknown;
 
+  @ApiPropertyOptional({
+    description:
+      'On a refusal the ledger recorded (409, 403): the global position of its CommandRefused event. Pass it as minPosition to read the refusal back.',
+    type: 'integer',
+    minimum: 1,
+    example: 1249,
+  })
+  position?: number;
+
   @ApiProperty({
     description: "The request's correlation id (X-Correlation-Id): quote it when reporting a problem.",
     example: '0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f',

@@ -20,6 +20,7 @@ import { StorageHealth } from '../infrastructure/storage-health.service';
 import { SubscriptionRestarts } from '../infrastructure/subscription-restarts';
 import { ReadModelWriteDeferrals } from '../infrastructure/read-model-write-deferrals';
 import { LogFollowers } from '../infrastructure/log-followers';
+import { ExpectedUnavailabilityLog } from '../infrastructure/expected-unavailability';
 
 /** The live read models, followed from the log, and read-your-writes waiting. */
 @Injectable()
@@ -37,6 +38,7 @@ export class LedgerViewService implements OnModuleInit, BeforeApplicationShutdow
     restarts: SubscriptionRestarts,
     deferrals: ReadModelWriteDeferrals,
     followers: LogFollowers,
+    private readonly unavailability: ExpectedUnavailabilityLog,
   ) {
     this.logger.setContext(LedgerViewService.name);
     this.runner = new ProjectionRunner(store, CheckpointStore.on(readModels.db), ledgerProjection, {
@@ -83,6 +85,7 @@ export class LedgerViewService implements OnModuleInit, BeforeApplicationShutdow
     if (!(await this.runner.waitFor(minPosition, this.config.readWaitMs))) {
       throw new NotCaughtUp(`read models are at position ${this.runner.position}, not yet at ${minPosition}; retry shortly`);
     }
+    this.unavailability.ended('not_caught_up', 'reads reflect every answer again within LEDGER_READ_WAIT_MS');
     return this.runner.state;
   }
 

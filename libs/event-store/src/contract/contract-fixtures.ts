@@ -66,9 +66,9 @@ export const assertStrictlyIncreasing = (positions: readonly number[], what: str
 
 /** Polls `condition` until it holds; fails after `timeoutMs` with `what`. */
 export const eventually = async (condition: () => boolean, what: string, timeoutMs = 5000): Promise<void> => {
-  const deadline = Date.now() + timeoutMs;
+  const deadline = performance.now() + timeoutMs;
   while (!condition()) {
-    if (Date.now() > deadline) assert.fail(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    if (performance.now() > deadline) assert.fail(`timed out after ${timeoutMs} ms waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
 };

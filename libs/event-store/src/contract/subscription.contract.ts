@@ -85,10 +85,10 @@ export const describeSubscriptionContract = (current: CurrentSubject): void => {
       const subscription = store.subscribeToAll({ fromPosition: await store.headPosition() });
       const delivered = consume(subscription, new Set());
       await new Promise((resolve) => setTimeout(resolve, 50));
-      const closedAt = Date.now();
+      const closedAt = performance.now();
       await subscription.close();
       await within(delivered.finished, 1000, 'the loop to end after close()');
-      assert.ok(Date.now() - closedAt < 1000);
+      assert.ok(performance.now() - closedAt < 1000);
     });
 
     it('ends when the consumer breaks out of the loop', async () => {

@@ -7,3 +7,4 @@ export { stringAt, type DataPath, type EventFields } from './event-fields';
 export * from './data-files';
 export * from './group-committing';
 export { toWireError, fromWireError, type WireError } from './writer/writer-protocol';
+export * from './private-files';

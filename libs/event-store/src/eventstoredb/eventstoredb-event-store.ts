@@ -41,6 +41,8 @@ export class EventStoreDbEventStore implements EventStore {
   private readonly subscriptions = new Set<EventStoreDbAllSubscription>();
   private closing: Promise<void> | undefined;
   private foreignSkipped = 0;
+  /** The newest position this handle's appends were acknowledged at (announceCommits). */
+  private acknowledged = 0;
   private readonly onForeign: ForeignEventHandler;
 
   private constructor(
@@ -107,7 +109,17 @@ export class EventStoreDbEventStore implements EventStore {
     }
     const nextExpectedRevision = revisionFromBigInt(result.nextExpectedRevision);
     const position = result.position ? encodePosition(result.position) : await this.positionOfRevision(stream, nextExpectedRevision);
+    this.acknowledged = Math.max(this.acknowledged, position);
     return { nextExpectedRevision, position };
+  }
+
+  /**
+   * The newest position an append of this handle was acknowledged at (0 before any): a read
+   * that must reflect every answer given waits for its projection to reach it. The server
+   * tells subscriptions of commits itself, so there is nothing to announce.
+   */
+  announceCommits(): number {
+    return this.acknowledged;
   }
 
   async readStream(stream: string, options: { fromRevision?: number } = {}): Promise<RecordedEvent[]> {

@@ -10,3 +10,5 @@ export * from './audit-filter-match';
 export * from './thread/audit-index-thread';
 export type { AuditThreadSettings } from './thread/audit-thread-protocol';
 export type { ThreadPriority } from './thread/background-priority';
+export * from './audit-index-points';
+export * from './audit-indexed-log';

@@ -1,3 +1,4 @@
 export * from './cascade-state';
 export * from './cascade-step';
 export * from './lease-cascade-runner';
+export * from './cascade-fold';

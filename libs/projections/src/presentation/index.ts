@@ -1,3 +1,4 @@
+export * from './allocation-visibility';
 export * from './node.presenter';
 export * from './node-health.presenter';
 export * from './allocation.presenter';

@@ -1,8 +1,9 @@
 import { liveAllocationOf, liveReservationOf, nodeStatus, type LedgerViewState, type NodeView } from '../ledger-view';
 import { presentNodeHealth } from './node-health.presenter';
+import { SEES_EVERY_ALLOCATION, type AllocationVisibility } from './allocation-visibility';
 
-/** The node view as the API shows it. */
-export const presentNode = (view: LedgerViewState, node: NodeView, now: Date) => {
+/** The node view as the API shows it; a live allocation the reader may not see is shown as taken, and nothing more. */
+export const presentNode = (view: LedgerViewState, node: NodeView, now: Date, visible: AllocationVisibility = SEES_EVERY_ALLOCATION) => {
   const allocation = liveAllocationOf(view, node);
   return {
     nodeId: node.nodeId,
@@ -14,11 +15,13 @@ export const presentNode = (view: LedgerViewState, node: NodeView, now: Date) =>
     zone: node.zone,
     status: nodeStatus(view, node, now),
     epoch: node.epoch,
-    allocation: allocation
-      ? { token: allocation.token, epoch: allocation.epoch, consumer: allocation.consumer, status: allocation.status, acquiredAt: allocation.acquiredAt }
-      : null,
+    allocation: !allocation
+      ? null
+      : visible(allocation.consumer)
+        ? { token: allocation.token, epoch: allocation.epoch, consumer: allocation.consumer, status: allocation.status, acquiredAt: allocation.acquiredAt }
+        : { foreign: true as const, status: allocation.status },
     reservation: liveReservationOf(node, now),
-    ...presentNodeHealth(node),
+    ...presentNodeHealth(view, node, visible),
     enlistedAt: node.enlistedAt,
   };
 };

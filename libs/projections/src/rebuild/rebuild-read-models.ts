@@ -15,6 +15,8 @@ import { snapshotsOf, snapshotTablesOf } from '../runtime/snapshots/snapshot-tab
 import type { AuditLoaded, AuditLoadTask, AuditThreadMessage, FromMainThread } from './audit-index-worker';
 import { QueuedForThread } from './queued-for-thread';
 import { printAuditFields } from './audit-fields-json';
+import { CascadeFold } from '../lease-cascade/cascade-fold';
+import { monotonicMs } from './monotonic-ms';
 
 export interface FoldProgress {
   position: number;
@@ -68,7 +70,7 @@ export interface RebuildReadModelsOptions {
  */
 export const MAX_QUEUED_FOR_THREAD = 64 * 1024 * 1024;
 
-/** A step of a rebuild, done on the main thread or the audit index's, at `at` (Date.now()). */
+/** A step of a rebuild, done on the main thread or the audit index's, at `at` (monotonicMs(), the same base on both threads). */
 export interface RebuildStep {
   thread: 'main' | 'audit';
   step: string;
@@ -144,7 +146,8 @@ const splitAt = (page: readonly RecordedEvent[], stops: readonly number[]): Reco
 
 /**
  * Rebuilds every read model from position 0 in one pass over the log (each event read
- * and parsed once, then folded into the ledger view, its snapshots and the audit index),
+ * and parsed once, then folded into the ledger view, its snapshots, the audit index and
+ * the lease cascade's checkpoint),
  * into new generations, and promotes them all at the end. Until then, readers of `db`
  * keep seeing the old ones. The audit index is bulk-loaded and indexed once complete;
  * with `auditOnWorker` it is loaded and indexed on a second thread while this one folds
@@ -154,13 +157,15 @@ const splitAt = (page: readonly RecordedEvent[], stops: readonly number[]): Reco
 export const rebuildReadModels = async (options: RebuildReadModelsOptions): Promise<RebuiltReadModels> => {
   const started = process.hrtime.bigint();
   const { db, store, snapshotEvery } = options;
-  const step = (name: string) => options.onStep?.({ thread: 'main', step: name, at: Date.now() });
+  const step = (name: string) => options.onStep?.({ thread: 'main', step: name, at: monotonicMs() });
   const until = options.until ?? (await store.headPosition());
   const tables = new ReadModelTables(db);
   const snapshotGeneration = snapshotEvery > 0 ? tables.allocate(snapshotsOf(ledgerProjection.name)) : 0;
   const snapshots =
     snapshotGeneration > 0 ? new SnapshotWriter(db, ledgerProjection.name, { every: snapshotEvery, clock: options.clock }, snapshotGeneration) : null;
   const view = new StateFold(ledgerProjection, ledgerProjection.initialState(), { snapshots, clock: options.clock });
+  // The lease cascade too: a ledger started after the rebuild is ready without stepping through the log again.
+  const cascade = new CascadeFold();
   const pageSize = options.pageSize ?? 2_000;
   // A second thread reads and parses the log again: worth it only with a second core.
   const parallel = options.auditOnWorker !== undefined && (options.stops ?? []).length === 0 && db.name !== ':memory:' && availableParallelism() >= 2;
@@ -236,6 +241,7 @@ export const rebuildReadModels = async (options: RebuildReadModelsOptions): Prom
         view.applyPage(part);
       }
       audit?.applyPage(page);
+      cascade.applyPage(page);
       position = page[page.length - 1].position;
       events += page.length;
       options.onProgress?.({ position, events, until: Math.max(until, target) });
@@ -284,12 +290,15 @@ export const rebuildReadModels = async (options: RebuildReadModelsOptions): Prom
   for (;;) {
     const target = replacedPosition(tables);
     await foldTo(target);
+    const cascadeState = await cascade.checkpoint(read);
     const logEndsBefore = position < target;
     const promoted = db
       .transaction(() => {
         if (!logEndsBefore && replacedPosition(tables) > position) return false;
         if (snapshotGeneration > 0) tables.promote(snapshotsOf(ledgerProjection.name), snapshotGeneration, snapshotTablesOf(ledgerProjection.name));
-        view.saveCheckpointsTo(CheckpointStore.on(db), { whole: true });
+        const checkpoints = CheckpointStore.on(db);
+        view.saveCheckpointsTo(checkpoints, { whole: true });
+        CascadeFold.saveUnlessBehind(checkpoints, cascadeState, (options.clock ?? (() => new Date()))());
         view.flush();
         index.promote();
         return true;

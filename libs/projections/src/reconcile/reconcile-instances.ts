@@ -1,5 +1,6 @@
 import { isCurrent } from '../ledger-view/allocation-queries';
 import type { AllocationView, LedgerViewState } from '../ledger-view/views';
+import { SEES_EVERY_ALLOCATION, type AllocationVisibility } from '../presentation/allocation-visibility';
 
 export type Verdict = 'valid' | 'stale' | 'duplicate' | 'foreign' | 'unknown';
 
@@ -30,13 +31,16 @@ const ACTIONS: Record<Verdict, string> = {
 
 type Resolved = { item: InventoryInstance; verdict: Verdict; reason: string; allocation: AllocationView | null };
 
-const resolve = (view: LedgerViewState, consumer: { controller: string; model: string }, item: InventoryInstance): Resolved => {
+const resolve = (view: LedgerViewState, consumer: { controller: string; model: string }, item: InventoryInstance, visible: AllocationVisibility): Resolved => {
   const ours = (a: AllocationView) => a.consumer.controller === consumer.controller && a.consumer.model === consumer.model;
   if (item.token !== undefined) {
     const allocation = view.allocations[item.token];
     if (!allocation) return { item, verdict: 'unknown', reason: 'the ledger never issued this token', allocation: null };
-    if (!ours(allocation))
-      return { item, verdict: 'foreign', reason: `token belongs to ${allocation.consumer.controller}/${allocation.consumer.model}`, allocation };
+    if (!ours(allocation)) {
+      // Whose it is, only to a reader who may see it: a consumer key learns no other tenant's model names.
+      const whose = visible(allocation.consumer) ? `${allocation.consumer.controller}/${allocation.consumer.model}` : 'another controller or model';
+      return { item, verdict: 'foreign', reason: `token belongs to ${whose}`, allocation };
+    }
     if (!isCurrent(view, allocation)) {
       return {
         item,
@@ -58,10 +62,16 @@ const resolve = (view: LedgerViewState, consumer: { controller: string; model: s
 /**
  * A consumer's inventory, judged against the ledger (seed 1): which machine records
  * are valid, which are stale (forget them, never touch the node), which point at a
- * node another record already holds (duplicates), which belong to someone else.
+ * node another record already holds (duplicates), which belong to someone else (named
+ * only to a reader who may see that allocation).
  */
-export const reconcileInstances = (view: LedgerViewState, consumer: { controller: string; model: string }, items: InventoryInstance[]): InstanceVerdict[] => {
-  const resolved = items.map((item) => resolve(view, consumer, item));
+export const reconcileInstances = (
+  view: LedgerViewState,
+  consumer: { controller: string; model: string },
+  items: InventoryInstance[],
+  visible: AllocationVisibility = SEES_EVERY_ALLOCATION,
+): InstanceVerdict[] => {
+  const resolved = items.map((item) => resolve(view, consumer, item, visible));
   const claimants = new Map<string, Resolved[]>();
   for (const r of resolved) {
     if (r.verdict === 'valid' && r.allocation) claimants.set(r.allocation.token, [...(claimants.get(r.allocation.token) ?? []), r]);

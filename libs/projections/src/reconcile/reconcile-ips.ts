@@ -1,6 +1,7 @@
 import { holderOf } from '@ledger/domain';
 import { allocationOfOwner, dhcpHolding, leaseStatus } from '../ledger-view/lease-queries';
 import type { LedgerViewState } from '../ledger-view/views';
+import { SEES_EVERY_ALLOCATION, type AllocationVisibility } from '../presentation/allocation-visibility';
 
 export type IpVerdict = 'valid' | 'orphaned' | 'foreign' | 'unknown';
 
@@ -34,9 +35,16 @@ const report = (ip: string, verdict: IpVerdict, reason: string, extra: Partial<I
 /**
  * The addresses a consumer believes it uses, judged against the ledger (seed 2): valid
  * only if its live allocation or device holds the address's valid lease. Addresses are
- * canonical (the caller normalises them).
+ * canonical (the caller normalises them). Another owner is named only to a reader who may
+ * see its allocation.
  */
-export const reconcileIps = (view: LedgerViewState, consumer: { controller: string; model: string }, ips: string[], now: Date): IpVerdictReport[] =>
+export const reconcileIps = (
+  view: LedgerViewState,
+  consumer: { controller: string; model: string },
+  ips: string[],
+  now: Date,
+  visible: AllocationVisibility = SEES_EVERY_ALLOCATION,
+): IpVerdictReport[] =>
   ips.map((ip) => {
     const entry = view.leases[ip];
     const lease = entry?.leases[entry.leases.length - 1];
@@ -51,7 +59,8 @@ export const reconcileIps = (view: LedgerViewState, consumer: { controller: stri
     const owner = allocationOfOwner(view, lease.owner)?.consumer;
     const found = { leaseId: lease.leaseId, ...holderOf(lease.owner) };
     if (!owner || owner.controller !== consumer.controller || owner.model !== consumer.model) {
-      return report(ip, 'foreign', `lease ${lease.leaseId} belongs to ${owner ? `${owner.controller}/${owner.model}` : 'an unknown owner'}`, {
+      const whose = !owner ? 'an unknown owner' : visible(owner) ? `${owner.controller}/${owner.model}` : 'another controller or model';
+      return report(ip, 'foreign', `lease ${lease.leaseId} belongs to ${whose}`, {
         leaseId: lease.leaseId,
       });
     }

@@ -204,14 +204,20 @@ export class ProjectorRunner<P extends Projector> {
   rebuild(how: ProjectorRebuild<P>, onProgress?: (progress: RebuildProgress) => void): Promise<RebuildResult> {
     if (this.rebuildRun) throw new RebuildInProgressError(`${this.current.name} is already being rebuilt`);
     const progress: RebuildProgress = { startedAt: new Date(), position: 0, events: 0 };
-    const done = this.runRebuild(how, progress, onProgress).finally(() => {
+    const began = performance.now();
+    const done = this.runRebuild(how, progress, began, onProgress).finally(() => {
       this.rebuildRun = null;
     });
     this.rebuildRun = { progress, done };
     return done;
   }
 
-  private async runRebuild(how: ProjectorRebuild<P>, progress: RebuildProgress, onProgress?: (progress: RebuildProgress) => void): Promise<RebuildResult> {
+  private async runRebuild(
+    how: ProjectorRebuild<P>,
+    progress: RebuildProgress,
+    began: number,
+    onProgress?: (progress: RebuildProgress) => void,
+  ): Promise<RebuildResult> {
     const fresh = how.fresh();
     const pageSize = this.options.pageSize ?? DEFAULT_PAGE;
     for (;;) {
@@ -230,7 +236,7 @@ export class ProjectorRunner<P extends Projector> {
       how.promote(fresh);
       this.current = fresh;
       this.advanced();
-      return { position: fresh.position, events: progress.events, seconds: (Date.now() - progress.startedAt.getTime()) / 1000 };
+      return { position: fresh.position, events: progress.events, seconds: (performance.now() - began) / 1000 };
     }
   }
 

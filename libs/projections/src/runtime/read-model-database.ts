@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { ensurePrivateFile } from '@ledger/event-store';
 
 export interface ReadModelDatabaseOptions {
   /** Open without writing anything (verify reads the live file this way). */
@@ -24,6 +25,8 @@ export const READ_MODEL_PAGE_SIZE = 32_768;
  * and a CLI rebuild): WAL mode, and every write waits its turn.
  */
 export const openReadModelDatabase = (file: string, options: ReadModelDatabaseOptions = {}): Database.Database => {
+  // A new file is created 0600 first: SQLite gives its -wal and -shm files the main file's mode.
+  if (options.readonly !== true) ensurePrivateFile(file);
   const db = new Database(file, { readonly: options.readonly === true, fileMustExist: options.readonly === true });
   try {
     db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 10_000}`);

@@ -63,7 +63,7 @@ interface StagedSave {
 export class StateFold<State extends { position: number }> implements Projector {
   private savedPosition: number;
   private snapshotPending = false;
-  /** A snapshot due that gives way to another holder of the write lock (the clock, in ms). */
+  /** A snapshot due that gives way to another holder of the write lock (performance.now(), in ms: how long is an interval, not a date). */
   private readonly snapshotGiveWay = new GiveWay();
   private readonly options: StateFoldOptions;
   /** The state's tracking when no snapshot writer tracks it (which is then shared). */
@@ -132,7 +132,7 @@ export class StateFold<State extends { position: number }> implements Projector 
    * until it is written or has been owed for MAX_GIVE_WAY_MS, when it waits.
    */
   private takeSnapshot(): void {
-    const now = this.now().getTime();
+    const now = performance.now();
     const taken = this.options.snapshots!.take(this.state, { wait: this.options.snapshotsWait !== false || this.snapshotGiveWay.mustWait(now) });
     this.snapshotPending = false;
     this.snapshotGiveWay.tried(taken, now);

@@ -1,8 +1,6 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { Streams } from '@ledger/domain';
 import { eventAtOrAfter, scopedStateAt, type LedgerViewState, type PointInLog } from '@ledger/projections';
-import type { EventStore } from '@ledger/event-store';
-import { EVENT_STORE } from '../../infrastructure/injection-tokens';
 import { AuditIndexService } from '../audit-index.service';
 import { positionOfPoint } from './position-of-point';
 
@@ -24,26 +22,23 @@ export interface ScopedViewAt {
  */
 @Injectable()
 export class ScopedTimeTravelService {
-  constructor(
-    @Inject(EVENT_STORE) private readonly store: EventStore,
-    private readonly audit: AuditIndexService,
-  ) {}
+  constructor(private readonly audit: AuditIndexService) {}
 
   async viewAt(key: HistoryKey, point: PointInLog): Promise<ScopedViewAt> {
-    const position = await positionOfPoint(this.store, point);
+    const position = await positionOfPoint(this.audit.log, point);
     // The scope is read from the audit index: it must have seen the position first.
     await this.audit.atLeast(position);
     const { nodeIds, ips } = this.audit.reader.scopeOf(key, position);
     if ('ip' in key && !ips.includes(key.ip)) ips.push(key.ip);
     const streams = [...nodeIds.map(Streams.node), ...ips.map(Streams.ip)];
-    const result = await scopedStateAt(this.store, { streams }, position);
+    const result = await scopedStateAt(this.audit.log, { streams }, position);
     return { view: result.view, position, now: await this.momentOf(point, position, result.lastRecordedAt), folded: result.folded, streams: result.streams };
   }
 
   /** The moment a point stands for: its time, or when the log's event at that position was recorded. */
   private async momentOf(point: PointInLog, position: number, lastFolded: string | null): Promise<Date> {
     if ('time' in point) return point.time;
-    const event = position > 0 ? await eventAtOrAfter(this.store, position) : null;
+    const event = position > 0 ? await eventAtOrAfter(this.audit.log, position) : null;
     return new Date(event?.position === position ? event.recordedAt : (lastFolded ?? 0));
   }
 }

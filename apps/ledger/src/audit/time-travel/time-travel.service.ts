@@ -1,8 +1,7 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { ledgerProjection, stateAt, type LedgerViewState, type PointInLog } from '@ledger/projections';
-import type { EventStore } from '@ledger/event-store';
-import { EVENT_STORE } from '../../infrastructure/injection-tokens';
 import { LedgerViewService } from '../../read-models/ledger-view.service';
+import { AuditIndexService } from '../audit-index.service';
 import { positionOfPoint } from './position-of-point';
 
 export interface ViewAt {
@@ -19,13 +18,14 @@ export interface ViewAt {
 @Injectable()
 export class TimeTravelService {
   constructor(
-    @Inject(EVENT_STORE) private readonly store: EventStore,
     private readonly views: LedgerViewService,
+    /** Its log finds a position by time, and the time of a position, through the audit index. */
+    private readonly audit: AuditIndexService,
   ) {}
 
   async viewAt(point: PointInLog): Promise<ViewAt> {
-    const position = await positionOfPoint(this.store, point);
-    const result = await stateAt(this.store, ledgerProjection, position, this.views.snapshots);
+    const position = await positionOfPoint(this.audit.log, point);
+    const result = await stateAt(this.audit.log, ledgerProjection, position, this.views.snapshots);
     const now = 'time' in point ? point.time : new Date(result.lastRecordedAt ?? 0);
     return { view: result.state, position, now, snapshot: result.snapshot, folded: result.folded };
   }

@@ -7,11 +7,11 @@ export interface AuditThreadSettings {
   /** The embedded store's file, opened read-only (through the ledger's upcasters). */
   eventFile: string;
   readModelFile: string;
-  /** Fold live pages at most this often (LEDGER_AUDIT_FOLD_INTERVAL_MS). */
+  /** Fold live pages at most this often. */
   minPageIntervalMs: number;
   /** How often the thread looks at the file for commits it was not told of. */
   pollIntervalMs: number;
-  /** How many nice steps below the process the thread runs (LEDGER_AUDIT_THREAD_NICE): 0 leaves it at the process's priority. */
+  /** How many nice steps below the process the thread runs: 0 leaves it at the process's priority. */
   nice: number;
 }
 

@@ -172,7 +172,16 @@ export class SimulatedCascade {
   private saved: string = JSON.stringify(this.state);
   releasesSent = 0;
 
-  constructor(private readonly world: CascadeWorld) {}
+  constructor(
+    private readonly world: CascadeWorld,
+    /** The checkpoint it starts from (a rebuild's), else the start of the log. */
+    from?: CascadeState,
+  ) {
+    if (from) {
+      this.state = structuredClone(from);
+      this.checkpoint();
+    }
+  }
 
   get position(): number {
     return this.state.position;
