@@ -46,6 +46,8 @@ export default tseslint.config(
         { type: 'access-lib', pattern: 'libs/access' },
         { type: 'testing-lib', pattern: 'libs/testing' },
         { type: 'client-lib', pattern: 'libs/ledger-client' },
+        { type: 'lease-files-lib', pattern: 'libs/lease-files' },
+        { type: 'dhcp-agent', pattern: 'apps/dhcp-agent' },
         { type: 'ledger-config', pattern: 'apps/ledger/src/config' },
         { type: 'ledger-infrastructure', pattern: 'apps/ledger/src/infrastructure' },
         { type: 'ledger-application', pattern: 'apps/ledger/src/application' },
@@ -92,6 +94,9 @@ export default tseslint.config(
             allow(['projections'], ['domain', 'event-store', 'projections']),
             allow(['access-lib'], ['domain', 'access-lib']),
             allow(['client-lib'], ['client-lib']),
+            // DHCP servers' lease files, read by the CLI's import and followed by the DHCP agent.
+            allow(['lease-files-lib'], ['domain', 'lease-files-lib']),
+            allowPackages(['lease-files-lib']),
             allow(['testing-lib'], [...LIBS, 'client-lib', 'testing-lib']),
             allowPackages(['event-store', 'projections', 'access-lib', 'testing-lib', 'client-lib']),
             // Inside the ledger: config <- infrastructure <- application / read models <- features <- root.
@@ -109,7 +114,10 @@ export default tseslint.config(
             allow(['ledger-openapi-document'], [...LIBS, ...LEDGER_LAYERS, 'ledger-feature', 'ledger-openapi-document', 'ledger-root']),
             allowPackages([...LEDGER_LAYERS, 'ledger-feature', 'ledger-openapi-document', 'ledger-root']),
             // The CLI stands beside the server: libraries only (the typed client among them).
-            allow(['cli'], [...LIBS, 'client-lib', 'cli']),
+            allow(['cli'], [...LIBS, 'client-lib', 'lease-files-lib', 'cli']),
+            // The DHCP agent is a client of the ledger's API: the typed client and the lease files, no domain rules.
+            allow(['dhcp-agent'], ['client-lib', 'lease-files-lib', 'dhcp-agent']),
+            allowPackages(['dhcp-agent']),
             allowPackages(['cli']),
             // The MAAS facade is a client of the ledger's HTTP API: the typed client and the key format, nothing of the ledger's inside.
             allow(['maas-facade'], ['access-lib', 'client-lib', 'maas-facade']),
@@ -118,9 +126,9 @@ export default tseslint.config(
             // that could pull node-only code into the bundle, no package).
             allow(['review-page'], ['review-page']),
             // End-to-end tests drive the real apps; the bench uses the libraries, the harness and the CLI's log generator, never test/.
-            allow(['e2e'], [...LIBS, 'testing-lib', 'client-lib', 'cli', 'e2e']),
+            allow(['e2e'], [...LIBS, 'testing-lib', 'client-lib', 'lease-files-lib', 'cli', 'dhcp-agent', 'e2e']),
             allowPackages(['e2e']),
-            allow(['bench'], [...LIBS, 'testing-lib', 'cli', 'bench']),
+            allow(['bench'], [...LIBS, 'testing-lib', 'lease-files-lib', 'cli', 'dhcp-agent', 'bench']),
             allowPackages(['bench']),
           ],
         },

@@ -20,6 +20,8 @@ import { readModelRebuildSection } from './sections/read-model-rebuild.section';
 import { timeTravelSection } from './sections/time-travel.section';
 import { nodeFoldSection } from './sections/node-fold.section';
 import { bigLedgerSection } from './sections/big-ledger.section';
+import { dhcpRenewalDaySection } from './sections/dhcp-renewal-day.section';
+import { dhcpBootStormSection } from './sections/dhcp-boot-storm.section';
 
 export const SECTIONS: readonly BenchSection[] = [
   rawSqliteSection,
@@ -29,6 +31,8 @@ export const SECTIONS: readonly BenchSection[] = [
   timeTravelSection,
   bigLedgerSection,
   nodeFoldSection,
+  dhcpRenewalDaySection,
+  dhcpBootStormSection,
 ];
 
 interface Args {

@@ -1078,6 +1078,11 @@ export interface components {
             deviceId?: string;
             /** @example 10.0.0.17 */
             ip: string;
+            /**
+             * @description The ledger lease this binding is (set when valid), e.g. one learned from this very record.
+             * @example 10.0.0.17#4
+             */
+            leaseId?: string;
             /** @example 52:54:00:12:34:56 */
             mac: string;
             /** @example the owner allocation has ended */
@@ -1401,6 +1406,11 @@ export interface components {
              */
             kind?: "dhcp" | "static";
             /**
+             * @description The DHCP server (its `source`) whose binding this lease was learned from: the device registered with the bound MAC became its owner. null: granted through POST /v1/leases. A learned lease with no expiresAt ends when its server reports the end.
+             * @example kea:kea-leases4.csv
+             */
+            learnedFrom?: string | null;
+            /**
              * @description null: an address a DHCP server holds that the ledger never leased.
              * @example 10.0.0.17#4
              */
@@ -1438,6 +1448,8 @@ export interface components {
             position: number;
         };
         LeaseObservationsRequestDto: {
+            /** @description true: the source follows the server's lease database and reports every change (the DHCP agent). Its bindings then hold until it reports their end, and a renewal (the same MAC, state and hostname, a later end) appends nothing. false: a snapshot (ledger-cli import); a binding holds until its `ends`. */
+            following?: boolean;
             /**
              * @description DHCP lease records, as the server wrote them.
              * @example [

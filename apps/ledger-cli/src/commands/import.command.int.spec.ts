@@ -16,8 +16,8 @@ import { join } from 'node:path';
 import { UsageError, type CliIo } from '../cli-command';
 import { runCli } from '../main';
 import { parseCommandArgs } from '../parse-args';
-import { LEASE_STATES, type LeaseState } from '../lease-files/lease-record';
-import { generateIscLeaseFile, generateKeaLeaseFiles, type GeneratedLeaseFiles } from '../lease-files/testing/lease-file-generator';
+import { LEASE_STATES, type LeaseState } from '@ledger/lease-files';
+import { generateIscLeaseFile, generateKeaLeaseFiles, type GeneratedLeaseFiles } from '@ledger/lease-files/testing';
 import type { ImportReport } from '../lease-import/import-report';
 import { createImportCommand, type ImportDependencies } from './import.command';
 

@@ -1,16 +1,16 @@
 import { basename } from 'node:path';
 import { UsageError, type CliCommand, type CliIo, type ParsedArgs } from '../cli-command';
-import { LEASE_FILE_FORMATS, type LeaseFileFormat } from '../lease-files/lease-file-format';
+import { LEASE_FILE_FORMATS, type LeaseFileFormat } from '@ledger/lease-files';
 import { buildImportReport, formatImportTable } from '../lease-import/import-report';
 import { STORAGE_FAULT_MESSAGES, type StorageFaultCode } from '@ledger/event-store';
 import { STORAGE_FAULT_EXIT } from '../exit-codes';
-import { quoteText } from '../lease-files/quote-text';
+import { quoteText } from '@ledger/lease-files';
 import { LedgerHttpError, LeaseObservationsClient, storageFaultCode } from '../lease-import/lease-observations-client';
 import { ImportInterrupted, postInBatches, type PostOutcome } from '../lease-import/post-in-batches';
 import { ProgressBar } from '../lease-import/progress-bar';
 import { LeaseFileMissing, readLeaseFiles, resolveLeaseFiles, type LeaseFileSource } from '../lease-import/read-lease-files';
-import { NotALeaseFile } from '../lease-files/not-a-lease-file';
-import type { LeaseFileReading } from '../lease-files/latest-leases';
+import { NotALeaseFile } from '@ledger/lease-files';
+import type { LeaseFileReading } from '@ledger/lease-files';
 
 const DEFAULT_URL = 'http://127.0.0.1:3000';
 /** The endpoint takes at most this many records per request. */

@@ -1,5 +1,5 @@
-import type { LeaseFileReading } from '../lease-files/latest-leases';
-import { describeOrigin, LEASE_STATES, type LeaseFileProblem, type LeaseState } from '../lease-files/lease-record';
+import type { LeaseFileReading } from '@ledger/lease-files';
+import { describeOrigin, LEASE_STATES, type LeaseFileProblem, type LeaseState } from '@ledger/lease-files';
 import type { LeaseVerdict } from './lease-observations-client';
 import type { OrphanedLease, PostOutcome } from './post-in-batches';
 import type { LeaseFileSource } from './read-lease-files';

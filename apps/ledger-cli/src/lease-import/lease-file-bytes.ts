@@ -2,7 +2,7 @@ import { closeSync, createReadStream, openSync, readSync, type ReadStream } from
 import { constants, createGunzip, gunzipSync } from 'node:zlib';
 import type { Readable } from 'node:stream';
 
-import { NotALeaseFile } from '../lease-files/not-a-lease-file';
+import { NotALeaseFile } from '@ledger/lease-files';
 
 export { NotALeaseFile };
 

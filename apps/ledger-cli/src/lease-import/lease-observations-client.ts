@@ -1,5 +1,5 @@
 import { createLedgerClient, type LedgerApi } from '@ledger/client';
-import type { LeaseObservation } from '../lease-files/lease-record';
+import type { LeaseObservation } from '@ledger/lease-files';
 
 /** The ledger's answer to `POST /v1/observations/leases`. */
 export type LeaseVerdict = 'valid' | 'orphaned' | 'released' | 'unknown';

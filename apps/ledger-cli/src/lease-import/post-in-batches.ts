@@ -1,4 +1,4 @@
-import { toObservation, type LeaseFileProblem, type LeaseOrigin, type LeaseRecord } from '../lease-files/lease-record';
+import { toObservation, type LeaseFileProblem, type LeaseOrigin, type LeaseRecord } from '@ledger/lease-files';
 import { LedgerHttpError, type LeaseObservationsClient, type LeaseVerdict, type LeaseVerdictResult } from './lease-observations-client';
 
 export type OrphanedLease = LeaseVerdictResult & { origin?: LeaseOrigin };

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import type { LeaseObservation, LeaseRecord } from '../lease-files/lease-record';
+import type { LeaseObservation, LeaseRecord } from '@ledger/lease-files';
 import { LedgerHttpError, LedgerUnreachable, type LeaseObservationsResponse, type LeaseVerdict } from './lease-observations-client';
 import { ImportInterrupted, postInBatches, rejectedRecords } from './post-in-batches';
 

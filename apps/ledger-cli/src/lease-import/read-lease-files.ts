@@ -1,9 +1,9 @@
 import { existsSync, statSync } from 'node:fs';
-import { IscLeaseParser } from '../lease-files/isc-dhcpd-parser';
-import { KeaLeaseParser } from '../lease-files/kea-csv-parser';
-import { keaLeaseFileSet } from '../lease-files/kea-lease-file-set';
-import { LatestLeases, type LeaseFileReading } from '../lease-files/latest-leases';
-import { detectLeaseFileFormat, type LeaseFileFormat } from '../lease-files/lease-file-format';
+import { IscLeaseParser } from '@ledger/lease-files';
+import { KeaLeaseParser } from '@ledger/lease-files';
+import { keaLeaseFileSet } from '@ledger/lease-files';
+import { LatestLeases, type LeaseFileReading } from '@ledger/lease-files';
+import { detectLeaseFileFormat, type LeaseFileFormat } from '@ledger/lease-files';
 import { leaseFileHead, NotALeaseFile, openLeaseFileText } from './lease-file-bytes';
 import { LineSplitter } from './line-splitter';
 

@@ -17,6 +17,12 @@ export class DhcpLeaseResultDto {
   @ApiProperty({ example: 'the owner allocation has ended' }) reason!: string;
   @ApiPropertyOptional({ example: 'node-7.3.k3v9QbX2mT0aLw' }) token?: string;
   @ApiPropertyOptional({ example: 'node-7.3.d1' }) deviceId?: string;
+  @ApiPropertyOptional({
+    type: String,
+    description: 'The ledger lease this binding is (set when valid), e.g. one learned from this very record.',
+    example: '10.0.0.17#4',
+  })
+  leaseId?: string;
 }
 
 export class DhcpVerdictSummaryDto {

@@ -12,12 +12,12 @@ const endActive = (state: LeaseState, leaseId: string, how: 'released' | 'expire
 export const evolveLease = (state: LeaseState, event: LeaseEvent): LeaseState => {
   switch (event.type) {
     case 'LeaseGranted': {
-      const { ip, leaseId, mac, owner, leaseKind, expiresAt } = event.data;
+      const { ip, leaseId, mac, owner, leaseKind, expiresAt, dhcpSource } = event.data;
       return {
         ...state,
         ip,
         granted: Math.max(state.granted, parseLeaseId(leaseId)?.sequence ?? state.granted + 1),
-        active: { leaseId, mac, owner, leaseKind, expiresAt },
+        active: { leaseId, mac, owner, leaseKind, expiresAt, dhcpSource: dhcpSource ?? null },
       };
     }
     case 'LeaseRenewed':
@@ -27,8 +27,9 @@ export const evolveLease = (state: LeaseState, event: LeaseEvent): LeaseState =>
     case 'LeaseExpired':
       return endActive(state, event.data.leaseId, 'expired');
     case 'DhcpLeaseObserved': {
-      const { ip, source, mac, state: binding, starts, ends, hostname } = event.data;
-      return { ...state, ip, observations: { ...state.observations, [source]: { source, mac, state: binding, starts, ends, hostname } } };
+      const { ip, source, mac, state: binding, starts, ends, hostname, following } = event.data;
+      const observation = { source, mac, state: binding, starts, ends, hostname, ...(following ? { following } : {}) };
+      return { ...state, ip, observations: { ...state.observations, [source]: observation } };
     }
   }
 };

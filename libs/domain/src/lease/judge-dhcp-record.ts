@@ -20,6 +20,14 @@ export const heldByServer = (record: Pick<DhcpRecord, 'state' | 'ends'>, now: st
   record.state === 'active' && (record.ends === null || Date.parse(record.ends) > Date.parse(now));
 
 /**
+ * A binding as the ledger last recorded it still holds: a following source's active binding
+ * until that source reports its end (its renewals are not recorded, so the end it announced
+ * first says nothing), any other source's until the end it announced.
+ */
+export const recordedBindingHolds = (record: Pick<DhcpRecord, 'state' | 'ends' | 'following'>, now: string): boolean =>
+  record.following === true ? record.state === 'active' : heldByServer(record, now);
+
+/**
  * A DHCP server's record judged against the ledger (seed 2). A binding the server holds
  * is `valid` only if it is the address's active ledger lease, for the same MAC, not past
  * its expiry, with a live owner (unknown liveness counts as not live). Anything else the

@@ -43,6 +43,17 @@ export type ReleaseLease = {
 
 export type ExpireLease = { type: 'ExpireLease'; ip: string; leaseId: LeaseId; now: string };
 
-export type ObserveDhcpLease = DhcpRecord & { type: 'ObserveDhcpLease'; ip: string; now: string };
+/**
+ * A DHCP server's record of one address. `candidate` is the device registered with the
+ * record's MAC, if exactly one live device is (found by the application; its liveness,
+ * read from its node stream, travels in `liveness` with that of the address's active lease).
+ */
+export type ObserveDhcpLease = DhcpRecord & {
+  type: 'ObserveDhcpLease';
+  ip: string;
+  candidate: LeaseOwner | null;
+  liveness: OwnerLivenessReport;
+  now: string;
+};
 
 export type LeaseCommand = GrantLease | RenewLease | ReleaseLease | ExpireLease | ObserveDhcpLease;

@@ -231,6 +231,8 @@ describe('DHCP observations', () => {
     starts: at(1),
     ends: at(600),
     hostname: 'juju-1-lxc-1',
+    candidate: null,
+    liveness: {},
     now,
   });
   const observed = (state: 'active' | 'free', observedAt = at(50)): LeaseEvent => ({

@@ -9,6 +9,8 @@ export interface ActiveLease {
   owner: LeaseOwner;
   leaseKind: LeaseKind;
   expiresAt: string | null;
+  /** The DHCP server whose binding this lease was learned from; null for a grant. */
+  dhcpSource: string | null;
 }
 
 export interface EndedLease {

@@ -17,7 +17,7 @@ export const applyLeaseEvent = (view: LedgerViewState, recorded: RecordedEvent, 
   stamp(changes, 'leases', ips, position);
   switch (event.type) {
     case 'LeaseGranted': {
-      const { leaseId, mac, owner, leaseKind, expiresAt } = event.data;
+      const { leaseId, mac, owner, leaseKind, expiresAt, dhcpSource } = event.data;
       ips.leases.push({
         leaseId,
         ip,
@@ -25,6 +25,7 @@ export const applyLeaseEvent = (view: LedgerViewState, recorded: RecordedEvent, 
         owner: { ...owner },
         kind: leaseKind,
         expiresAt,
+        dhcpSource: dhcpSource ?? null,
         grantedAt: recorded.recordedAt,
         renewedAt: null,
         ended: null,
@@ -54,8 +55,8 @@ export const applyLeaseEvent = (view: LedgerViewState, recorded: RecordedEvent, 
       return;
     }
     case 'DhcpLeaseObserved': {
-      const { source, mac, state, starts, ends, hostname, observedAt } = event.data;
-      ips.dhcp[source] = { source, mac, state, starts, ends, hostname, observedAt, position };
+      const { source, mac, state, starts, ends, hostname, following, observedAt } = event.data;
+      ips.dhcp[source] = { source, mac, state, starts, ends, hostname, ...(following ? { following } : {}), observedAt, position };
       return;
     }
   }

@@ -7,3 +7,15 @@ export const isDeviceLive = (view: LedgerViewState, device: DeviceView): boolean
   const allocation = view.allocations[device.token];
   return device.removed === null && !!allocation && isCurrent(view, allocation);
 };
+
+/** Live devices by their MAC: what a DHCP server's binding is matched against (several on one MAC match none). */
+export const liveDevicesByMac = (view: LedgerViewState): Map<string, DeviceView[]> => {
+  const byMac = new Map<string, DeviceView[]>();
+  for (const device of Object.values(view.devices)) {
+    if (!isDeviceLive(view, device)) continue;
+    const same = byMac.get(device.mac);
+    if (same) same.push(device);
+    else byMac.set(device.mac, [device]);
+  }
+  return byMac;
+};

@@ -1,4 +1,4 @@
-import { heldByServer, type LeaseOwner } from '@ledger/domain';
+import { recordedBindingHolds, type LeaseOwner } from '@ledger/domain';
 import { isCurrent } from './allocation-queries';
 import type { DhcpObservationView, IpLeasesView, LeaseView } from './lease-views';
 import type { AllocationView, LedgerViewState } from './views';
@@ -18,7 +18,7 @@ export const isOwnerLive = (view: LedgerViewState, owner: LeaseOwner): boolean =
 
 /** What some DHCP server still holds for this address, if any. */
 export const dhcpHolding = (ips: IpLeasesView, now: Date): DhcpObservationView | null =>
-  Object.values(ips.dhcp).find((seen) => heldByServer(seen, now.toISOString())) ?? null;
+  Object.values(ips.dhcp).find((seen) => recordedBindingHolds(seen, now.toISOString())) ?? null;
 
 const isPast = (at: string | null, now: Date) => at !== null && Date.parse(at) <= now.getTime();
 

@@ -12,6 +12,8 @@ export interface LeaseView {
   owner: LeaseOwner;
   kind: LeaseKind;
   expiresAt: string | null;
+  /** The DHCP server whose binding this lease was learned from; null for a lease granted through the API. Absent in views folded before it existed. */
+  dhcpSource?: string | null;
   grantedAt: string;
   renewedAt: string | null;
   ended: {

@@ -9,6 +9,7 @@ export const presentLease = (view: LedgerViewState, ips: IpLeasesView, lease: Le
   status: leaseStatus(view, ips, lease, now),
   owner: lease.owner,
   expiresAt: lease.expiresAt,
+  learnedFrom: lease.dhcpSource ?? null,
   grantedAt: lease.grantedAt,
   renewedAt: lease.renewedAt,
   ended: lease.ended,

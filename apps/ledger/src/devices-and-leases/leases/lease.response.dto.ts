@@ -26,6 +26,15 @@ export class LeaseDto {
   })
   owner!: Record<string, unknown> | null;
   @ApiPropertyOptional({ ...TIME, nullable: true }) expiresAt?: string | null;
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    maxLength: 256,
+    description:
+      'The DHCP server (its `source`) whose binding this lease was learned from: the device registered with the bound MAC became its owner. null: granted through POST /v1/leases. A learned lease with no expiresAt ends when its server reports the end.',
+    example: 'kea:kea-leases4.csv',
+  })
+  learnedFrom?: string | null;
   @ApiPropertyOptional(TIME) grantedAt?: string;
   @ApiPropertyOptional({ ...TIME, nullable: true, example: null }) renewedAt?: string | null;
   @ApiPropertyOptional({ ...OPEN_OBJECT, nullable: true, description: 'How it ended: released or expired, why, when.' }) ended?: Record<string, unknown> | null;

@@ -1,5 +1,5 @@
-import { ApiProperty } from '@nestjs/swagger';
-import { ArrayMaxSize, IsArray, MinLength } from 'class-validator';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ArrayMaxSize, IsArray, IsBoolean, IsOptional, MinLength } from 'class-validator';
 import { DHCP_BINDING_STATES } from '@ledger/domain';
 import { IsBoundedText } from '../../http/validators';
 import { DATE_TIME_REQUEST, IP_SCHEMA, MAC_SCHEMA } from '../../http/value-formats';
@@ -41,4 +41,12 @@ export class LeaseObservationsRequestDto implements LeaseObservationsInput {
   @IsArray()
   @ArrayMaxSize(MAX_LEASE_RECORDS_PER_REQUEST)
   leases!: unknown[];
+  @ApiPropertyOptional({
+    type: Boolean,
+    description:
+      "true: the source follows the server's lease database and reports every change (the DHCP agent). Its bindings then hold until it reports their end, and a renewal (the same MAC, state and hostname, a later end) appends nothing. false: a snapshot (ledger-cli import); a binding holds until its `ends`.",
+  })
+  @IsOptional()
+  @IsBoolean()
+  following?: boolean;
 }

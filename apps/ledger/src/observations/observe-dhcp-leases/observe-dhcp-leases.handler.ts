@@ -1,6 +1,8 @@
 import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { judgeDhcpRecord, type DhcpRecordJudgement, type DhcpVerdict } from '@ledger/domain';
+import { judgeDhcpRecord, type DhcpRecordJudgement, type DhcpVerdict, type LeaseOwner } from '@ledger/domain';
+import { liveDevicesByMac } from '@ledger/projections';
+import { LedgerViewService } from '../../read-models/ledger-view.service';
 import { LeaseCommandService, type LivenessCache } from '../../application/lease-command.service';
 import type { RequestContext } from '../../application/request-context';
 import { CLOCK } from '../../infrastructure/injection-tokens';
@@ -12,11 +14,14 @@ export interface LeaseObservationsInput {
   source: string;
   /** Raw records: each is checked by parseDhcpLeaseRecords. */
   leases: unknown[];
+  /** The source reports every change of the server's lease database (the DHCP agent). */
+  following?: boolean;
 }
 
 export interface DhcpLeaseResult extends DhcpRecordJudgement {
   ip: string;
   mac: string;
+  leaseId?: string;
 }
 
 export interface LeaseObservationsAnswer {
@@ -50,6 +55,7 @@ export class ObserveDhcpLeases extends Command<LeaseObservationsAnswer> {
 export class ObserveDhcpLeasesHandler implements ICommandHandler<ObserveDhcpLeases> {
   constructor(
     private readonly leases: LeaseCommandService,
+    private readonly views: LedgerViewService,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
@@ -57,6 +63,7 @@ export class ObserveDhcpLeasesHandler implements ICommandHandler<ObserveDhcpLeas
     const records = parseDhcpLeaseRecords(body.leases);
     const now = this.clock().toISOString();
     const cache: LivenessCache = new Map();
+    const candidates = await this.candidateOwners(records);
     const results: DhcpLeaseResult[] = new Array(records.length);
     let position: number | null = null;
 
@@ -67,7 +74,7 @@ export class ObserveDhcpLeasesHandler implements ICommandHandler<ObserveDhcpLeas
     const worker = async () => {
       for (let group = queue.shift(); group; group = queue.shift()) {
         for (const i of group) {
-          const observed = await this.observe(records[i], body.source, now, context, cache);
+          const observed = await this.observe(records[i], candidates.get(records[i].mac) ?? null, body, now, context, cache);
           results[i] = observed.result;
           if (observed.position !== null) position = Math.max(position ?? 0, observed.position);
         }
@@ -80,9 +87,45 @@ export class ObserveDhcpLeasesHandler implements ICommandHandler<ObserveDhcpLeas
     return { source: body.source, received: records.length, results, summary, position };
   }
 
-  private async observe(record: DhcpLeaseRecord, source: string, now: string, context: RequestContext, cache: LivenessCache) {
-    const { state, position } = await this.leases.execute(record.ip, () => ({ type: 'ObserveDhcpLease', ...record, source, now }), context, { cache });
+  /**
+   * The device each bound MAC belongs to, when exactly one live device is registered with
+   * it. The view only proposes: the decision reads the device's liveness from its node
+   * stream. The view is read past every command answered, so a device registered before
+   * this request is seen.
+   */
+  private async candidateOwners(records: DhcpLeaseRecord[]): Promise<Map<string, LeaseOwner>> {
+    const held = records.filter((record) => record.state === 'active');
+    if (held.length === 0) return new Map();
+    const byMac = liveDevicesByMac(await this.views.current());
+    const owners = new Map<string, LeaseOwner>();
+    for (const { mac } of held) {
+      const devices = byMac.get(mac);
+      if (devices?.length !== 1) continue;
+      const [device] = devices;
+      owners.set(mac, { kind: 'device', deviceId: device.deviceId, token: device.token, nodeId: device.nodeId });
+    }
+    return owners;
+  }
+
+  private async observe(
+    record: DhcpLeaseRecord,
+    candidate: LeaseOwner | null,
+    body: LeaseObservationsInput,
+    now: string,
+    context: RequestContext,
+    cache: LivenessCache,
+  ) {
+    const { source } = body;
+    const following = body.following === true ? { following: true as const } : {};
+    const { state, position } = await this.leases.execute(
+      record.ip,
+      (liveness) => ({ type: 'ObserveDhcpLease', ...record, ...following, source, candidate, liveness, now }),
+      context,
+      { cache, also: candidate ? [candidate] : [] },
+    );
     const liveness = await this.leases.livenessOf(state.active ? [state.active.owner] : [], cache);
-    return { result: { ip: record.ip, mac: record.mac, ...judgeDhcpRecord(record, state, liveness, now) }, position };
+    const judgement = judgeDhcpRecord(record, state, liveness, now);
+    const leaseId = judgement.verdict === 'valid' && state.active ? { leaseId: state.active.leaseId } : {};
+    return { result: { ip: record.ip, mac: record.mac, ...judgement, ...leaseId }, position };
   }
 }

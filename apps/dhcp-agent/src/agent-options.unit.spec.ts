@@ -1,0 +1,35 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { parseAgentOptions, USAGE, UsageError } from './agent-options';
+
+describe('the DHCP agent flags', () => {
+  it('--help fits a screen', () => {
+    assert.equal(parseAgentOptions(['--help'], {}), null);
+    const lines = USAGE.split('\n');
+    assert.ok(lines.length <= 24 && lines.every((line) => line.length <= 80), USAGE);
+  });
+
+  it('takes the ledger and key from flags first, then the environment, then defaults', () => {
+    const fromEnv = parseAgentOptions(['--leases', '/var/lib/kea/kea-leases4.csv'], { LEDGER_URL: 'http://ledger:3000', LEDGER_API_KEY: 'k1' });
+    assert.equal(fromEnv?.ledgerUrl, 'http://ledger:3000');
+    assert.equal(fromEnv?.apiKey, 'k1');
+    assert.equal(fromEnv?.source, 'kea:kea-leases4.csv');
+    const fromFlags = parseAgentOptions(['--leases', 'x.csv', '--ledger', 'https://l:1', '--key', 'k2', '--listen', '0.0.0.0:0'], { LEDGER_API_KEY: 'k1' });
+    assert.equal(fromFlags?.apiKey, 'k2');
+    assert.equal(fromFlags?.listenPort, 0);
+    assert.equal(parseAgentOptions(['--leases', 'x.csv'], {})?.ledgerUrl, 'http://127.0.0.1:3000');
+  });
+
+  it('refuses bad flags with a message naming the flag', () => {
+    const refused = (argv: string[], pattern: RegExp) =>
+      assert.throws(
+        () => parseAgentOptions(argv, {}),
+        (error: Error) => error instanceof UsageError && pattern.test(error.message),
+      );
+    refused([], /--leases FILE is required/);
+    refused(['--leases', 'x', '--ledger', 'ftp://x'], /--ledger must be an http\(s\) URL/);
+    refused(['--leases', 'x', '--listen', 'nowhere'], /--listen must be HOST:PORT/);
+    refused(['--leases', 'x', '--poll-ms', 'often'], /--poll-ms must be a whole number/);
+    refused(['--leases', 'x', '--what'], /Unknown option '--what'/);
+  });
+});

@@ -1,0 +1,2 @@
+export * from './lease-file-generator';
+export * from './lease-file-writers';
