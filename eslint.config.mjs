@@ -1,6 +1,6 @@
 // Lint for the whole tree (apps, libs, test, bench), run by `npm test`.
 // Two jobs: typescript-eslint's strict rules (no explicit `any`), and the import
-// boundaries that keep the layering the README's architecture diagram shows.
+// boundaries that keep the layering docs/architecture.md shows.
 import tseslint from 'typescript-eslint';
 import boundaries from 'eslint-plugin-boundaries';
 
@@ -78,7 +78,7 @@ export default tseslint.config(
           // Packages and node's own modules are checked too: that is how the domain stays pure.
           checkAllOrigins: true,
           checkUnknownLocals: true,
-          message: 'layering: {{from.element.types}} may not import {{dependency.source}} ({{to.element.types}}{{to.module.origin}}); see the README, Architecture',
+          message: 'layering: {{from.element.types}} may not import {{dependency.source}} ({{to.element.types}}{{to.module.origin}}); see docs/architecture.md',
           policies: [
             // The domain is pure: no framework, no I/O (node:net only parses addresses); its specs use the test tools.
             allow(['domain'], ['domain']),
