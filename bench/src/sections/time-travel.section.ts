@@ -41,7 +41,7 @@ export const timeTravelSection: BenchSection = {
     // the lease cascade is off (its catch-up of the whole log from position 0 is not what is measured here).
     const ledger = await LedgerProcess.start({
       dataDir,
-      env: { LEDGER_SNAPSHOT_EVERY: String(SNAPSHOT_EVERY), LEDGER_HEALTH_CHECK_INTERVAL_MS: '3600000', LEDGER_LEASE_CASCADE: 'off' },
+      env: { LEDGER_SNAPSHOT_EVERY: String(SNAPSHOT_EVERY), LEDGER_TEST_HEALTH_CHECK_INTERVAL_MS: '3600000', LEDGER_LEASE_CASCADE: 'off' },
     });
     const client = new JsonClient(ledger.port, ledger.apiKey, 1);
     try {

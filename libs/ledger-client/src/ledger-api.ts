@@ -1736,7 +1736,7 @@ export interface components {
             /** @example alice */
             owner?: string;
             /**
-             * @description Default LEDGER_RESERVATION_TTL_SECONDS.
+             * @description Default one hour (at most LEDGER_RESERVATION_TTL_MAX_SECONDS).
              * @example 3600
              */
             ttlSeconds?: number;

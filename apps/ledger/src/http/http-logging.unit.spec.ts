@@ -4,9 +4,10 @@ import { deferredWork } from '@ledger/event-store';
 import { createLedgerLogger, logRequests } from './http-logging';
 import { ledgerHttpAdapter } from './ledger-http-adapter';
 import type { LazyRequestLogger } from './lazy-request-logger';
+import type { LedgerConfig } from '../config/ledger-config';
 
 /** The ledger's own fastify instance (its adapter, its logger, its request log), answering one route, its log lines kept. */
-const serverLoggingAt = (logLevel: string) => {
+const serverLoggingAt = (logLevel: LedgerConfig['logLevel']) => {
   const lines: Record<string, unknown>[] = [];
   const logger = createLedgerLogger({ logLevel, logBatchMs: 0 }, { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) });
   const fastify = ledgerHttpAdapter({ maxBodyBytes: 1024, keepAliveTimeoutMs: 5000 }, logger).getInstance();

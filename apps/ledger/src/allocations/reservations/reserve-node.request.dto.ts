@@ -12,7 +12,7 @@ export class ReserveNodeRequestDto implements ReserveNodeInput {
   @IsOptional()
   @IsBoundedText(128)
   owner?: string;
-  @ApiPropertyOptional({ minimum: 1, maximum: 31536000, description: 'Default LEDGER_RESERVATION_TTL_SECONDS.', example: 3600 })
+  @ApiPropertyOptional({ minimum: 1, maximum: 31536000, description: 'Default one hour (at most LEDGER_RESERVATION_TTL_MAX_SECONDS).', example: 3600 })
   @IsOptional()
   @IsInt()
   @Min(1)
