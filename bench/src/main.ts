@@ -18,6 +18,7 @@ import { storeAppendSection } from './sections/store-append.section';
 import { httpCyclesSection } from './sections/http-cycles.section';
 import { readModelRebuildSection } from './sections/read-model-rebuild.section';
 import { timeTravelSection } from './sections/time-travel.section';
+import { scalingSection } from './sections/scaling.section';
 import { nodeFoldSection } from './sections/node-fold.section';
 import { bigLedgerSection } from './sections/big-ledger.section';
 
@@ -28,6 +29,7 @@ export const SECTIONS: readonly BenchSection[] = [
   readModelRebuildSection,
   timeTravelSection,
   bigLedgerSection,
+  scalingSection,
   nodeFoldSection,
 ];
 

@@ -17,12 +17,12 @@ export interface BaselineAnswer {
 export type TokenStep = 'deploying' | 'deployed' | 'release';
 
 /**
- * What the bench's baselines do for its command cycle once a body is parsed: the events the
+ * What the bench's baseline does for its command cycle once a body is parsed: the events the
  * ledger appends (same types, same fields, same envelope, ids from the same generator),
  * appended with the same calls (same streams, same expected revisions, same order: an
  * acquire appends AcquireRouted, then NodeAcquired), answered with the same JSON. No
- * validation, no read models, no logging, no auth. Each HTTP front (bare-http-server.ts,
- * nest-floor-server.ts) only routes to these.
+ * validation, no read models, no logging, no auth. Its HTTP front (bare-http-server.ts)
+ * only routes to these.
  */
 export const baselineCommands = (store: SqliteEventStore) => {
   const streamRevisions = new Map<string, number>();

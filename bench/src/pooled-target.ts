@@ -6,14 +6,14 @@
  * For a target whose margin is smaller than the host's swing between hours, where one
  * run's median of three lands on either side.
  *
- *   node dist/bench/src/profile/pooled-target.js <key> <results.json>...
- *   node dist/bench/src/profile/pooled-target.js all.ratio bench/results/2026-12-05-issue16-stop5*-read-model-rebuild-*.json
+ *   node dist/bench/src/pooled-target.js <key> <results.json>...
+ *   node dist/bench/src/pooled-target.js all.ratio bench/results/*.json
  */
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import type { BenchReport, FigureResult, TargetResult } from '../support/results-writer';
-import { median } from '../support/stats';
-import { meetsLine, signTest, type Line } from '../support/sign-test';
+import type { BenchReport, FigureResult, TargetResult } from './support/results-writer';
+import { median } from './support/stats';
+import { meetsLine, signTest, type Line } from './support/sign-test';
 
 interface Found {
   file: string;
