@@ -44,7 +44,7 @@ const until = async <T>(what: string, probe: () => T | undefined, timeoutMs = 30
   }
 };
 
-describe('ledger-cli folds the log with its heap flags (a bigger young generation, the single-threaded collector)', () => {
+describe('ledger-cli folds the log with its heap flag (a bigger young generation)', () => {
   const dataDir = LedgerProcess.tempDataDir();
   const readModels = mkdtempSync(join(tmpdir(), 'ledger-bulk-heap-'));
   before(async () => {

@@ -46,6 +46,7 @@ const RETIRED: Readonly<Record<string, string>> = {
   LEDGER_HEALTH_CHECK_INTERVAL_MS: 'deploy timeouts are looked for every tenth of LEDGER_DEPLOY_TIMEOUT_SECONDS, at most every 10 s',
   LEDGER_SQLITE_POLL_MS: "other processes' appends are looked for every 100 ms",
   LEDGER_READ_MODEL_WAL_CHECKPOINT_PAGES: "the read-model file's WAL is copied back every 1,000 pages",
+  LEDGER_LOG_BATCH_MS: 'request log lines are held up to 20 ms to share a write',
 };
 
 export const loadConfig = (env: NodeJS.ProcessEnv = process.env): LedgerConfig => {
