@@ -62,7 +62,7 @@ export interface RebuildReadModelsOptions {
  * What the fold may have posted to the audit thread and the thread not taken yet: a few
  * seconds of the fold on the bench's log (its pages' fields, 80 characters an event, and its
  * snapshots, about 4 MB each every 10,000 events), three times the most a thread that keeps
- * up lets queue there (20 M, `rebuild-timeline.js`), so such a thread never makes the fold
+ * up lets queue there (20 M, timed step by step on both threads), so such a thread never makes the fold
  * wait, and one held up (a server beside it holding the write lock) no longer lets the
  * queue grow with the log.
  */
