@@ -261,6 +261,7 @@ const refreshState = async (): Promise<void> => {
 };
 
 const renderDiff = (from: StateDoc | null, to: StateDoc): void => {
+  if (!from) return showDiff(null, to, { stopComparing: () => undefined, openEvent });
   showDiff(from, to, {
     stopComparing: () => {
       view.compare = null;
