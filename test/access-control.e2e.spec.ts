@@ -165,11 +165,12 @@ describe('access control', () => {
 
 describe('rate limits', () => {
   it('answers 429 with Retry-After once a key exceeds its rate', async () => {
-    const ledger = await LedgerProcess.start({ env: { LEDGER_RATE_LIMIT_PER_SECOND: '1', LEDGER_RATE_LIMIT_BURST: '3' } });
+    const ledger = await LedgerProcess.start({ env: { LEDGER_RATE_LIMIT_PER_SECOND: '1' } });
     try {
       const statuses: number[] = [];
       for (let i = 0; i < 5; i++) statuses.push((await ledger.get('/v1/nodes')).status);
-      assert.deepEqual(statuses.slice(0, 3), [200, 200, 200]);
+      // A burst of twice the rate passes; the rest waits for the bucket to refill.
+      assert.deepEqual(statuses.slice(0, 2), [200, 200]);
       const limited = await ledger.get('/v1/nodes');
       assert.equal(limited.status, 429);
       assert.equal(limited.body.code, 'too_many_requests');

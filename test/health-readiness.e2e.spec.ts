@@ -1,6 +1,6 @@
 /**
  * Liveness and readiness. Two ledgers share one store; ledger A looks for the other's
- * appends only once an hour (LEDGER_SQLITE_POLL_MS), so when B writes, A's read models
+ * appends only once an hour (LEDGER_TEST_SQLITE_POLL_MS), so when B writes, A's read models
  * and lease cascade are held behind the log: A answers /healthz/ready with 503 naming
  * them, stays live, and is ready again as soon as it follows the log (its own next
  * append wakes its subscriptions).
@@ -28,7 +28,7 @@ describe('health: liveness and readiness', () => {
   let b: LedgerProcess;
   before(async () => {
     const dataDir = LedgerProcess.tempDataDir();
-    const slowToNotice = { LEDGER_SQLITE_POLL_MS: '3600000', LEDGER_READY_MAX_LAG_EVENTS: String(BOUND) };
+    const slowToNotice = { LEDGER_TEST_SQLITE_POLL_MS: '3600000', LEDGER_READY_MAX_LAG_EVENTS: String(BOUND) };
     a = await LedgerProcess.start({ dataDir, env: { ...slowToNotice, LEDGER_READ_MODEL_DIR: join(dataDir, 'instance-a') } });
     b = await LedgerProcess.start({ dataDir, env: { LEDGER_READ_MODEL_DIR: join(dataDir, 'instance-b'), LEDGER_LEASE_CASCADE: 'off' } });
   });

@@ -52,7 +52,7 @@ describe(`ledger-cli on a ${EVENTS}-event log`, () => {
     // The generated history has deployments long overdue: with the deploy-timeout monitor's
     // first look an hour away, this test's ledger writes only what the test sends, so every
     // count below is exact (a fault appended between reading the head and stopping was a flake).
-    ledger = await LedgerProcess.start({ dataDir, env: { LEDGER_SNAPSHOT_EVERY: '2000', LEDGER_HEALTH_CHECK_INTERVAL_MS: '3600000' } });
+    ledger = await LedgerProcess.start({ dataDir, env: { LEDGER_SNAPSHOT_EVERY: '2000', LEDGER_TEST_HEALTH_CHECK_INTERVAL_MS: '3600000' } });
     await caughtUp(ledger, EVENTS);
 
     const verified = await runCli(['verify', '--data-dir', dataDir, '--snapshots', 'all']);

@@ -22,7 +22,7 @@ const walCheckpoints = async (ledger: LedgerProcess): Promise<number> => {
 
 describe("the read-model file's WAL", () => {
   // A WAL of 20 pages is the thread's to copy back, long before the audit index's connection (1,000) would.
-  const ledger = useLedger({ env: { LEDGER_CHECKPOINT_INTERVAL_MS: '20', LEDGER_SNAPSHOT_EVERY: '5', LEDGER_READ_MODEL_WAL_CHECKPOINT_PAGES: '20' } });
+  const ledger = useLedger({ env: { LEDGER_CHECKPOINT_INTERVAL_MS: '20', LEDGER_SNAPSHOT_EVERY: '5', LEDGER_TEST_READ_MODEL_WAL_CHECKPOINT_PAGES: '20' } });
 
   it('is copied back into the file by its own thread while the ledger serves, and the ledger stops cleanly after', async () => {
     let enlisted = 0;

@@ -139,8 +139,8 @@ describe('the request log', () => {
 describe('the request log at a graceful stop', () => {
   // The default hold, and one far longer than the stop takes: the stop writes what is held.
   for (const batchMs of ['20', '1000'])
-    it(`has the line of every request answered before the stop, the last ones included (LEDGER_LOG_BATCH_MS=${batchMs})`, async () => {
-      const ledger = await LedgerProcess.start({ env: { LEDGER_LOG_BATCH_MS: batchMs } });
+    it(`has the line of every request answered before the stop, the last ones included (LEDGER_TEST_LOG_BATCH_MS=${batchMs})`, async () => {
+      const ledger = await LedgerProcess.start({ env: { LEDGER_TEST_LOG_BATCH_MS: batchMs } });
       try {
         const correlationIds = Array.from({ length: 12 }, (_, index) => `log-stop-${index}`);
         // Commands and reads in turn, the stop sent as soon as the last is answered: lines wait

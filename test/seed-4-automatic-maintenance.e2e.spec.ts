@@ -243,7 +243,7 @@ describe('seed 4: automatic faults are not maintenance, and never wedge an insta
 });
 
 describe('seed 4: a deployment that never finishes faults the node, and the fault clears itself', () => {
-  const started = useLedger({ env: { LEDGER_DEPLOY_TIMEOUT_SECONDS: '1', LEDGER_HEALTH_CHECK_INTERVAL_MS: '100' } });
+  const started = useLedger({ env: { LEDGER_DEPLOY_TIMEOUT_SECONDS: '1' } });
   const faultsOf = async (nodeId: string) => (await started().get(`/v1/nodes/${nodeId}`)).body.faults as { name: string; token?: string }[];
 
   it('faults a stuck deployment (deploy_timeout) once, and clears it when the deployment finishes', async () => {

@@ -18,7 +18,7 @@ const unavailable = SmallTmpfs.unavailableReason();
 if (unavailable) console.warn(`\n!!! ${unavailable} !!!\n`);
 
 /** Fast probing so recovery is seen soon; the tests still wait on conditions, never on durations. */
-const ENV = { LEDGER_STORAGE_PROBE_INTERVAL_MS: '100', LEDGER_STORAGE_RETRY_AFTER_SECONDS: '7', LEDGER_CHECKPOINT_INTERVAL_MS: '200' };
+const ENV = { LEDGER_TEST_STORAGE_PROBE_INTERVAL_MS: '100', LEDGER_CHECKPOINT_INTERVAL_MS: '200' };
 const LONG_TAGS = Array.from({ length: 20 }, (_, i) => `rack-${i}-${'x'.repeat(56)}`);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -35,7 +35,7 @@ const assertAnswered = (result: HttpResult, codes: string[], what: string): bool
   if (result.status >= 200 && result.status < 300) return true;
   assert.equal(result.status, 503, `${what}: ${JSON.stringify(result.body)}`);
   assert.ok(codes.includes(result.body.code), `${what}: code ${result.body.code}, expected one of ${codes}`);
-  assert.equal(result.headers.get('retry-after'), '7', `${what}: Retry-After`);
+  assert.equal(result.headers.get('retry-after'), '5', `${what}: Retry-After`);
   assert.match(result.body.message, /nothing was written/);
   return false;
 };

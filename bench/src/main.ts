@@ -18,6 +18,7 @@ import { storeAppendSection } from './sections/store-append.section';
 import { httpCyclesSection } from './sections/http-cycles.section';
 import { readModelRebuildSection } from './sections/read-model-rebuild.section';
 import { timeTravelSection } from './sections/time-travel.section';
+import { scalingSection } from './sections/scaling.section';
 import { nodeFoldSection } from './sections/node-fold.section';
 import { bigLedgerSection } from './sections/big-ledger.section';
 import { dhcpRenewalDaySection } from './sections/dhcp-renewal-day.section';
@@ -30,6 +31,7 @@ export const SECTIONS: readonly BenchSection[] = [
   readModelRebuildSection,
   timeTravelSection,
   bigLedgerSection,
+  scalingSection,
   nodeFoldSection,
   dhcpRenewalDaySection,
   dhcpBootStormSection,

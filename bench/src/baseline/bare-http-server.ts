@@ -11,7 +11,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { SqliteEventStore } from '@ledger/event-store';
-import { baselineCommands, type BaselineAnswer, type TokenStep } from './baseline-commands';
+import { baselineCommands, type AcquireBody, type BaselineAnswer, type EnlistBody, type TokenStep } from './baseline-commands';
 
 const readBody = (request: IncomingMessage): Promise<unknown> =>
   new Promise((resolve, reject) => {
@@ -40,10 +40,10 @@ const main = async (): Promise<void> => {
   const commands = baselineCommands(store);
 
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
-    const body = (await readBody(request)) as Record<string, any>;
+    const body = await readBody(request);
     const url = request.url ?? '';
-    if (url === '/v1/nodes') return answer(response, await commands.enlist(body));
-    if (url === '/v1/allocations') return answer(response, await commands.acquire(body));
+    if (url === '/v1/nodes') return answer(response, await commands.enlist(body as EnlistBody));
+    if (url === '/v1/allocations') return answer(response, await commands.acquire(body as AcquireBody));
     const match = TOKEN_COMMAND.exec(url);
     if (!match) return answer(response, { status: 404, body: { code: 'not_found' } });
     return answer(response, await commands.tokenCommand(decodeURIComponent(match[1]), match[2] as TokenStep));

@@ -17,13 +17,30 @@ export interface BaselineAnswer {
 export type TokenStep = 'deploying' | 'deployed' | 'release';
 
 /**
- * What the bench's baselines do for its command cycle once a body is parsed: the events the
+ * What the bench's baseline does for its command cycle once a body is parsed: the events the
  * ledger appends (same types, same fields, same envelope, ids from the same generator),
  * appended with the same calls (same streams, same expected revisions, same order: an
  * acquire appends AcquireRouted, then NodeAcquired), answered with the same JSON. No
- * validation, no read models, no logging, no auth. Each HTTP front (bare-http-server.ts,
- * nest-floor-server.ts) only routes to these.
+ * validation, no read models, no logging, no auth. Its HTTP front (bare-http-server.ts)
+ * only routes to these.
  */
+/** What the bench's command cycle sends: the baseline reads it unchecked, as it checks nothing. */
+export interface EnlistBody {
+  nodeId: string;
+  hostname?: string;
+  arch?: string;
+  cpuCount?: number;
+  memoryMb?: number;
+  tags?: string[];
+  zone?: string;
+}
+
+export interface AcquireBody {
+  requestId: string;
+  nodeId: string;
+  consumer: unknown;
+}
+
 export const baselineCommands = (store: SqliteEventStore) => {
   const streamRevisions = new Map<string, number>();
   const nodeEpochs = new Map<string, number>();
@@ -46,7 +63,7 @@ export const baselineCommands = (store: SqliteEventStore) => {
   };
 
   return {
-    async enlist(body: Record<string, any>): Promise<BaselineAnswer> {
+    async enlist(body: EnlistBody): Promise<BaselineAnswer> {
       const data = {
         nodeId: body.nodeId,
         hostname: body.hostname,
@@ -60,7 +77,7 @@ export const baselineCommands = (store: SqliteEventStore) => {
       return { status: 201, body: { nodeId: body.nodeId, status: 'ready', position } };
     },
 
-    async acquire(body: Record<string, any>): Promise<BaselineAnswer> {
+    async acquire(body: AcquireBody): Promise<BaselineAnswer> {
       const at = new Date().toISOString();
       const { requestId, nodeId, consumer } = body;
       const fingerprint = createHash('sha256').update(JSON.stringify(body)).digest('base64url');

@@ -11,7 +11,7 @@ import { untilIdle } from '../support/process-idle';
 const WARM_UP_SECONDS = 2;
 /** How long the big ledger may take to work off its start: its lease cascade folds the whole log once. */
 const SETTLE_MAX_MS = 600_000;
-const ENV = { LEDGER_RATE_LIMIT_PER_SECOND: '1000000', LEDGER_RATE_LIMIT_BURST: '1000000', LEDGER_SNAPSHOT_EVERY: String(GENERATED_SNAPSHOT_EVERY) };
+const ENV = { LEDGER_RATE_LIMIT_PER_SECOND: '1000000', LEDGER_SNAPSHOT_EVERY: String(GENERATED_SNAPSHOT_EVERY) };
 
 /**
  * A ledger's history must not slow its commands: every read model a command waits on, and

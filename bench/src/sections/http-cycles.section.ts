@@ -71,7 +71,7 @@ export const httpCyclesSection: BenchSection = {
     },
   ],
   async run(options: BenchOptions): Promise<Measurement[]> {
-    const ledger = await LedgerProcess.start({ env: { LEDGER_RATE_LIMIT_PER_SECOND: '1000000', LEDGER_RATE_LIMIT_BURST: '1000000' } });
+    const ledger = await LedgerProcess.start({ env: { LEDGER_RATE_LIMIT_PER_SECOND: '1000000' } });
     const baseline = await BaselineProcess.start();
     const targets: Record<'ledger' | 'baseline', Target> = {
       ledger: { name: 'ledger', port: ledger.port, apiKey: ledger.apiKey },

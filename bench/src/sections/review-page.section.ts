@@ -19,7 +19,7 @@ export const reviewPageSection: BenchSection = {
     const dataDir = mkdtempSync(join(tmpdir(), 'ledger-bench-review-'));
     const generated = await runCli(['generate', '--events', String(EVENTS), '--nodes', '1', '--data-dir', dataDir]);
     if (generated.status !== 0) throw new Error(generated.stderr);
-    const ledger = await LedgerProcess.start({ dataDir, env: { LEDGER_HEALTH_CHECK_INTERVAL_MS: '3600000' } });
+    const ledger = await LedgerProcess.start({ dataDir, env: { LEDGER_TEST_HEALTH_CHECK_INTERVAL_MS: '3600000' } });
     const { browser, close } = await launchChromium();
     try {
       const key = addKey(dataDir, '--name', 'bench-reviewer', '--role', 'auditor');

@@ -21,10 +21,12 @@ const latencies = async (calls: (() => Promise<unknown>)[]): Promise<number[]> =
   return taken;
 };
 
-const ok = (what: string) => (answer: { status: number; body: any }) => {
-  if (answer.status !== 200) throw new Error(`${what}: ${answer.status} ${JSON.stringify(answer.body).slice(0, 300)}`);
-  return answer.body;
-};
+const ok =
+  <T = unknown>(what: string) =>
+  (answer: { status: number; body: unknown }): T => {
+    if (answer.status !== 200) throw new Error(`${what}: ${answer.status} ${JSON.stringify(answer.body).slice(0, 300)}`);
+    return answer.body as T;
+  };
 
 export const timeTravelSection: BenchSection = {
   name: 'time-travel',
@@ -41,11 +43,11 @@ export const timeTravelSection: BenchSection = {
     // the lease cascade is off (its catch-up of the whole log from position 0 is not what is measured here).
     const ledger = await LedgerProcess.start({
       dataDir,
-      env: { LEDGER_SNAPSHOT_EVERY: String(SNAPSHOT_EVERY), LEDGER_HEALTH_CHECK_INTERVAL_MS: '3600000', LEDGER_LEASE_CASCADE: 'off' },
+      env: { LEDGER_SNAPSHOT_EVERY: String(SNAPSHOT_EVERY), LEDGER_TEST_HEALTH_CHECK_INTERVAL_MS: '3600000', LEDGER_LEASE_CASCADE: 'off' },
     });
     const client = new JsonClient(ledger.port, ledger.apiKey, 1);
     try {
-      const head = ok('healthz')(await client.send('GET', '/healthz')).store.head as number;
+      const head = ok<{ store: { head: number } }>('healthz')(await client.send('GET', '/healthz')).store.head;
       // Off the snapshot positions on purpose: each answer folds some events after its snapshot.
       const positions = Array.from({ length: POINTS }, (_, i) => Math.max(1, Math.round(((i + 1) * head) / POINTS) - 3_217));
       const nodes = Array.from({ length: NODES }, (_, i) => `node-${String(1 + ((i * 7919) % Math.max(1, Math.round(head / 200)))).padStart(5, '0')}`);
@@ -69,7 +71,8 @@ export const timeTravelSection: BenchSection = {
       );
       const times = await latencies(
         moments.slice(0, 60).map(({ nodeId, at }) => async () => {
-          const when = ok('time of a position')(await client.send('GET', `/v1/audit/events?after=${at - 1}&limit=1`)).events[0]?.recordedAt;
+          const when = ok<{ events: { recordedAt: string }[] }>('time of a position')(await client.send('GET', `/v1/audit/events?after=${at - 1}&limit=1`))
+            .events[0]?.recordedAt;
           return ok(`node ${nodeId} at ${when}`)(await client.send('GET', `/v1/state/nodes/${nodeId}?at=${encodeURIComponent(when)}`));
         }),
       );

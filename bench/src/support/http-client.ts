@@ -2,7 +2,8 @@ import { Agent, request } from 'node:http';
 
 export interface JsonAnswer {
   status: number;
-  body: any;
+  /** The parsed JSON answer, as the server sent it: a section states the shape it reads. */
+  body: unknown;
 }
 
 /**

@@ -4,7 +4,7 @@
  * measured is a server that has warmed up (a server runs for days), the ledger and the
  * baseline alike.
  *
- * Measured with `cpu-per-request.js 1 8` and WARM_UP_SECONDS (2026-12-04): V8's four helper
+ * Measured as CPU time per request by thread, one client, after each warm-up (2026-12-04): V8's four helper
  * threads in the ledger took 23-59 µs of CPU a request each after 2 s (up to 126 on a slow
  * spell), compiling on the same two cores as the server's main thread, its store's writer and
  * the load generator; 11-22 after 5 s, 3-9 after 10 s, 1-5 after 15 s and 1-4 after 20 s. The

@@ -11,8 +11,9 @@ interface Timers {
  * its announcement of a commit to the read models), run while the writer thread syncs the
  * next commit: the main thread only waits then. Run at once after an answer instead, it sat
  * between the answer and the next request of the same client, which waited for it (at one
- * client a few per cent of each command's p50, within the host's noise of any single run:
- * bench/README.md, stops 41 and 44). Without a next commit it runs after `FALLBACK_MS` (1 ms),
+ * client a few per cent of each command's p50, within the host's noise of any single run).
+ * It is also what lets the request log's lines share a write
+ * (bench/results/2026-12-04-log-batch-interleaved.md). Without a next commit it runs after `FALLBACK_MS` (1 ms),
  * in the order it was deferred, so a quiet server's logs and metrics are a millisecond later
  * than before. A read that must find the read models past every answer given has the store
  * announce its commits at once (EventStore.announceCommits) and waits for their fold.

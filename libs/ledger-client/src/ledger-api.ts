@@ -1966,7 +1966,7 @@ export interface components {
             /** @example alice */
             owner?: string;
             /**
-             * @description Default LEDGER_RESERVATION_TTL_SECONDS. A longer one than LEDGER_RESERVATION_TTL_MAX_SECONDS (default 604800) is cut to it: expiresAt says when it ends.
+             * @description Default one hour. A longer one than LEDGER_RESERVATION_TTL_MAX_SECONDS (default 604800) is cut to it: expiresAt says when it ends.
              * @example 3600
              */
             ttlSeconds?: number;

@@ -1,35 +1,12 @@
-/**
- * Why this file is over 300 lines: it is one simulation, a ledger in miniature driving
- * the real deciders through a node's whole life (enlist, reserve, acquire, deploy,
- * devices, leases, health, release, refusals) with one seeded clock and one random
- * source; split by step kind, every part would need the same shared state passed around.
- */
-import {
-  leaseDecider,
-  nodeDecider,
-  ownerKey,
-  ownerLivenessIn,
-  Streams,
-  type Consumer,
-  type LeaseCommand,
-  type LeaseOwner,
-  type LeaseState,
-  type NodeCommand,
-  type NodeEvent,
-  type NodeState,
-  type Refusal,
-} from '@ledger/domain';
-import type { ExpectedRevision, NewEvent } from '@ledger/event-store';
-import { LEDGER_UPCASTERS } from '@ledger/projections';
+import { nodeDecider, ownerKey, ownerLivenessIn, Streams, type LeaseOwner, type NodeCommand, type NodeState, type Refusal } from '@ledger/domain';
+import type { ExpectedRevision } from '@ledger/event-store';
 import { SeededRandom } from './seeded-random';
+import { SimulatedAddresses } from './simulated-addresses';
+import { actorOf, SimulatedConsumers } from './simulated-consumers';
+import { refusalRecord } from './simulated-refusal';
+import { envelope, type SimulatedAppend } from './simulated-append';
 
-/** One append the simulated ledger made, stamped with the simulated time it happened. */
-export interface SimulatedAppend {
-  stream: string;
-  events: NewEvent[];
-  expectedRevision: ExpectedRevision;
-  at: Date;
-}
+export type { SimulatedAppend };
 
 export interface SimulationOptions {
   nodes: number;
@@ -49,8 +26,6 @@ interface SimulatedNode {
   reservationKeyHash: string | null;
 }
 
-const CONTROLLERS = ['fair-clouds', 'edge-east', 'edge-west'];
-const MODELS = ['mobile-app', 'show-me-the-money', 'billing', 'ci', 'data-lake', 'search', 'kubernetes', 'observability'];
 const ZONES = ['default', 'rack-a', 'rack-b', 'rack-c'];
 
 /**
@@ -65,17 +40,18 @@ export class HistorySimulator {
   private readonly random: SeededRandom;
   private readonly nodes: SimulatedNode[];
   private now: number;
-  private readonly machines = new Map<string, number>();
-  /** Each address's lease stream, folded, and the addresses held by each allocation's token. */
-  private readonly addresses = new Map<string, { state: LeaseState; revision: number }>();
-  private readonly addressesOf = new Map<string, { ip: string; leaseId: string }[]>();
-  private readonly pool: string[];
+  private readonly consumers: SimulatedConsumers;
+  private readonly addresses: SimulatedAddresses;
 
   constructor(private readonly options: SimulationOptions) {
     this.random = new SeededRandom(options.seed);
     this.now = options.start.getTime();
-    // Four container addresses per node, in 10.0.0.0/8.
-    this.pool = Array.from({ length: options.nodes * 4 }, (_, i) => `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${(i & 255) + 1}`);
+    this.consumers = new SimulatedConsumers(this.random);
+    this.addresses = new SimulatedAddresses(options.nodes, {
+      random: this.random,
+      now: () => this.now,
+      envelope: (event, actor, correlationId, requestId) => envelope(this.random, this.now, event, actor, correlationId, requestId),
+    });
     this.nodes = Array.from({ length: options.nodes }, (_, i) => ({
       nodeId: `node-${String(i + 1).padStart(5, '0')}`,
       state: nodeDecider.initialState(),
@@ -118,7 +94,7 @@ export class HistorySimulator {
       if (r.chance(0.08)) return this.reserve(node);
       return this.acquire(node, null);
     }
-    const holder = this.actorOf(allocation.consumer);
+    const holder = actorOf(allocation.consumer);
     switch (allocation.status) {
       case 'allocated':
         return r.chance(0.9) ? this.tokenCommand(node, { type: 'StartDeployment' }, holder) : this.release(node, 'released', holder);
@@ -184,14 +160,16 @@ export class HistorySimulator {
   }
 
   private acquire(node: SimulatedNode, reservationKeyHash: string | null): SimulatedAppend[] {
-    const consumer = this.consumer();
+    const consumer = this.consumers.next();
     const requestId = `req-${this.now.toString(36)}-${this.random.text(12)}`;
     const fingerprint = this.random.text(43);
-    const actor = this.actorOf(consumer);
+    const actor = actorOf(consumer);
     const correlationId = this.random.uuid(this.now);
     const route: SimulatedAppend = {
       stream: Streams.request(requestId),
-      events: [this.envelope({ type: 'AcquireRouted', data: { requestId, fingerprint, nodeId: node.nodeId } }, actor, correlationId, requestId)],
+      events: [
+        envelope(this.random, this.now, { type: 'AcquireRouted', data: { requestId, fingerprint, nodeId: node.nodeId } }, actor, correlationId, requestId),
+      ],
       expectedRevision: 'no_stream',
       at: new Date(this.now),
     };
@@ -276,10 +254,10 @@ export class HistorySimulator {
     const registered = this.decide(node, { type: 'RegisterDevice', nodeId: node.nodeId, token: allocation.token, hostname, mac, now: this.iso() }, holder);
     const device = registered[0]?.events.find((event) => event.type === 'DeviceRegistered')?.data as { deviceId: string } | undefined;
     if (!device) return registered;
-    const ip = this.freeAddress();
+    const ip = this.addresses.free();
     if (!ip) return registered;
     const owner: LeaseOwner = { kind: 'device', deviceId: device.deviceId, token: allocation.token, nodeId: node.nodeId };
-    const granted = this.lease(
+    const granted = this.addresses.lease(
       ip,
       {
         type: 'GrantLease',
@@ -295,52 +273,8 @@ export class HistorySimulator {
       null,
     );
     const leaseId = (granted[0]?.events.find((event) => event.type === 'LeaseGranted')?.data as { leaseId: string } | undefined)?.leaseId;
-    if (leaseId) this.addressesOf.set(allocation.token, [...(this.addressesOf.get(allocation.token) ?? []), { ip, leaseId }]);
+    if (leaseId) this.addresses.hold(allocation.token, ip, leaseId);
     return [...registered, ...granted];
-  }
-
-  private freeAddress(): string | null {
-    for (let attempt = 0; attempt < 8; attempt++) {
-      const ip = this.random.pick(this.pool);
-      if (!this.addresses.get(ip)?.state.active) return ip;
-    }
-    return null;
-  }
-
-  /** Runs the real lease decider on one address's stream. */
-  private lease(ip: string, command: LeaseCommand, actor: string, cause: { id: string; correlationId: string } | null): SimulatedAppend[] {
-    const address = this.addresses.get(ip) ?? { state: leaseDecider.initialState(), revision: -1 };
-    const decision = leaseDecider.decide(command, address.state);
-    if (decision.outcome === 'refused' || decision.events.length === 0) return [];
-    const expectedRevision: ExpectedRevision = address.revision < 0 ? 'no_stream' : address.revision;
-    this.addresses.set(ip, { state: decision.events.reduce(leaseDecider.evolve, address.state), revision: address.revision + decision.events.length });
-    const correlationId = cause?.correlationId ?? this.random.uuid(this.now);
-    return [
-      {
-        stream: Streams.ip(ip),
-        events: decision.events.map((event) => ({
-          ...this.envelope(event, actor, correlationId, null),
-          metadata: { correlationId, causationId: cause?.id ?? null, actor, requestId: null, schemaVersion: LEDGER_UPCASTERS.currentVersion(event.type) },
-        })),
-        expectedRevision,
-        at: new Date(this.now),
-      },
-    ];
-  }
-
-  /** The lease cascade: the addresses an ended allocation's containers held are released, caused by the ending. */
-  private cascade(append: SimulatedAppend): SimulatedAppend[] {
-    const ending = append.events.find((event) => event.type === 'AllocationReleased' || event.type === 'AllocationRevoked');
-    if (!ending) return [];
-    const token = (ending.data as { token: string }).token;
-    const held = this.addressesOf.get(token) ?? [];
-    this.addressesOf.delete(token);
-    return held.flatMap(({ ip, leaseId }) =>
-      this.lease(ip, { type: 'ReleaseLease', ip, leaseId, reason: 'owner_ended', cause: ending.id, now: this.iso() }, 'system:lease-cascade', {
-        id: ending.id,
-        correlationId: ending.metadata.correlationId,
-      }),
-    );
   }
 
   /** Runs the real decider; accepted events are appended to the node stream, refusals recorded. */
@@ -360,11 +294,11 @@ export class HistorySimulator {
     for (const event of decision.events) if (event.type === 'NodeAcquired') node.tokens.push(event.data.token);
     const append: SimulatedAppend = {
       stream: Streams.node(node.nodeId),
-      events: decision.events.map((event) => this.envelope(event, actor, correlationId, requestId)),
+      events: decision.events.map((event) => envelope(this.random, this.now, event, actor, correlationId, requestId)),
       expectedRevision,
       at: new Date(this.now),
     };
-    return [append, ...this.cascade(append)];
+    return [append, ...this.addresses.cascade(append)];
   }
 
   /** What RefusalRecorder writes for a refused command. */
@@ -376,46 +310,15 @@ export class HistorySimulator {
     correlationId: string,
     requestId: string | null,
   ): SimulatedAppend[] {
-    const data = {
-      command: command.type,
-      nodeId: node.nodeId,
-      token: 'token' in command ? command.token : null,
-      consumer: 'consumer' in command ? { controller: command.consumer.controller, model: command.consumer.model } : null,
-      ip: null,
-      code: refusal.code,
-      reason: refusal.message,
-      details: refusal.details ?? null,
-    };
+    const data = refusalRecord(node.nodeId, command, refusal);
     return [
       {
         stream: Streams.refusals(node.nodeId),
-        events: [this.envelope({ type: 'CommandRefused', data }, actor, correlationId, requestId)],
+        events: [envelope(this.random, this.now, { type: 'CommandRefused', data }, actor, correlationId, requestId)],
         expectedRevision: 'any',
         at: new Date(this.now),
       },
     ];
-  }
-
-  private envelope(event: NodeEvent | { type: string; data: unknown }, actor: string, correlationId: string, requestId: string | null): NewEvent {
-    return {
-      id: this.random.uuid(this.now),
-      type: event.type,
-      data: event.data,
-      metadata: { correlationId, causationId: null, actor, requestId, schemaVersion: LEDGER_UPCASTERS.currentVersion(event.type) },
-    };
-  }
-
-  private consumer(): Consumer {
-    const controller = this.random.pick(CONTROLLERS);
-    const model = this.random.pick(MODELS);
-    const key = `${controller}/${model}`;
-    const machine = (this.machines.get(key) ?? 0) + 1;
-    this.machines.set(key, machine);
-    return { controller, model, machine: String(machine) };
-  }
-
-  private actorOf(consumer: Pick<Consumer, 'controller' | 'model'>): string {
-    return `juju:${consumer.controller}/${consumer.model}`;
   }
 
   private iso(): string {

@@ -1,115 +1,69 @@
-import { join, resolve } from 'node:path';
+import { ConfigError, type Setting } from './setting';
+import { LEDGER_SETTINGS, type SqliteSynchronous, type StoreKind } from './ledger-settings';
 
-export type StoreKind = 'embedded' | 'eventstoredb';
-export type SqliteSynchronous = 'FULL' | 'NORMAL' | 'EXTRA';
+export { ConfigError };
+export type { SqliteSynchronous, StoreKind };
 
-/** Everything configurable, from environment variables (documented in the README's table). */
-export interface LedgerConfig {
-  port: number;
-  host: string;
-  dataDir: string;
-  /** Where this instance keeps its read models (default: dataDir). Each instance needs its own. */
-  readModelDir: string;
-  store: StoreKind;
-  esdbUrl: string | null;
-  logLevel: string;
-  /** How long the request lines of answered requests may be held to go out in one write with later ones (0: as each batch of bookkeeping ends). */
-  logBatchMs: number;
-  sqliteSynchronous: SqliteSynchronous;
-  readWaitMs: number;
-  /** How often the read models are checkpointed while events flow (and at every graceful stop). */
-  checkpointIntervalMs: number;
-  /** Pages of the read-model file's WAL its checkpoint thread lets gather before it copies them back into the file. */
-  readModelWalCheckpointPages: number;
-  maxBodyBytes: number;
+type Read<S> = { -readonly [K in keyof S]: S[K] extends Setting<infer T> ? T : never };
+
+/**
+ * Everything configurable: what the variables in LEDGER_SETTINGS say, and what follows from
+ * them. Values an operator never needs to change are constants below, each with its reason.
+ */
+export interface LedgerConfig extends Read<typeof LEDGER_SETTINGS> {
+  /** A reservation asked for with no `ttlSeconds`: an hour, as long as the longest allowed is not shorter. */
   reservationTtlDefaultSeconds: number;
-  reservationTtlMaxSeconds: number;
-  keysFile: string;
-  rateLimitPerSecond: number;
+  /** A key may send twice its sustained rate at once (a client's retries after a pause). */
   rateLimitBurst: number;
-  /** Requests without a valid key, per client address: sustained rate and burst (a flood of wrong keys is limited too). */
-  authFailureRatePerSecond: number;
+  /** An address may send twenty seconds' worth of keyless requests at once (a restart of several clients). */
   authFailureBurst: number;
-  /** How long the server keeps an idle keep-alive connection: above any client's own idle timeout, so the client closes first. */
-  keepAliveTimeoutMs: number;
-  /** Node health (seed 4): failed power syncs in a row that fault a node, the deploy timeout, and how often it is checked. */
-  powerFailuresForFault: number;
-  deployTimeoutSeconds: number;
-  healthCheckIntervalMs: number;
-  /** Run the lease cascade in this process (with several processes on one store, one is enough). */
-  leaseCascade: boolean;
-  /** Time travel: the ledger view is snapshotted each time its position crosses a multiple of this (0: never). */
-  snapshotEvery: number;
-  /** Embedded store: how often subscriptions look for events appended by other processes. */
-  sqlitePollMs: number;
-  /** Readiness: the most events a read model or the lease cascade may trail the log by and still be ready. */
-  readyMaxLagEvents: number;
-  /** A full or read-only disk: the Retry-After of the 503s, and how often the disk is tried again. */
-  storageRetryAfterSeconds: number;
-  storageProbeIntervalMs: number;
   /**
-   * Crash tests only (test/mid-commit-kill.e2e.spec.ts): the writer thread pauses for good
-   * inside this write transaction, before COMMIT, so the test can kill the process there.
+   * Idle keep-alive connections stay open past any client's own idle timeout (undici's is 4 s,
+   * load balancers' 60 s), so the client is always the side that closes one (keep-alive.ts).
    */
-  testWriterPauseInCommit: number | null;
+  keepAliveTimeoutMs: number;
+  /** The Retry-After of the 503s a refusing disk causes: the probe notices a healed disk within a second. */
+  storageRetryAfterSeconds: number;
+  /** How often the deploy-timeout timer looks: a tenth of the timeout, at most every 10 s, at least every 100 ms. */
+  healthCheckIntervalMs: number;
 }
 
-export class ConfigError extends Error {
-  override readonly name = 'ConfigError';
-}
+const RESERVATION_TTL_DEFAULT_SECONDS = 3_600;
+const KEEP_ALIVE_TIMEOUT_MS = 65_000;
+const STORAGE_RETRY_AFTER_SECONDS = 5;
 
-const integer = (env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number => {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < min || value > max) {
-    throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
-  }
-  return value;
-};
-
-const oneOf = <T extends string>(env: NodeJS.ProcessEnv, name: string, fallback: T, allowed: readonly T[]): T => {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  if (!allowed.includes(raw as T)) throw new ConfigError(`${name} must be one of ${allowed.join(', ')}, got "${raw}"`);
-  return raw as T;
+/**
+ * Variables earlier versions read. Setting one now is a mistake worth stopping for: the
+ * operator expects an effect the ledger no longer gives.
+ */
+const RETIRED: Readonly<Record<string, string>> = {
+  LEDGER_RESERVATION_TTL_SECONDS: 'a reservation asked for without ttlSeconds holds for an hour (at most LEDGER_RESERVATION_TTL_MAX_SECONDS)',
+  LEDGER_RATE_LIMIT_BURST: 'the burst is twice LEDGER_RATE_LIMIT_PER_SECOND',
+  LEDGER_AUTH_FAILURE_BURST: 'the burst is twenty times LEDGER_AUTH_FAILURE_RATE_PER_SECOND',
+  LEDGER_KEEP_ALIVE_TIMEOUT_MS: "idle connections are kept 65 s, past clients' and load balancers' own idle timeouts",
+  LEDGER_STORAGE_RETRY_AFTER_SECONDS: 'a refusing disk answers Retry-After: 5',
+  LEDGER_STORAGE_PROBE_INTERVAL_MS: 'a refusing disk is tried again every second',
+  LEDGER_HEALTH_CHECK_INTERVAL_MS: 'deploy timeouts are looked for every tenth of LEDGER_DEPLOY_TIMEOUT_SECONDS, at most every 10 s',
+  LEDGER_SQLITE_POLL_MS: "other processes' appends are looked for every 100 ms",
+  LEDGER_READ_MODEL_WAL_CHECKPOINT_PAGES: "the read-model file's WAL is copied back every 1,000 pages",
+  LEDGER_LOG_BATCH_MS: 'request log lines are held up to 20 ms to share a write',
+  LEDGER_AUDIT_FOLD_INTERVAL_MS: 'every audit answer hurries the audit index to what it must reflect; in the background it folds every 100 ms',
+  LEDGER_AUDIT_INDEX_THREAD: 'on the embedded store the audit index always folds on a thread of its own',
+  LEDGER_AUDIT_THREAD_NICE: 'the audit index thread runs 10 nice steps below the rest of the ledger',
 };
 
 export const loadConfig = (env: NodeJS.ProcessEnv = process.env): LedgerConfig => {
-  const store = oneOf<StoreKind>(env, 'LEDGER_STORE', 'embedded', ['embedded', 'eventstoredb']);
-  const esdbUrl = env.LEDGER_ESDB_URL || null;
-  if (store === 'eventstoredb' && !esdbUrl) throw new ConfigError('LEDGER_STORE=eventstoredb needs LEDGER_ESDB_URL (esdb://host:2113?tls=false)');
+  const retired = Object.keys(RETIRED).find((name) => env[name] !== undefined && env[name] !== '');
+  if (retired) throw new ConfigError(`${retired} is no longer read: ${RETIRED[retired]}`);
+  const read = Object.fromEntries(Object.entries(LEDGER_SETTINGS).map(([key, setting]) => [key, setting.read(env)])) as Read<typeof LEDGER_SETTINGS>;
+  if (read.store === 'eventstoredb' && !read.esdbUrl) throw new ConfigError('LEDGER_STORE=eventstoredb needs LEDGER_ESDB_URL (esdb://host:2113?tls=false)');
   return {
-    port: integer(env, 'PORT', 3000, 0, 65535),
-    host: env.HOST || '127.0.0.1',
-    dataDir: resolve(env.LEDGER_DATA_DIR || './data'),
-    readModelDir: resolve(env.LEDGER_READ_MODEL_DIR || env.LEDGER_DATA_DIR || './data'),
-    store,
-    esdbUrl,
-    logLevel: oneOf(env, 'LOG_LEVEL', 'info', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
-    logBatchMs: integer(env, 'LEDGER_LOG_BATCH_MS', 20, 0, 1_000),
-    sqliteSynchronous: oneOf<SqliteSynchronous>(env, 'LEDGER_SQLITE_SYNCHRONOUS', 'FULL', ['FULL', 'NORMAL', 'EXTRA']),
-    readWaitMs: integer(env, 'LEDGER_READ_WAIT_MS', 5_000, 0, 60_000),
-    checkpointIntervalMs: integer(env, 'LEDGER_CHECKPOINT_INTERVAL_MS', 5_000, 10, 3_600_000),
-    readModelWalCheckpointPages: integer(env, 'LEDGER_READ_MODEL_WAL_CHECKPOINT_PAGES', 1_000, 10, 1_000_000),
-    maxBodyBytes: integer(env, 'LEDGER_MAX_BODY_BYTES', 1_048_576, 1_024, 64 * 1_048_576),
-    reservationTtlDefaultSeconds: integer(env, 'LEDGER_RESERVATION_TTL_SECONDS', 3_600, 1, 30 * 86_400),
-    reservationTtlMaxSeconds: integer(env, 'LEDGER_RESERVATION_TTL_MAX_SECONDS', 7 * 86_400, 1, 365 * 86_400),
-    keysFile: resolve(env.LEDGER_KEYS_FILE || join(env.LEDGER_DATA_DIR || './data', 'keys.json')),
-    rateLimitPerSecond: integer(env, 'LEDGER_RATE_LIMIT_PER_SECOND', 1_000, 1, 1_000_000),
-    rateLimitBurst: integer(env, 'LEDGER_RATE_LIMIT_BURST', 2_000, 1, 1_000_000),
-    authFailureRatePerSecond: integer(env, 'LEDGER_AUTH_FAILURE_RATE_PER_SECOND', 10, 1, 1_000_000),
-    authFailureBurst: integer(env, 'LEDGER_AUTH_FAILURE_BURST', 200, 1, 1_000_000),
-    keepAliveTimeoutMs: integer(env, 'LEDGER_KEEP_ALIVE_TIMEOUT_MS', 65_000, 1_000, 3_600_000),
-    powerFailuresForFault: integer(env, 'LEDGER_POWER_FAILURES_FOR_FAULT', 3, 1, 1_000),
-    deployTimeoutSeconds: integer(env, 'LEDGER_DEPLOY_TIMEOUT_SECONDS', 1_800, 1, 30 * 86_400),
-    healthCheckIntervalMs: integer(env, 'LEDGER_HEALTH_CHECK_INTERVAL_MS', 10_000, 10, 3_600_000),
-    leaseCascade: oneOf(env, 'LEDGER_LEASE_CASCADE', 'on', ['on', 'off']) === 'on',
-    snapshotEvery: integer(env, 'LEDGER_SNAPSHOT_EVERY', 10_000, 0, 100_000_000),
-    sqlitePollMs: integer(env, 'LEDGER_SQLITE_POLL_MS', 100, 10, 3_600_000),
-    readyMaxLagEvents: integer(env, 'LEDGER_READY_MAX_LAG_EVENTS', 1_000, 0, 1_000_000_000),
-    storageRetryAfterSeconds: integer(env, 'LEDGER_STORAGE_RETRY_AFTER_SECONDS', 5, 1, 3_600),
-    storageProbeIntervalMs: integer(env, 'LEDGER_STORAGE_PROBE_INTERVAL_MS', 1_000, 10, 600_000),
-    testWriterPauseInCommit: env.LEDGER_TEST_WRITER_PAUSE_IN_COMMIT ? integer(env, 'LEDGER_TEST_WRITER_PAUSE_IN_COMMIT', 0, 1, 1_000_000_000) : null,
+    ...read,
+    reservationTtlDefaultSeconds: Math.min(RESERVATION_TTL_DEFAULT_SECONDS, read.reservationTtlMaxSeconds),
+    rateLimitBurst: 2 * read.rateLimitPerSecond,
+    authFailureBurst: 20 * read.authFailureRatePerSecond,
+    keepAliveTimeoutMs: KEEP_ALIVE_TIMEOUT_MS,
+    storageRetryAfterSeconds: STORAGE_RETRY_AFTER_SECONDS,
+    healthCheckIntervalMs: read.testHealthCheckIntervalMs ?? Math.min(10_000, Math.max(100, read.deployTimeoutSeconds * 100)),
   };
 };

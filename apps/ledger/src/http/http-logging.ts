@@ -27,7 +27,7 @@ const stdoutLines = (holdMs: number): DestinationStream => {
  * (bench/results/2026-11-30-http-logging-ab.md). A line is out before the next statement
  * runs, so a crash loses none, except the request lines: written after their answers, while
  * the writer syncs the next commit (logCompleted), they are held up to `logBatchMs`
- * (LEDGER_LOG_BATCH_MS) to share a write (deferred-log-lines.ts), and a process killed
+ * (20 ms) to share a write (deferred-log-lines.ts), and a process killed
  * meanwhile loses them; any exit but a kill writes them. A reader that stops reading slows the
  * server instead of growing an unbounded buffer.
  */
@@ -46,7 +46,7 @@ export const createLedgerLogger = (config: Pick<LedgerConfig, 'logLevel' | 'logB
 /**
  * `responseTime` in milliseconds, to the microsecond (fastify measures it with hrtime).
  * Written with the server's logger and the correlation id, the fields `request.log` would
- * bind: the request's own logger is then never made for most requests (lazy-request-logger.ts).
+ * bind.
  * The fields are taken now and the line made while the writer syncs the next commit, or
  * within a millisecond (deferred-work.ts): its `time` is then, before any holding.
  */

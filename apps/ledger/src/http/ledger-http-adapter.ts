@@ -3,7 +3,6 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import type { LedgerConfig } from '../config/ledger-config';
 import { correlationIdOf } from './correlation-id';
-import { lazyRequestLoggers } from './lazy-request-logger';
 
 export type UnroutedResponseListener = (request: FastifyRequest, reply: FastifyReply) => void;
 
@@ -23,7 +22,7 @@ export const onUnroutedResponse = (fastify: FastifyInstance, listener: UnroutedR
  * the main thread than express with its body parser; figures in the README).
  *
  * - the request id is the correlation id (the caller's X-Correlation-Id when sane), and the
- *   request's logger (`request.log`, a child of the ledger's pino logger made on first use) is
+ *   request's logger (`request.log`, a child of the ledger's pino logger) is
  *   bound to it as `correlationId`; fastify's own two lines per request are off
  *   (http-logging.ts writes one);
  * - a path parameter may be as long as a URL: fastify's default of 100 characters would
@@ -57,7 +56,5 @@ export const ledgerHttpAdapter = (config: Pick<LedgerConfig, 'maxBodyBytes' | 'k
       });
     },
   });
-  // A request's logger is made only if something logs through it: its own line is written without it.
-  adapter.getInstance().setChildLoggerFactory(lazyRequestLoggers as unknown as Parameters<FastifyInstance['setChildLoggerFactory']>[0]);
   return adapter;
 };

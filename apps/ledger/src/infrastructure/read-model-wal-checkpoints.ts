@@ -19,7 +19,7 @@ export class ReadModelWalCheckpoints implements OnModuleInit, BeforeApplicationS
   /** Registered on /metrics by LedgerMetrics. */
   readonly duration = new Histogram({
     name: 'ledger_read_model_wal_checkpoint_seconds',
-    help: 'Copies of the read-model file’s WAL back into the file made by its checkpoint thread (never the event loop) once LEDGER_READ_MODEL_WAL_CHECKPOINT_PAGES gathered, by how long each took.',
+    help: 'Copies of the read-model file’s WAL back into the file made by its checkpoint thread (never the event loop) once 1,000 pages gathered, by how long each took.',
     buckets: [0.001, 0.005, 0.02, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
     registers: [],
   });

@@ -44,9 +44,9 @@ type Row = [
 /**
  * Reads pages of events with SQLite picking the fields out of each event's data, so neither
  * the data nor the metadata is parsed in JavaScript: the audit index's rebuild thread needs
- * a few strings of each event, not the objects V8 would build of each (bench/README stop
- * 34). An event not in its type's current shape is read whole and upcast, and its fields
- * taken from that, exactly as every other reader sees it.
+ * a few strings of each event, not the objects V8 would build of each. An event not in its
+ * type's current shape is read whole and upcast, and its fields taken from that, exactly as
+ * every other reader sees it.
  */
 export class EventFieldReader {
   private readonly page: Database.Statement<[number, number], Row>;
@@ -67,12 +67,14 @@ export class EventFieldReader {
     });
     // `escapes`: whether the data holds a \u escape, which SQLite's fields need to know (below).
     this.page = db
-      .prepare(
+      .prepare<[number, number], Row>(
         `SELECT position, type, stream, recorded_at, json_type(metadata), json_type(metadata, '$.schemaVersion'), metadata ->> '$.schemaVersion', instr(data, '\\u')${fields.map((column) => `, ${column}`).join('')} FROM events WHERE position > ? ORDER BY position LIMIT ?`,
       )
-      .raw(true) as never;
-    this.located = db.prepare(`SELECT position, type, stream, recorded_at FROM events WHERE position > ? ORDER BY position LIMIT ?`).raw(true) as never;
-    this.whole = db.prepare(`SELECT ${EVENT_COLUMNS} FROM events WHERE position = ?`).raw(true) as never;
+      .raw(true);
+    this.located = db
+      .prepare<[number, number], LocatedRow>(`SELECT position, type, stream, recorded_at FROM events WHERE position > ? ORDER BY position LIMIT ?`)
+      .raw(true);
+    this.whole = db.prepare<[number], StoredEventRow>(`SELECT ${EVENT_COLUMNS} FROM events WHERE position = ?`).raw(true);
   }
 
   /**

@@ -62,12 +62,16 @@ export class SqliteReadOnlyEventStore implements EventStore {
       const version = this.db.pragma('user_version', { simple: true }) as number;
       if (version === 0) throw new Error(`${options.file} is not an event store (no schema)`);
       if (version > SCHEMA_VERSION) throw new Error(`${options.file} has schema version ${version}, newer than this code understands (${SCHEMA_VERSION})`);
-      this.allAfter = this.db.prepare(`SELECT ${EVENT_COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?`).raw(true) as never;
+      this.allAfter = this.db
+        .prepare<[number, number], StoredEventRow>(`SELECT ${EVENT_COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?`)
+        .raw(true);
       this.atPositions = this.db
-        .prepare(`SELECT ${EVENT_COLUMNS} FROM events WHERE position IN (SELECT value FROM json_each(?)) ORDER BY position`)
-        .raw(true) as never;
-      this.streamFrom = this.db.prepare(`SELECT ${EVENT_COLUMNS} FROM events WHERE stream = ? AND revision >= ? ORDER BY revision`).raw(true) as never;
-      this.head = this.db.prepare('SELECT COALESCE(MAX(position), 0) FROM events').raw(true) as never;
+        .prepare<[string], StoredEventRow>(`SELECT ${EVENT_COLUMNS} FROM events WHERE position IN (SELECT value FROM json_each(?)) ORDER BY position`)
+        .raw(true);
+      this.streamFrom = this.db
+        .prepare<[string, number], StoredEventRow>(`SELECT ${EVENT_COLUMNS} FROM events WHERE stream = ? AND revision >= ? ORDER BY revision`)
+        .raw(true);
+      this.head = this.db.prepare<[], [number]>('SELECT COALESCE(MAX(position), 0) FROM events').raw(true);
     } catch (error) {
       this.db.close();
       throw error;

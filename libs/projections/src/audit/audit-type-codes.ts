@@ -3,7 +3,7 @@
  * instead of its name: a one-byte value in the row and in the type index where the name
  * took fourteen. On the bench's 1,000,000 events the index (with its rowid-ended indexes) is
  * 18% smaller and its five indexes, built alone, take 0.2-0.3 s less: the last seconds of a
- * `ledger-cli rebuild` wait on them (bench/README, stop 51).
+ * `ledger-cli rebuild` wait on them (the bench's read-model-rebuild section).
  *
  * Append only: a type's code never changes. A type not listed (one added later, or a
  * log's type no ledger version wrote) is filed under its name, and a query asks for both

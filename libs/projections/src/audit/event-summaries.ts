@@ -1,11 +1,19 @@
 import type { RecordedEvent } from '@ledger/event-store';
+import type { Consumer, LeaseEvent, NodeEvent } from '@ledger/domain';
 
-/**
- * What an event changed and why, in words, for timelines and replays. Each line reads
- * the fields its own event type has, so `data` is deliberately loose here.
- */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- one table over every event type's data; each entry reads only its own type's fields
-export type EventSummary = (data: any, event: RecordedEvent) => string;
+/** The events the ledger records beside the domain's: an acquire's route, and a refusal. */
+interface RecordOnlyData {
+  AcquireRouted: { requestId: string; nodeId: string };
+  CommandRefused: { command: string; code: string; reason: string; token?: string | null; consumer?: Consumer | null; details?: { action?: string } | null };
+}
+
+type DataByType = { [E in NodeEvent | LeaseEvent as E['type']]: E['data'] } & RecordOnlyData;
+
+/** What an event changed and why, in words, for timelines and replays: one line per type, reading its own type's data. */
+type EventSummaries = { [T in keyof DataByType]: (data: DataByType[T], event: RecordedEvent) => string };
+
+/** A line as summarise calls it: the log's data is the type's current shape (upcasters see to it), and a line that still throws falls back below. */
+type AnySummary = (data: unknown, event: RecordedEvent) => string;
 
 const short = (token: unknown): string => (typeof token === 'string' && token.length > 24 ? `${token.slice(0, 20)}…` : String(token));
 const consumerOf = (consumer: { controller: string; model: string; machine?: string } | null | undefined): string =>
@@ -15,7 +23,7 @@ const consumerOf = (consumer: { controller: string; model: string; machine?: str
  * One line per event type. A type missing here is still summarised, by its plain data
  * fields (see summarise), so new events read sensibly before anyone writes their line.
  */
-export const EVENT_SUMMARIES: Record<string, EventSummary> = {
+export const EVENT_SUMMARIES: EventSummaries = {
   NodeEnlisted: (d) => `enlisted ${d.hostname} (${d.arch}, ${d.cpuCount} CPUs, ${d.memoryMb} MB, zone ${d.zone})`,
   NodeReserved: (d) => `reserved for ${d.agentName}${d.owner ? ` (owner ${d.owner})` : ''} until ${d.expiresAt}`,
   ReservationCancelled: (d) => `reservation ${d.reservationId} cancelled by its holder`,
@@ -61,7 +69,7 @@ const plainFields = (data: unknown): string =>
     : '';
 
 export const summarise = (event: RecordedEvent): string => {
-  const summary = EVENT_SUMMARIES[event.type];
+  const summary = (EVENT_SUMMARIES as Partial<Record<string, AnySummary>>)[event.type];
   if (summary) {
     try {
       return summary(event.data ?? {}, event);

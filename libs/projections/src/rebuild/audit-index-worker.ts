@@ -78,7 +78,7 @@ export const loadAuditIndex = (task: AuditLoadTask, tell: (message: AuditThreadM
   // Not 'bulk': this thread has time to spare while the main thread folds, so its commits copy
   // the WAL into the file as they go (every 1,000 pages, SQLite's default) rather than leave
   // up to 10,000 pages (320 MB) to copy while it indexes, when the rebuild waits on it
-  // (`rebuild-timeline.js`, three alternated pairs: 17.0, 16.0, 15.6 s against 22.6, 17.5, 17.4 s).
+  // (`ledger-cli rebuild` timed step by step, three alternated pairs: 17.0, 16.0, 15.6 s against 22.6, 17.5, 17.4 s).
   const db = openReadModelDatabase(task.readModelFile);
   try {
     const audit = AuditIndexProjector.fresh(db, { deferIndexes: true });

@@ -1,6 +1,5 @@
 import { availableParallelism } from 'node:os';
-import { join } from 'node:path';
-import { MessageChannel, Worker } from 'node:worker_threads';
+import { MessageChannel } from 'node:worker_threads';
 import type Database from 'better-sqlite3';
 import type { EventStore, RecordedEvent } from '@ledger/event-store';
 import { ledgerProjection } from '../ledger-view/ledger-projection';
@@ -12,7 +11,8 @@ import { ReadModelTables } from '../runtime/read-model-tables';
 import { StateFold } from '../runtime/state-fold';
 import { SnapshotWriter } from '../runtime/snapshots/snapshot-writer';
 import { snapshotsOf, snapshotTablesOf } from '../runtime/snapshots/snapshot-tables';
-import type { AuditLoaded, AuditLoadTask, AuditThreadMessage, FromMainThread } from './audit-index-worker';
+import type { FromMainThread } from './audit-index-worker';
+import { startAuditWorker } from './audit-worker-thread';
 import { QueuedForThread } from './queued-for-thread';
 import { printAuditFields } from './audit-fields-json';
 import { CascadeFold } from '../lease-cascade/cascade-fold';
@@ -64,7 +64,7 @@ export interface RebuildReadModelsOptions {
  * What the fold may have posted to the audit thread and the thread not taken yet: a few
  * seconds of the fold on the bench's log (its pages' fields, 80 characters an event, and its
  * snapshots, about 4 MB each every 10,000 events), three times the most a thread that keeps
- * up lets queue there (20 M, `rebuild-timeline.js`), so such a thread never makes the fold
+ * up lets queue there (20 M, timed step by step on both threads), so such a thread never makes the fold
  * wait, and one held up (a server beside it holding the write lock) no longer lets the
  * queue grow with the log.
  */
@@ -99,34 +99,6 @@ const pageReader = (store: EventStore, pageSize: number): ((after: number) => Re
   return typeof readDataAfter === 'function'
     ? (after) => readDataAfter.call(store, after, pageSize)
     : (after) => store.readAll({ fromPosition: after, maxCount: pageSize });
-};
-
-/** Starts the audit index's thread; `done` settles with what it filled, `stop` ends it early. */
-const startAuditWorker = (task: AuditLoadTask, onStep: (step: RebuildStep) => void): { done: Promise<AuditLoaded>; stop: () => Promise<number> } => {
-  // A larger young generation: the thread allocates a page of events after another, and fewer scavenges copy less (about 8% of its CPU).
-  const worker = new Worker(join(__dirname, 'audit-index-worker.js'), {
-    workerData: task,
-    transferList: task.fieldsFromMain ? [task.fieldsFromMain.port] : [],
-    resourceLimits: { maxYoungGenerationSizeMb: 96 },
-  });
-  const done = new Promise<AuditLoaded>((resolve, reject) => {
-    let loaded: AuditLoaded | null = null;
-    worker.on('message', (message: AuditThreadMessage) => {
-      if ('loaded' in message) loaded = message.loaded;
-      else onStep({ thread: 'audit', step: message.step, at: message.at });
-    });
-    // An error from the thread arrives as a copy (SqliteError's class may not survive, its code does):
-    // kept as the cause, so a full disk is still told apart (storageFaultCodeOf follows causes).
-    worker.once('error', (error: unknown) =>
-      reject(new Error(`the audit index's rebuild thread failed: ${(error as { message?: unknown } | null)?.message ?? String(error)}`, { cause: error })),
-    );
-    worker.once('exit', (code) =>
-      loaded ? resolve(loaded) : reject(new Error(`the audit index's rebuild thread stopped (exit code ${code}) before it finished`)),
-    );
-  });
-  // Settled by whoever awaits it; never an unhandled rejection when the fold fails first.
-  done.catch(() => undefined);
-  return { done, stop: () => worker.terminate() };
 };
 
 /** A page cut after each stop it passes, so the fold can be looked at exactly there. */

@@ -17,8 +17,7 @@ export class ReserveNodeRequestDto implements ReserveNodeInput {
     type: 'integer',
     minimum: 1,
     maximum: 365 * 86_400,
-    description:
-      'Default LEDGER_RESERVATION_TTL_SECONDS. A longer one than LEDGER_RESERVATION_TTL_MAX_SECONDS (default 604800) is cut to it: expiresAt says when it ends.',
+    description: 'Default one hour. A longer one than LEDGER_RESERVATION_TTL_MAX_SECONDS (default 604800) is cut to it: expiresAt says when it ends.',
     example: 3600,
   })
   @IsOptional()

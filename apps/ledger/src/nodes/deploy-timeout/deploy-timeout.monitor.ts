@@ -11,7 +11,7 @@ import type { LedgerConfig } from '../../config/ledger-config';
 import { StorageHealth } from '../../infrastructure/storage-health.service';
 
 /**
- * The deploy-timeout timer. Every LEDGER_HEALTH_CHECK_INTERVAL_MS it takes the
+ * The deploy-timeout timer. Every tenth of the deploy timeout (at most 10 s) it takes the
  * deployments the read model thinks overdue and asks each node's stream whether it is
  * (CheckDeployTimeout); the pure decider answers, so a stale view costs a no-op and
  * several ledger instances ticking at once still fault a node once. The timer never

@@ -45,19 +45,20 @@ export class CascadeWorld {
     return recorded;
   }
 
-  private fold<S>(decider: Pick<Decider<unknown, never, S, unknown>, 'initialState' | 'evolve'>, stream: string): S {
+  /** A stream's events as its decider's: this world appends only what those deciders decided. */
+  private fold<E, S>(decider: Pick<Decider<unknown, E, S, unknown>, 'initialState' | 'evolve'>, stream: string): S {
     return foldEvents(
-      decider as Decider<unknown, { type: string; data: unknown }, S, unknown>,
-      (this.streams.get(stream) ?? []).map(({ type, data }) => ({ type, data })),
+      decider,
+      (this.streams.get(stream) ?? []).map(({ type, data }) => ({ type, data }) as E),
     );
   }
 
   node(nodeId: string): NodeState {
-    return this.fold(nodeDecider as never, Streams.node(nodeId));
+    return this.fold(nodeDecider, Streams.node(nodeId));
   }
 
   ip(ip: string): LeaseState {
-    return this.fold(leaseDecider as never, Streams.ip(ip));
+    return this.fold(leaseDecider, Streams.ip(ip));
   }
 
   ips(): string[] {

@@ -37,7 +37,7 @@ export const SNAPSHOT_CHUNK_ENTITIES = 1_000;
  * SQLite, so on a VM where the first touch of fresh memory is dear that cost more than
  * printing it (a chunk of 1,000 ledger entities is about 400 KB; a rebuild of the bench's
  * 1,000,000 events spent 1.3 s of its main thread posting 379 MB of such chunks, 0.5 s
- * with chunks of 150 entities: bench/README, stop 43).
+ * with chunks of 150 entities, in alternated runs of the bench's read-model-rebuild section).
  */
 export const SNAPSHOT_CHUNK_CHARS = 60_000;
 
