@@ -28,6 +28,7 @@ const JOURNEY = [
   'GET /healthz/ready',
   'GET /metrics',
   'POST /v1/nodes',
+  'GET /v1/whoami',
   'GET /v1/nodes',
   'GET /v1/nodes/{nodeId}',
   'POST /v1/nodes/{nodeId}/reservations',

@@ -26,8 +26,11 @@ export class DocumentRequests {
 
   /** A value the schema accepts, for the field `name`. */
   value(schema: Schema, name?: string): unknown {
-    if (name !== undefined && this.known.has(name)) return this.known.get(name);
     const resolved = this.contract.resolve(schema);
+    // A learned value is passed on only where the schema allows it: `name` is a key's name in
+    // one answer and a projection's in another path.
+    const learned = name === undefined ? undefined : this.known.get(name);
+    if (learned !== undefined && (!Array.isArray(resolved.enum) || resolved.enum.includes(learned))) return learned;
     if (resolved.example !== undefined && resolved.type !== 'object') return resolved.example;
     if (Array.isArray(resolved.enum)) return resolved.enum.find((choice) => choice !== null);
     const choices = (resolved.anyOf ?? resolved.oneOf ?? resolved.allOf) as Schema[] | undefined;
