@@ -43,9 +43,9 @@ export class IscLeaseStream {
     return this.safe;
   }
 
-  /** Bytes handed in so far (complete or not): where the next `push` continues. */
+  /** Bytes handed in so far, a line still without its newline included: where the next `push` continues. */
   get consumed(): number {
-    return this.fed;
+    return this.fed + this.partialLength;
   }
 
   push(bytes: Uint8Array): void {

@@ -161,6 +161,21 @@ describe('dhcpd.leases as a stream with a safe offset', () => {
     );
   });
 
+  it('a follower that hands in the file from `consumed` at each look reads every block once, whatever it found the file cut at', () => {
+    fc.assert(
+      fc.property(files, fc.array(fc.nat(), { maxLength: 6 }), (bytes, looks) => {
+        const sink = new Collected();
+        const stream = new IscLeaseStream(sink, { now: NOW, offset: 0 });
+        for (const size of [...looks.map((n) => n % (bytes.length + 1)), bytes.length].sort((a, b) => a - b)) {
+          stream.push(bytes.subarray(stream.consumed, size));
+        }
+        assert.deepEqual(seen(sink.records), seen(readAll(bytes).sink.records));
+        assert.deepEqual(sink.problems, []);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('a block a crash cut short is reported once the next declaration begins, and the offset moves on past that one', () => {
     const cut = lease(4, 'a', 'active').split('\n').slice(0, 5).join('\n') + '\n';
     const bytes = Buffer.from(HEADER + cut + lease(5, 'b', 'active'), 'utf8');
