@@ -5,7 +5,9 @@ export const USAGE = `usage: dhcp-agent --leases FILE [options]
 
 Follows a DHCP server's lease database and posts every change to the ledger.
 
-  --leases FILE        Kea's memfile lease file (kea-leases4.csv)
+  --leases FILE        the lease file: Kea's memfile (kea-leases4.csv) or
+                       ISC dhcpd's (dhcpd.leases)
+  --format kea|isc     its format (default: kea for a .csv name, else isc)
   --ledger URL         the ledger (env LEDGER_URL; http://127.0.0.1:3000)
   --key KEY            a provider key (env LEDGER_API_KEY)
   --source NAME        the server's name in the ledger (default kea:FILE NAME)
@@ -19,8 +21,8 @@ Exit: 0 on SIGTERM/SIGINT, 2 on bad flags.`;
 
 export interface AgentOptions {
   leases: string;
-  /** Kea's memfile CSV; ISC dhcpd.leases is read by `ledger-cli import` only, for now. */
-  format: 'kea';
+  /** Kea's memfile CSV, or ISC dhcpd's dhcpd.leases journal. */
+  format: 'kea' | 'isc';
   ledgerUrl: string;
   apiKey: string | null;
   source: string;
@@ -49,6 +51,7 @@ export const parseAgentOptions = (argv: string[], env: NodeJS.ProcessEnv): Agent
       allowPositionals: false,
       options: {
         leases: { type: 'string' },
+        format: { type: 'string' },
         ledger: { type: 'string' },
         key: { type: 'string' },
         source: { type: 'string' },
@@ -63,7 +66,10 @@ export const parseAgentOptions = (argv: string[], env: NodeJS.ProcessEnv): Agent
   }
   if (parsed.help) return null;
   if (!parsed.leases) throw new UsageError('--leases FILE is required (the DHCP server lease file to follow)');
-  const format = 'kea' as const;
+  if (parsed.format !== undefined && parsed.format !== 'kea' && parsed.format !== 'isc') {
+    throw new UsageError(`--format must be kea or isc, not '${parsed.format.slice(0, 40)}'`);
+  }
+  const format = parsed.format ?? (parsed.leases.toLowerCase().endsWith('.csv') ? 'kea' : 'isc');
   const ledgerUrl = parsed.ledger ?? env.LEDGER_URL ?? 'http://127.0.0.1:3000';
   try {
     const url = new URL(ledgerUrl);

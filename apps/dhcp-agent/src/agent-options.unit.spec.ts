@@ -20,6 +20,13 @@ describe('the DHCP agent flags', () => {
     assert.equal(parseAgentOptions(['--leases', 'x.csv'], {})?.ledgerUrl, 'http://127.0.0.1:3000');
   });
 
+  it('reads a .csv name as Kea memfile and anything else as dhcpd.leases, unless --format says', () => {
+    assert.equal(parseAgentOptions(['--leases', '/var/lib/dhcp/dhcpd.leases'], {})?.format, 'isc');
+    assert.equal(parseAgentOptions(['--leases', '/var/lib/dhcp/dhcpd.leases'], {})?.source, 'isc:dhcpd.leases');
+    assert.equal(parseAgentOptions(['--leases', 'kea-leases4.CSV'], {})?.format, 'kea');
+    assert.equal(parseAgentOptions(['--leases', 'leases.db', '--format', 'kea'], {})?.format, 'kea');
+  });
+
   it('refuses bad flags with a message naming the flag', () => {
     const refused = (argv: string[], pattern: RegExp) =>
       assert.throws(
@@ -31,5 +38,6 @@ describe('the DHCP agent flags', () => {
     refused(['--leases', 'x', '--listen', 'nowhere'], /--listen must be HOST:PORT/);
     refused(['--leases', 'x', '--poll-ms', 'often'], /--poll-ms must be a whole number/);
     refused(['--leases', 'x', '--what'], /Unknown option '--what'/);
+    refused(['--leases', 'x', '--format', 'csv'], /--format must be kea or isc/);
   });
 });

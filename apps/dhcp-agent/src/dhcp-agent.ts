@@ -4,7 +4,8 @@ import { toObservation, type LeaseObservation, type LeaseRecord } from '@ledger/
 import type { Logger } from 'pino';
 import type { AgentOptions } from './agent-options';
 import { CheckpointFile, type AgentCheckpoint } from './agent-checkpoint';
-import { KeaJournal, type JournalStep } from './kea-journal';
+import { IscJournal } from './isc-journal';
+import { KeaJournal, type JournalEvents, type JournalStep } from './kea-journal';
 import { LedgerPoster } from './ledger-poster';
 import { samePosted } from './posted-records';
 
@@ -32,7 +33,7 @@ export interface AgentHealth {
 export class DhcpAgent {
   private readonly checkpoints: CheckpointFile;
   private checkpoint: AgentCheckpoint;
-  private readonly journal: KeaJournal;
+  private readonly journal: { read(): JournalStep; close(): void };
   private readonly poster: LedgerPoster;
   /** Why the lease file cannot be followed now, and why the ledger cannot be posted to now: either makes the agent degraded. */
   private fileProblem: string | null = null;
@@ -48,13 +49,15 @@ export class DhcpAgent {
   ) {
     this.checkpoints = new CheckpointFile(options.stateDir);
     this.checkpoint = this.checkpoints.load(options.source);
-    this.journal = new KeaJournal(options.leases, this.checkpoint.file, {
+    const events: JournalEvents = {
       problem: (problem) => {
         this.skippedLines++;
         this.log.warn({ file: problem.file, line: problem.line }, `lease file line skipped: ${problem.reason}`);
       },
       notice: (message, details) => this.log.info(details, message),
-    });
+    };
+    this.journal =
+      options.format === 'isc' ? new IscJournal(options.leases, this.checkpoint.file, events) : new KeaJournal(options.leases, this.checkpoint.file, events);
     this.poster = new LedgerPoster(
       { url: options.ledgerUrl, apiKey: options.apiKey, source: options.source },
       {

@@ -3,6 +3,7 @@ import { KeaLeaseParser, keaLeaseFileSet, NotALeaseFile, type LeaseFileProblem, 
 import { FINGERPRINT_BYTES, identityOf, sameFile, type FileIdentity } from './file-identity';
 import { JournalRecords } from './journal-records';
 import { readCompleteLines, readFirstLine } from './line-reader';
+import { describeFileError, tryOpen } from './open-file';
 
 export type JournalPosition = FileIdentity & { offset: number };
 
@@ -24,22 +25,6 @@ export interface JournalEvents {
   problem(problem: LeaseFileProblem): void;
   notice(message: string, details: Record<string, unknown>): void;
 }
-
-const tryOpen = (path: string): number | null => {
-  try {
-    return openSync(path, 'r');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw error;
-  }
-};
-
-const describe = (error: unknown): string => {
-  const code = (error as NodeJS.ErrnoException).code;
-  if (code === 'EACCES' || code === 'EPERM') return 'cannot be read (permission denied): run the agent as a user that can read it';
-  if (code === 'EISDIR') return 'is a directory, not a lease file';
-  return error instanceof Error ? error.message : String(error);
-};
 
 /**
  * Follows Kea's memfile lease database (kea-leases4.csv) as an append-only journal, by
@@ -72,7 +57,7 @@ export class KeaJournal {
     try {
       return this.open ? this.follow(this.open) : this.attach();
     } catch (error) {
-      const reason = error instanceof NotALeaseFile ? error.message : `${this.open?.name ?? this.path} ${describe(error)}`;
+      const reason = error instanceof NotALeaseFile ? error.message : `${this.open?.name ?? this.path} ${describeFileError(error)}`;
       // Closed: the next look finds the same file again, or a replacement, by identity.
       if (this.open) this.resumeAt = this.position();
       this.close();

@@ -7,3 +7,4 @@ export * from './lease-file-format';
 export * from './lease-record';
 export * from './not-a-lease-file';
 export * from './quote-text';
+export * from './isc-lease-stream';

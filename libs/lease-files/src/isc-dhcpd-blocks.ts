@@ -77,6 +77,11 @@ export class IscBlockReader {
     return this.lineNumber;
   }
 
+  /** Between declarations: every block and statement read so far is closed, none is begun. */
+  get atRest(): boolean {
+    return this.stack.length === 0 && this.pending.length === 0;
+  }
+
   pushLine(text: string): void {
     const line = ++this.lineNumber;
     const { tokens, fault } = lexIscLine(text, line);

@@ -102,6 +102,11 @@ export class IscLeaseParser {
     this.blocks.pushLine(line);
   }
 
+  /** Whether every declaration pushed so far is complete: a safe place to stop reading and resume later. */
+  get atRest(): boolean {
+    return this.blocks.atRest;
+  }
+
   /**
    * A file that is not a lease file (an executable, random bytes, a text of garbage) is
    * not read to its end, line by skipped line: it stops after a bounded number of lines

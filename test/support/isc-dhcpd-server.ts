@@ -1,0 +1,62 @@
+import type { ChildProcess } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { LAB_SUBNET, type DhcpLab } from './dhcp-lab';
+
+/**
+ * ISC dhcpd 4.4 in the lab's server namespace, in the foreground (`-f -d`), bound only to
+ * its veth, with its configuration, lease file and pid file in the lab's folder. dhcpd
+ * rewrites its lease file whenever it starts, so a restart is also a rewrite.
+ */
+export class IscDhcpdServer {
+  readonly leaseFile: string;
+  private readonly config: string;
+  private child: ChildProcess | null = null;
+  output = '';
+
+  constructor(
+    private readonly lab: DhcpLab,
+    settings: { leaseTime: number },
+  ) {
+    this.leaseFile = join(lab.dir, 'dhcpd.leases');
+    this.config = join(lab.dir, 'dhcpd.conf');
+    writeFileSync(this.leaseFile, '');
+    writeFileSync(
+      this.config,
+      [
+        'authoritative;',
+        `default-lease-time ${settings.leaseTime};`,
+        `max-lease-time ${settings.leaseTime};`,
+        `min-lease-time ${settings.leaseTime};`,
+        `subnet ${LAB_SUBNET}.0 netmask 255.255.255.0 {`,
+        `  range ${LAB_SUBNET}.100 ${LAB_SUBNET}.120;`,
+        '}',
+        '',
+      ].join('\n'),
+    );
+  }
+
+  start(): void {
+    const child = this.lab.spawnIn(this.lab.serverNs, [
+      'dhcpd',
+      '-4',
+      '-f',
+      '-d',
+      '-cf',
+      this.config,
+      '-lf',
+      this.leaseFile,
+      '-pf',
+      join(this.lab.dir, 'dhcpd.pid'),
+      this.lab.serverIface,
+    ]);
+    child.stdout!.on('data', (chunk: Buffer) => (this.output += chunk.toString()));
+    child.stderr!.on('data', (chunk: Buffer) => (this.output += chunk.toString()));
+    this.child = child;
+  }
+
+  async stop(): Promise<void> {
+    await this.lab.stop(this.child);
+    this.child = null;
+  }
+}
