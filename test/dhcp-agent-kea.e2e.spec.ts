@@ -197,8 +197,11 @@ describe('the DHCP agent beside a real Kea 2.2', { skip: unavailable ?? false },
     await agent.stop();
     startAgent(['--reclaim', '--kea-socket', kea.socket, '--reclaim-grace', '2']);
 
-    await eventually(15_000, async () => (await keaLease4(control, ip)) === null).catch((error) => {
-      throw new Error(`${(error as Error).message}\nagent:\n${agent.output.slice(-3000)}`);
+    await eventually(15_000, async () => (await keaLease4(control, ip)) === null).catch(async (error) => {
+      const orphans = JSON.stringify((await ledger.get('/v1/leases?status=orphaned')).body.leases);
+      throw new Error(
+        `${(error as Error).message}\n${ip}: ${JSON.stringify(await ipView(ip))}\norphaned: ${orphans}\nhealth: ${JSON.stringify((await agent.health())?.body)}\nagent:\n${agent.output.slice(-3000)}`,
+      );
     });
     assert.match(agent.output, new RegExp(`"ip":"${ip.replace(/\./g, '\\.')}".*reclaimed at Kea: the lease owner ended`));
     const health = await agent.health();

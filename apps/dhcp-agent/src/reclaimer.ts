@@ -75,6 +75,7 @@ export class Reclaimer {
     for (const orphan of orphans) {
       const key = `${orphan.ip} ${orphan.leaseId}`;
       const since = this.firstSeen.get(key) ?? now;
+      if (!this.firstSeen.has(key)) this.log.info({ ip: orphan.ip, leaseId: orphan.leaseId, graceMs: this.options.graceMs }, 'orphaned: its owner ended');
       this.firstSeen.set(key, since);
       if (now - since < this.options.graceMs || this.heldByOther.has(key)) continue;
       await this.reclaim(orphan, key);
@@ -84,6 +85,7 @@ export class Reclaimer {
   private async reclaim(orphan: Orphan, key: string): Promise<void> {
     const held = await keaLease4(this.kea, orphan.ip);
     if (held === null) {
+      this.log.info({ ip: orphan.ip, leaseId: orphan.leaseId }, 'not reclaimed: Kea holds no lease for the address');
       this.firstSeen.delete(key);
       return;
     }
