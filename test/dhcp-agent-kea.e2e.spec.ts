@@ -8,7 +8,10 @@
  * - a DHCPRELEASE and an expiry reach the ledger;
  * - the agent SIGKILLed while leases change and restarted misses nothing and appends
  *   nothing twice (the store head proves it); Kea restarted: the same;
- * - the model force-released: every container address ended within seconds.
+ * - the model force-released: every container address ended within seconds; the agent
+ *   with --reclaim deletes at Kea (lease4-del on its control socket) the address of the
+ *   torn-down container, Kea's deletion reaches the ledger, a new container receives that
+ *   address, and the binding the ledger never granted is left alone.
  * Where namespaces or the packages are missing, the suite is skipped with the reason.
  */
 import { after, before, describe, it } from 'node:test';
@@ -19,6 +22,7 @@ import { KeaServer } from './support/kea-server';
 import { DhcpAgentProcess } from './support/dhcp-agent-process';
 import { consumer, enlist, newRequestId } from './support/fixtures';
 import { eventually } from './support/region';
+import { KeaControl, keaLease4 } from '../apps/dhcp-agent/src/kea-control';
 
 const unavailable = labUnavailable('kea');
 const SOURCE = 'kea:kea-leases4.csv';
@@ -48,8 +52,8 @@ describe('the DHCP agent beside a real Kea 2.2', { skip: unavailable ?? false },
     return address;
   };
   const leased = (clients: LabClient[]) => eventually(60_000, async () => clients.every((client) => DhcpLab.addressOf(client) !== null));
-  const startAgent = () => {
-    agent = new DhcpAgentProcess({ leases: kea.leaseFile, ledger: ledger.url, key: agentKey, stateDir: DhcpAgentProcess.stateDirIn(lab.dir) });
+  const startAgent = (extra: string[] = []) => {
+    agent = new DhcpAgentProcess({ leases: kea.leaseFile, ledger: ledger.url, key: agentKey, stateDir: DhcpAgentProcess.stateDirIn(lab.dir), extra });
   };
   const register = async (name: string, mac: string) => {
     const device = await ledger.post(`/v1/allocations/${token}/devices`, { hostname: name, mac });
@@ -180,5 +184,44 @@ describe('the DHCP agent beside a real Kea 2.2', { skip: unavailable ?? false },
     });
     // Kea still holds the live containers' addresses: a leak the ledger shows as such.
     assert.equal((await ipView(addressOf(registered[0]))).status, 'orphaned');
+  });
+
+  it('with --reclaim, Kea no longer holds the torn-down container address and a new container receives it', async () => {
+    const torn = registered[0];
+    const ip = addressOf(torn);
+    const control = new KeaControl(kea.socket);
+    // The container is gone with its machine; Kea still holds its address until the lease ends.
+    await lab.vanish(torn);
+    assert.deepEqual(await keaLease4(control, ip), { mac: torn.mac });
+    const before = await head();
+    await agent.stop();
+    startAgent(['--reclaim', '--kea-socket', kea.socket, '--reclaim-grace', '2']);
+
+    await eventually(15_000, async () => (await keaLease4(control, ip)) === null).catch(async (error) => {
+      const orphans = JSON.stringify((await ledger.get('/v1/leases?status=orphaned')).body.leases);
+      throw new Error(
+        `${(error as Error).message}\n${ip}: ${JSON.stringify(await ipView(ip))}\norphaned: ${orphans}\nhealth: ${JSON.stringify((await agent.health())?.body)}\nagent:\n${agent.output.slice(-3000)}`,
+      );
+    });
+    assert.match(agent.output, new RegExp(`"ip":"${ip.replace(/\./g, '\\.')}".*reclaimed at Kea: the lease owner ended`));
+    const health = await agent.health();
+    assert.equal((health?.body as { reclaim?: { reclaimed: number } }).reclaim?.reclaimed, 1, JSON.stringify(health?.body));
+    // Kea writes the deletion to its lease file (valid lifetime 0, not an expiry): the agent posts it, the address is no longer a leak.
+    await eventually(10_000, async () => (await ipView(ip)).status === 'released');
+    const observed = (await ledger.get(`/v1/audit/events?ip=${ip}&type=DhcpLeaseObserved&after=${before}`)).body.events as {
+      data: { state: string; mac: string };
+      metadata: { actor: string };
+    }[];
+    assert.deepEqual(
+      observed.map((event) => [event.data.state, event.data.mac, event.metadata.actor]),
+      [['released', torn.mac, 'kea-agent']],
+    );
+    // The binding the ledger never granted is nobody's to reclaim.
+    assert.deepEqual(await keaLease4(control, addressOf(stranger)), { mac: stranger.mac });
+
+    const newcomer = lab.container('juju-1-lxc-1', '02:58:00:00:01:01');
+    lab.startClient(newcomer, ip);
+    await leased([newcomer]);
+    assert.equal(addressOf(newcomer), ip, newcomer.output);
   });
 });

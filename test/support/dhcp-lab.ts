@@ -109,10 +109,11 @@ export class DhcpLab {
     return child;
   }
 
-  /** udhcpc in the foreground in the container's namespace; `-A 1`: retry a second after a decline. */
-  startClient(client: LabClient): void {
+  /** udhcpc in the foreground in the container's namespace; `-A 1`: retry a second after a decline; `-r`: ask for this address. */
+  startClient(client: LabClient, requested?: string): void {
     client.output = '';
-    const child = this.spawnIn(client.ns, ['udhcpc', '-f', '-i', client.iface, '-s', join(this.dir, 'udhcpc.sh'), '-t', '20', '-T', '1', '-A', '1']);
+    const ask = requested ? ['-r', requested] : [];
+    const child = this.spawnIn(client.ns, ['udhcpc', '-f', '-i', client.iface, '-s', join(this.dir, 'udhcpc.sh'), '-t', '20', '-T', '1', '-A', '1', ...ask]);
     child.stdout!.on('data', (chunk: Buffer) => (client.output += chunk.toString()));
     child.stderr!.on('data', (chunk: Buffer) => (client.output += chunk.toString()));
     client.process = child;

@@ -3,6 +3,7 @@ import pino from 'pino';
 import { parseAgentOptions, USAGE, UsageError } from './agent-options';
 import { DhcpAgent } from './dhcp-agent';
 import { startHealthServer } from './health-server';
+import { Reclaimer } from './reclaimer';
 
 const main = async (): Promise<number> => {
   let options;
@@ -19,17 +20,22 @@ const main = async (): Promise<number> => {
   }
   const log = pino({ name: 'dhcp-agent', level: process.env.LOG_LEVEL ?? 'info' });
   const agent = new DhcpAgent(options, log);
+  const reclaimer = options.reclaim
+    ? new Reclaimer({ ledgerUrl: options.ledgerUrl, apiKey: options.apiKey, ...options.reclaim, intervalMs: Math.max(options.pollMs, 1_000) }, log)
+    : null;
   const stop = new AbortController();
   for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => stop.abort());
   let health;
   try {
-    health = await startHealthServer(options.listenHost, options.listenPort, () => agent.health());
+    health = await startHealthServer(options.listenHost, options.listenPort, () =>
+      reclaimer ? { ...agent.health(), reclaim: reclaimer.status() } : agent.health(),
+    );
   } catch (error) {
     process.stderr.write(`dhcp-agent: cannot listen on ${options.listenHost}:${options.listenPort}: ${(error as Error).message}\n`);
     return 2;
   }
   log.info({ port: health.port, leases: options.leases, source: options.source, ledger: options.ledgerUrl }, 'dhcp agent listening');
-  await agent.run(stop.signal);
+  await Promise.all([agent.run(stop.signal), reclaimer?.run(stop.signal)]);
   health.server.close();
   log.info('dhcp agent stopped');
   return 0;
