@@ -54,7 +54,7 @@ export const LEDGER_SETTINGS = {
   readWaitMs: integer('LEDGER_READ_WAIT_MS', 5_000, 0, 60_000, {
     audience: 'operator',
     group: READ_MODELS,
-    doc: 'How long a query waits for the read models to reach `?minPosition=` (or the commands answered before it) before a `503`.',
+    doc: 'How long a query waits for the read models to reflect `?minPosition=` and the commands answered before it; then `503` (a plain node or lease read answers as it stands).',
   }),
   checkpointIntervalMs: integer('LEDGER_CHECKPOINT_INTERVAL_MS', 5_000, 10, 3_600_000, {
     audience: 'operator',
