@@ -51,7 +51,7 @@ describe('a ledger catching up', () => {
     }
   });
   // Readiness demands every follower at the head, so "ready at once" means nothing left to step through.
-  const env = { LEDGER_READY_MAX_LAG_EVENTS: '0', LEDGER_HEALTH_CHECK_INTERVAL_MS: '3600000' };
+  const env = { LEDGER_READY_MAX_LAG_EVENTS: '0', LEDGER_TEST_HEALTH_CHECK_INTERVAL_MS: '3600000' };
 
   it('after ledger-cli rebuild, starts ready: the lease cascade stands at the head with the read models', async () => {
     const dataDir = await generated();

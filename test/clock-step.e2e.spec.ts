@@ -55,8 +55,7 @@ describe(
           // File times stay real: the keys file is re-read when its modification time changes.
           NO_FAKE_STAT: '1',
           LEDGER_RATE_LIMIT_PER_SECOND: String(RATE),
-          LEDGER_RATE_LIMIT_BURST: String(RATE),
-          LEDGER_HEALTH_CHECK_INTERVAL_MS: '200',
+          LEDGER_TEST_HEALTH_CHECK_INTERVAL_MS: '200',
         },
       });
     });

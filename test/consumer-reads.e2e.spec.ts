@@ -27,7 +27,7 @@ describe('what a consumer reads of other controllers', () => {
 
   before(async () => {
     ledger = await LedgerProcess.start({
-      env: { LEDGER_DEPLOY_TIMEOUT_SECONDS: '1', LEDGER_HEALTH_CHECK_INTERVAL_MS: '100', LEDGER_POWER_FAILURES_FOR_FAULT: '1' },
+      env: { LEDGER_DEPLOY_TIMEOUT_SECONDS: '1', LEDGER_TEST_HEALTH_CHECK_INTERVAL_MS: '100', LEDGER_POWER_FAILURES_FOR_FAULT: '1' },
     });
     const key = (...args: string[]) => ledger.as(addKey(ledger.dataDir, ...args));
     alice = key('--name', 'alice', '--role', 'consumer', '--controller', 'ctl-a');

@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import type { RecordedEvent } from '@ledger/event-store';
 import { CheckpointStore, ledgerProjection, listNodes, type LedgerViewState } from '@ledger/projections';
 import { presentNode } from '@ledger/projections';
-import { presentAllocation } from '@ledger/projections';
+import { devicesOfAllocation, presentAllocation } from '@ledger/projections';
 import { LedgerProcess, PATIENCE_MS } from '@ledger/testing';
 import { LoadGate } from './support/load-gate';
 import { seededRandom, seedFrom, type SeededRandom } from './support/seeded-random';
@@ -172,7 +172,9 @@ async function assertServedViewsEqualFold(
         assert.equal(status, 200, `${label}: GET /v1/allocations/${token}`);
         const { position, ...allocation } = body;
         const at = await viewAt(position);
-        assert.deepEqual(allocation, plain(presentAllocation(at, at.allocations[token])), `${label}: GET /v1/allocations/${token}`);
+        const folded = at.allocations[token];
+        const expected = { ...presentAllocation(at, folded), devices: devicesOfAllocation(at, folded) };
+        assert.deepEqual(allocation, plain(expected), `${label}: GET /v1/allocations/${token}`);
       }),
     );
   }

@@ -12,7 +12,7 @@ import { percentile, sorted } from '../support/stats';
 const LEASES = 2_000;
 const STORM_MS = 30_000;
 const TICK_MS = 50;
-const ENV = { LEDGER_RATE_LIMIT_PER_SECOND: '1000000', LEDGER_RATE_LIMIT_BURST: '1000000' };
+const ENV = { LEDGER_RATE_LIMIT_PER_SECOND: '1000000' };
 
 interface Envelope {
   position: number;

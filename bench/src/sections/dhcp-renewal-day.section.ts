@@ -12,7 +12,7 @@ const LIFETIME_S = 3_600;
 const RENEWALS_PER_DAY = (24 * 3_600) / (LIFETIME_S / 2);
 /** Kea's default lease file cleanup runs hourly: the file is rotated every other round of renewals. */
 const ROUNDS_PER_ROTATION = 2;
-const ENV = { LEDGER_RATE_LIMIT_PER_SECOND: '1000000', LEDGER_RATE_LIMIT_BURST: '1000000' };
+const ENV = { LEDGER_RATE_LIMIT_PER_SECOND: '1000000' };
 
 /** The store's head; asked again once if a kept-alive connection was closed under the request during a long wait. */
 const head = async (ledger: LedgerProcess): Promise<number> => {
