@@ -67,7 +67,7 @@ describe('the DHCP agent given bad input', () => {
     appendFileSync(leases, row(3));
     ledger = await LedgerProcess.start({ dataDir, env: { PORT: String(port) } });
     await eventually(30_000, async () => (await seen(1)) && (await seen(2)) && (await seen(3)));
-    await eventually(10_000, async () => (await agent.health())?.status === 200);
+    await eventually(30_000, async () => (await agent.health())?.status === 200);
     await agent.stop();
   });
 

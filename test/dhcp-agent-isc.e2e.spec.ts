@@ -103,7 +103,7 @@ describe('the DHCP agent beside a real ISC dhcpd 4.4', { skip: unavailable ?? fa
     for (const client of [...registered, stranger]) lab.startClient(client);
     await leased([...registered, stranger]);
 
-    await eventually(10_000, async () => {
+    await eventually(30_000, async () => {
       for (const client of registered) if ((await ipView(addressOf(client))).status !== 'valid') return false;
       return (await ipView(addressOf(stranger))).status === 'orphaned';
     }).catch(explain);
@@ -132,7 +132,7 @@ describe('the DHCP agent beside a real ISC dhcpd 4.4', { skip: unavailable ?? fa
     await lab.release(releasing);
     startAgent();
 
-    await eventually(15_000, async () => (await ipView(addressOf(late))).status === 'valid' && ended((await ipView(releasedIp)).status)).catch(explain);
+    await eventually(30_000, async () => (await ipView(addressOf(late))).status === 'valid' && ended((await ipView(releasedIp)).status)).catch(explain);
     await new Promise((resolve) => setTimeout(resolve, 2_000));
     // Exactly: the new lease (granted + observed) and the release (released + observed).
     assert.equal(await head(), before + 4, shown(await appendedAfter(before)));
@@ -154,7 +154,7 @@ describe('the DHCP agent beside a real ISC dhcpd 4.4', { skip: unavailable ?? fa
     const releasing = registered[3];
     const before = await head();
     await lab.release(releasing);
-    await eventually(10_000, async () => ended((await ipView(addressOf(releasing))).status)).catch(explain);
+    await eventually(30_000, async () => ended((await ipView(addressOf(releasing))).status)).catch(explain);
     assert.ok((await ipView(addressOf(releasing))).history[0].ended, 'the lease has ended');
     const appended = await appendedAfter(before);
     assert.deepEqual(appended.map((event) => event.type).sort(), ['DhcpLeaseObserved', 'LeaseExpired'], shown(appended));

@@ -95,7 +95,7 @@ describe('the DHCP agent beside a real Kea 2.2', { skip: unavailable ?? false },
     for (const client of [...registered, stranger]) lab.startClient(client);
     await leased([...registered, stranger]);
 
-    await eventually(10_000, async () => {
+    await eventually(30_000, async () => {
       for (const client of registered) if ((await ipView(addressOf(client))).status !== 'valid') return false;
       return (await ipView(addressOf(stranger))).status === 'orphaned';
     });
@@ -140,7 +140,7 @@ describe('the DHCP agent beside a real Kea 2.2', { skip: unavailable ?? false },
 
     // Released while the agent was down: if kea-lfc cleaned the release row away meanwhile, all the agent can tell is that Kea no longer has the lease.
     const ended = (status: string) => status === 'released' || status === 'expired';
-    await eventually(15_000, async () => (await ipView(addressOf(late))).status === 'valid' && ended((await ipView(releasedIp)).status)).catch(
+    await eventually(30_000, async () => (await ipView(addressOf(late))).status === 'valid' && ended((await ipView(releasedIp)).status)).catch(
       async (error) => {
         const statuses = `late ${(await ipView(addressOf(late))).status}, released ${(await ipView(releasedIp)).status}`;
         throw new Error(`${(error as Error).message}: ${statuses}\nagent:\n${agent.output.slice(-3000)}\nkea:\n${lab.read('kea.log').slice(-2000)}`);
@@ -165,7 +165,7 @@ describe('the DHCP agent beside a real Kea 2.2', { skip: unavailable ?? false },
   it('a DHCPRELEASE and an expiry reach the ledger', async () => {
     const releasing = registered[3];
     await lab.release(releasing);
-    await eventually(10_000, async () => (await ipView(addressOf(releasing))).status === 'released');
+    await eventually(30_000, async () => (await ipView(addressOf(releasing))).status === 'released');
     assert.equal((await ipView(addressOf(releasing))).history[0].ended?.reason, 'released');
     const vanishing = registered[1];
     await lab.vanish(vanishing);
@@ -175,7 +175,7 @@ describe('the DHCP agent beside a real Kea 2.2', { skip: unavailable ?? false },
   it('the model force-released: every container address ends within seconds', async () => {
     const released = await ledger.post('/v1/models/release', { controller: 'landscape', model: 'region-1', force: true });
     assert.equal(released.status, 200, JSON.stringify(released.body));
-    await eventually(10_000, async () => {
+    await eventually(30_000, async () => {
       for (const client of registered) {
         const view = await ipView(addressOf(client));
         if (view.status === 'valid' || view.history[0].ended === null) return false;
@@ -197,7 +197,7 @@ describe('the DHCP agent beside a real Kea 2.2', { skip: unavailable ?? false },
     await agent.stop();
     startAgent(['--reclaim', '--kea-socket', kea.socket, '--reclaim-grace', '2']);
 
-    await eventually(15_000, async () => (await keaLease4(control, ip)) === null).catch(async (error) => {
+    await eventually(30_000, async () => (await keaLease4(control, ip)) === null).catch(async (error) => {
       const orphans = JSON.stringify((await ledger.get('/v1/leases?status=orphaned')).body.leases);
       throw new Error(
         `${(error as Error).message}\n${ip}: ${JSON.stringify(await ipView(ip))}\norphaned: ${orphans}\nhealth: ${JSON.stringify((await agent.health())?.body)}\nagent:\n${agent.output.slice(-3000)}`,
@@ -207,7 +207,7 @@ describe('the DHCP agent beside a real Kea 2.2', { skip: unavailable ?? false },
     const health = await agent.health();
     assert.equal((health?.body as { reclaim?: { reclaimed: number } }).reclaim?.reclaimed, 1, JSON.stringify(health?.body));
     // Kea writes the deletion to its lease file (valid lifetime 0, not an expiry): the agent posts it, the address is no longer a leak.
-    await eventually(10_000, async () => (await ipView(ip)).status === 'released');
+    await eventually(30_000, async () => (await ipView(ip)).status === 'released');
     const observed = (await ledger.get(`/v1/audit/events?ip=${ip}&type=DhcpLeaseObserved&after=${before}`)).body.events as {
       data: { state: string; mac: string };
       metadata: { actor: string };
