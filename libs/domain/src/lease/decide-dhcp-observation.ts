@@ -93,6 +93,9 @@ const leaseEffects = (command: ObserveDhcpLease, state: LeaseState): Effects => 
 export const decideDhcpObservation = (received: ObserveDhcpLease, state: LeaseState): Decision<LeaseEvent, LeaseReply> => {
   const command = asOfNow(received);
   const { ip, source, mac, state: binding, starts, ends, hostname, following, now } = command;
+  // The server's own record of a deletion its agent reclaimed (and recorded) already: the binding ends once.
+  const reclaimed = state.reclaimed[source];
+  if (reclaimed && reclaimed.mac === mac && !heldByServer(command, now)) return accept([], { ip, leaseId: state.active?.leaseId ?? null, status: 'unchanged' });
   const observation: DhcpObservation = { source, mac, state: binding, starts, ends, hostname, ...(following ? { following } : {}) };
   const effects = leaseEffects(command, state);
   if ('missing' in effects) return missingLiveness(effects.missing);

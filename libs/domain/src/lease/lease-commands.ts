@@ -56,4 +56,18 @@ export type ObserveDhcpLease = DhcpRecord & {
   now: string;
 };
 
-export type LeaseCommand = GrantLease | RenewLease | ReleaseLease | ExpireLease | ObserveDhcpLease;
+/**
+ * The agent following `source` deleted, at its DHCP server, the binding of the ended lease
+ * `leaseId` for `mac`. `liveness` must cover that lease's owner when its owner ended it.
+ */
+export type RecordDhcpReclaim = {
+  type: 'RecordDhcpReclaim';
+  ip: string;
+  leaseId: LeaseId;
+  mac: string;
+  source: string;
+  liveness: OwnerLivenessReport;
+  now: string;
+};
+
+export type LeaseCommand = GrantLease | RenewLease | ReleaseLease | ExpireLease | ObserveDhcpLease | RecordDhcpReclaim;

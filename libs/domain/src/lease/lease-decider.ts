@@ -6,6 +6,7 @@ import { evolveLease } from './evolve-lease';
 import { decideGrant } from './decide-grant';
 import { decideExpire, decideReleaseLease, decideRenew } from './decide-lease-lifecycle';
 import { decideDhcpObservation } from './decide-dhcp-observation';
+import { decideDhcpReclaim } from './decide-dhcp-reclaim';
 
 export const decideLease = (command: LeaseCommand, state: LeaseState): Decision<LeaseEvent, LeaseReply> => {
   switch (command.type) {
@@ -19,6 +20,8 @@ export const decideLease = (command: LeaseCommand, state: LeaseState): Decision<
       return decideExpire(command, state);
     case 'ObserveDhcpLease':
       return decideDhcpObservation(command, state);
+    case 'RecordDhcpReclaim':
+      return decideDhcpReclaim(command, state);
   }
 };
 

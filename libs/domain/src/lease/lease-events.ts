@@ -37,5 +37,29 @@ export type LeaseExpired = DomainEvent<'LeaseExpired', { ip: string; leaseId: Le
 /** What a DHCP server said about this address, recorded only when it changed. */
 export type DhcpLeaseObserved = DomainEvent<'DhcpLeaseObserved', DhcpRecord & { ip: string; observedAt: string }>;
 
-export type LeaseEvent = LeaseGranted | LeaseRenewed | LeaseReleased | LeaseExpired | DhcpLeaseObserved;
+/** How a ledger lease had ended when a DHCP server's binding of it was reclaimed. */
+export type ReclaimReason = LeaseReleaseReason | 'expired';
+
+/**
+ * A DHCP server's binding of an ended lease, deleted at the server by the agent that
+ * follows it (a reclaim), recorded by that agent: the server fires no hook for such a
+ * deletion. It says why the binding was an orphan: how the ledger lease ended and, when
+ * its owner ended, how the owner did (a released or torn-down machine, a removed device).
+ * The server's own record of the deletion, read later from its lease file, says nothing new.
+ */
+export type DhcpLeaseReclaimed = DomainEvent<
+  'DhcpLeaseReclaimed',
+  {
+    ip: string;
+    leaseId: LeaseId;
+    mac: string;
+    source: string;
+    reason: ReclaimReason;
+    /** How the lease's owner ended (e.g. force_released, device removed) when that is what ended the lease; else null. */
+    ownerEnding: string | null;
+    reclaimedAt: string;
+  }
+>;
+
+export type LeaseEvent = LeaseGranted | LeaseRenewed | LeaseReleased | LeaseExpired | DhcpLeaseObserved | DhcpLeaseReclaimed;
 export type LeaseEventType = LeaseEvent['type'];

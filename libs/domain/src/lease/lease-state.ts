@@ -1,4 +1,4 @@
-import type { LeaseKind } from './lease-events';
+import type { LeaseKind, LeaseReleaseReason } from './lease-events';
 import type { DhcpRecord } from './dhcp-record';
 import type { LeaseId } from './lease-id';
 import type { LeaseOwner } from './lease-owner';
@@ -18,6 +18,8 @@ export interface EndedLease {
   mac: string;
   owner: LeaseOwner;
   how: 'released' | 'expired';
+  /** Why it was released; null when it expired. */
+  reason: LeaseReleaseReason | null;
 }
 
 export type DhcpObservation = DhcpRecord;
@@ -31,6 +33,8 @@ export interface LeaseState {
   lastEnded: EndedLease | null;
   /** The last thing each DHCP server said about this address. */
   observations: Record<string, DhcpObservation>;
+  /** Per DHCP server: the ended lease whose binding its agent reclaimed last, until the server binds the address again. */
+  reclaimed: Record<string, { leaseId: LeaseId; mac: string }>;
 }
 
 export interface LeaseReply {
@@ -42,7 +46,7 @@ export interface LeaseReply {
   superseded?: LeaseId;
 }
 
-export const initialLeaseState = (): LeaseState => ({ ip: null, granted: 0, active: null, lastEnded: null, observations: {} });
+export const initialLeaseState = (): LeaseState => ({ ip: null, granted: 0, active: null, lastEnded: null, observations: {}, reclaimed: {} });
 
 /** Past its expiry time, a lease no longer holds, whether or not its expiry was recorded yet. */
 export const isPastExpiry = (lease: { expiresAt: string | null }, now: string): boolean =>
