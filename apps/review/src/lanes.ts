@@ -66,7 +66,9 @@ export interface LaneGroup {
  */
 export type LaneLayout = 'flat' | 'by-node';
 
-const OBSERVATIONS = new Set(['PowerSyncFailed', 'PowerSyncRecovered', 'DhcpLeaseObserved', 'AllocationRevoked']);
+const OBSERVATIONS = new Set(['PowerSyncFailed', 'PowerSyncRecovered', 'DhcpLeaseObserved', 'DhcpLeaseReclaimed', 'AllocationRevoked']);
+/** What a DHCP server said or its agent did about an address: marked on that address's lane. */
+const ADDRESS_OBSERVATIONS = new Set(['DhcpLeaseObserved', 'DhcpLeaseReclaimed']);
 
 export const buildLanes = (events: StoryEvent[], layout: LaneLayout): LaneGroup[] => {
   const byNode = layout === 'by-node';
@@ -220,7 +222,7 @@ export const buildLanes = (events: StoryEvent[], layout: LaneLayout): LaneGroup[
       }
     }
     if (OBSERVATIONS.has(event.type))
-      (event.type === 'DhcpLeaseObserved' ? ipLane(d.ip) : nodeLane('obs', 'observations', node)).marks.push({
+      (ADDRESS_OBSERVATIONS.has(event.type) ? ipLane(d.ip) : nodeLane('obs', 'observations', node)).marks.push({
         at: event.at,
         position: event.position,
         kind: 'observation',

@@ -54,6 +54,9 @@ export const EVENT_SUMMARIES: EventSummaries = {
   LeaseReleased: (d) => `lease of ${d.ip} released: ${String(d.reason).replace(/_/g, ' ')}${d.cause ? ` (caused by event ${d.cause})` : ''}`,
   LeaseExpired: (d) => `lease of ${d.ip} expired`,
   DhcpLeaseObserved: (d) => `DHCP server ${d.source} says ${d.ip} is ${d.state} for ${d.mac}${d.ends ? ` until ${d.ends}` : ''}`,
+  DhcpLeaseReclaimed: (d) =>
+    `reclaimed at DHCP server ${d.source}: its binding of ${d.ip} for ${d.mac} deleted, lease ${d.leaseId} having ended (${String(d.reason).replace(/_/g, ' ')}` +
+    `${d.ownerEnding ? `: ${String(d.ownerEnding).replace(/_/g, ' ')}` : ''})`,
   AcquireRouted: (d) => `acquire request ${d.requestId} routed to node ${d.nodeId}`,
   CommandRefused: (d) =>
     `REFUSED ${d.command}${d.token ? ` with token ${short(d.token)}` : ''}${d.consumer ? ` for ${consumerOf(d.consumer)}` : ''}: ${d.code}: ${d.reason}` +

@@ -59,5 +59,23 @@ export const applyLeaseEvent = (view: LedgerViewState, recorded: RecordedEvent, 
       ips.dhcp[source] = { source, mac, state, starts, ends, hostname, ...(following ? { following } : {}), observedAt, position };
       return;
     }
+    case 'DhcpLeaseReclaimed': {
+      // As the lease decider folds it: the server's binding is gone, unless the server has since bound the address to another MAC.
+      const { source, mac, reclaimedAt } = event.data;
+      const seen = ips.dhcp[source];
+      if (seen && seen.mac !== mac) return;
+      ips.dhcp[source] = {
+        source,
+        mac,
+        state: 'free',
+        starts: seen?.starts ?? null,
+        ends: null,
+        hostname: seen?.hostname ?? null,
+        ...(seen?.following ? { following: true as const } : {}),
+        observedAt: reclaimedAt,
+        position,
+      };
+      return;
+    }
   }
 };
