@@ -45,6 +45,7 @@ const JOURNEY = [
   'GET /v1/leases/{ip}',
   'POST /v1/leases/{ip}/renew',
   'POST /v1/leases/{ip}/release',
+  'POST /v1/leases/{ip}/reclaims',
   'POST /v1/observations/leases',
   'POST /v1/observations/power',
   'POST /v1/observations/nodes',

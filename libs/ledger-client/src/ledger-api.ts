@@ -412,6 +412,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/leases/{ip}/reclaims": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record a reclaim: a DHCP server's binding of an ended lease, deleted at the server by its agent
+         * @description The DHCP agent posts this after it deleted the binding (Kea's lease4-del fires no hook). The event (DhcpLeaseReclaimed) names the agent's key as actor and says why the binding was an orphan: how the lease ended and, when its owner ended, how. Idempotent: the same lease and source again appends nothing, and the server's own record of the deletion, posted later to POST /v1/observations/leases, appends nothing either. Answers status `reclaimed`.
+         *
+         *     Roles: provider, operator.
+         */
+        post: operations["DhcpReclaims_reclaim"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/leases/{ip}/release": {
         parameters: {
             query?: never;
@@ -1094,6 +1116,23 @@ export interface components {
              * @enum {string}
              */
             verdict: "valid" | "orphaned" | "released" | "unknown";
+        };
+        DhcpReclaimRequestDto: {
+            /**
+             * @description The ended ledger lease whose binding the server still held (as GET /v1/leases?status=orphaned lists it).
+             * @example 3@10.0.0.17
+             */
+            leaseId: string;
+            /**
+             * @description The MAC the server held the address for when its binding was deleted.
+             * @example 52:54:00:12:34:56
+             */
+            mac: string;
+            /**
+             * @description The DHCP server whose binding was deleted: the `source` its agent posts lease records as.
+             * @example kea:kea-leases4.csv
+             */
+            source: string;
         };
         DhcpVerdictSummaryDto: {
             /** @example 2 */
@@ -5092,6 +5131,187 @@ export interface operations {
                      *       "statusCode": 503,
                      *       "code": "not_caught_up",
                      *       "message": "The read models did not reach minPosition within LEDGER_READ_WAIT_MS (not_caught_up), or the store cannot be read; retry.",
+                     *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDto"];
+                };
+            };
+        };
+    };
+    DhcpReclaims_reclaim: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description IPv4 (leading zeros read as decimal) or IPv6 without a zone index, any spelling; compared and stored canonically. */
+                ip: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DhcpReclaimRequestDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LeaseCommandResponseDto"];
+                };
+            };
+            /** @description Bad input: the message and details name the field. */
+            400: {
+                headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "code": "invalid_request",
+                     *       "message": "Bad input: the message and details name the field.",
+                     *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDto"];
+                };
+            };
+            /** @description No API key, or one the ledger does not know. */
+            401: {
+                headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "code": "unauthorized",
+                     *       "message": "No API key, or one the ledger does not know.",
+                     *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDto"];
+                };
+            };
+            /** @description The key's role (or a consumer key's scope) does not allow this; recorded in the log. */
+            403: {
+                headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "code": "forbidden",
+                     *       "message": "The key's role (or a consumer key's scope) does not allow this; recorded in the log.",
+                     *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDto"];
+                };
+            };
+            /** @description Nothing by that name. */
+            404: {
+                headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "code": "not_found",
+                     *       "message": "Nothing by that name.",
+                     *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDto"];
+                };
+            };
+            /** @description Refused: wrong_state. Nothing changed but the record of the refusal. */
+            409: {
+                headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorDto"] & {
+                        /** @enum {string} */
+                        code?: "wrong_state";
+                        /** @description Where the CommandRefused event that records this refusal is: pass it as minPosition. */
+                        position?: number;
+                    };
+                };
+            };
+            /** @description The body is larger than LEDGER_MAX_BODY_BYTES. */
+            413: {
+                headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 413,
+                     *       "code": "payload_too_large",
+                     *       "message": "The body is larger than LEDGER_MAX_BODY_BYTES.",
+                     *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDto"];
+                };
+            };
+            /** @description Rate limit of this key exceeded; see Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "code": "too_many_requests",
+                     *       "message": "Rate limit of this key exceeded; see Retry-After.",
+                     *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDto"];
+                };
+            };
+            /** @description The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. Or the ledger is shutting down. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "code": "storage_full",
+                     *       "message": "The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. Or the ledger is shutting down.",
                      *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
                      *     }
                      */

@@ -62,6 +62,8 @@ export const ACCESS_POLICY: readonly AccessRule[] = [
   { method: 'POST', path: '/v1/leases', roles: ['provider', 'operator'] },
   { method: 'POST', path: '/v1/leases/:ip/renew', roles: ['provider', 'operator'] },
   { method: 'POST', path: '/v1/leases/:ip/release', roles: ['provider', 'operator'] },
+  // A DHCP agent (a provider key) records the bindings it deleted at its server.
+  { method: 'POST', path: '/v1/leases/:ip/reclaims', roles: ['provider', 'operator'] },
   { method: 'GET', path: '/v1/leases', roles: ['provider', 'operator', 'auditor'] },
   { method: 'GET', path: '/v1/leases/:ip', roles: ['provider', 'operator', 'auditor'] },
   { method: 'POST', path: '/v1/observations/leases', roles: ['provider', 'operator'] },

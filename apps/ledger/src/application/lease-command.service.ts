@@ -55,7 +55,7 @@ export class LeaseCommandService {
     ip: string,
     build: (liveness: OwnerLivenessReport) => LeaseCommand,
     context: RequestContext,
-    options: { also?: LeaseOwner[]; causationId?: string | null; cache?: LivenessCache } = {},
+    options: { also?: LeaseOwner[]; alsoOf?: (state: LeaseState) => LeaseOwner[]; causationId?: string | null; cache?: LivenessCache } = {},
   ): Promise<LeaseCommandResult> {
     const stream = Streams.ip(ip);
     const cache: LivenessCache = options.cache ?? new Map();
@@ -63,6 +63,7 @@ export class LeaseCommandService {
     for (let round = 0; round < MAX_LIVENESS_ROUNDS; round++) {
       const { state } = await this.handler.load(stream);
       if (state.active) wanted.push(state.active.owner);
+      if (options.alsoOf) wanted.push(...options.alsoOf(state));
       const command = build(await this.livenessOf(wanted, cache));
       const handled = await this.handler.handle(stream, command, commandHandlingOptions(context, this.random, options.causationId ?? null));
       if (handled.outcome === 'accepted') return { reply: handled.reply, position: handled.position, state: handled.state };

@@ -6,11 +6,21 @@ import { RegisterDeviceHandler, RemoveDeviceHandler } from './devices/device-com
 import { LeasesController } from './leases/leases.controller';
 import { GrantLeaseHandler, ReleaseLeaseHandler, RenewLeaseHandler } from './leases/lease-commands.handlers';
 import { LeaseCascadeService } from './lease-cascade/lease-cascade.service';
+import { DhcpReclaimsController } from './record-dhcp-reclaim/dhcp-reclaims.controller';
+import { RecordDhcpReclaimHandler } from './record-dhcp-reclaim/record-dhcp-reclaim.handler';
 
 /** Devices on allocated nodes, IP leases and the cascade that releases them when their owner ends. */
 @Module({
   imports: [ApplicationModule, ReadModelsModule],
-  controllers: [DevicesController, LeasesController],
-  providers: [RegisterDeviceHandler, RemoveDeviceHandler, GrantLeaseHandler, RenewLeaseHandler, ReleaseLeaseHandler, LeaseCascadeService],
+  controllers: [DevicesController, LeasesController, DhcpReclaimsController],
+  providers: [
+    RegisterDeviceHandler,
+    RemoveDeviceHandler,
+    GrantLeaseHandler,
+    RenewLeaseHandler,
+    ReleaseLeaseHandler,
+    RecordDhcpReclaimHandler,
+    LeaseCascadeService,
+  ],
 })
 export class DevicesAndLeasesModule {}
