@@ -1,17 +1,14 @@
-import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
-import { IscLeaseStream, NotALeaseFile } from '@ledger/lease-files';
-import { FINGERPRINT_BYTES, identityOf, sameFile, type FileIdentity } from './file-identity';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { IscLeaseStream } from '@ledger/lease-files';
+import { identityOf, sameFile, type FileIdentity } from './file-identity';
+import { FollowedJournal, type FollowedFile, type JournalEvents, type JournalPosition, type JournalStep } from './followed-journal';
 import { JournalRecords } from './journal-records';
-import type { JournalEvents, JournalPosition, JournalStep } from './kea-journal';
-import { describeFileError, tryOpen } from './open-file';
+import { tryOpen } from './open-file';
 
 /** Read at most this much per look at the file, so a huge backlog is posted in steps. */
 const MAX_READ_BYTES = 4 * 1024 * 1024;
 
-interface OpenFile {
-  fd: number;
-  name: string;
-  identity: FileIdentity;
+interface OpenFile extends FollowedFile {
   stream: IscLeaseStream;
 }
 
@@ -26,40 +23,21 @@ interface OpenFile {
  * The offset moves only past complete declarations, so a block dhcpd is still writing is
  * read again, whole, on a later look.
  */
-export class IscJournal {
-  private open: OpenFile | null = null;
+export class IscJournal extends FollowedJournal<OpenFile> {
   private readonly sink: JournalRecords;
 
   constructor(
-    private readonly path: string,
-    private resumeAt: JournalPosition | null,
-    private readonly events: JournalEvents,
+    path: string,
+    resumeAt: JournalPosition | null,
+    events: JournalEvents,
     private readonly now: () => string = () => new Date().toISOString(),
   ) {
+    super(path, resumeAt, events);
     this.sink = new JournalRecords((problem) => this.events.problem(problem));
   }
 
-  read(): JournalStep {
-    try {
-      return this.open ? this.follow(this.open) : this.attach();
-    } catch (error) {
-      const reason = error instanceof NotALeaseFile ? error.message : `${this.open?.name ?? this.path} ${describeFileError(error)}`;
-      if (this.open) this.resumeAt = this.position();
-      this.close();
-      return { kind: 'waiting', reason };
-    }
-  }
-
-  position(): JournalPosition {
-    const open = this.open;
-    if (!open) throw new Error('no lease file is open');
-    if (open.identity.fingerprintLength < FINGERPRINT_BYTES) open.identity = identityOf(open.fd, fstatSync(open.fd));
-    return { ...open.identity, offset: open.stream.offset };
-  }
-
-  close(): void {
-    if (this.open) closeSync(this.open.fd);
-    this.open = null;
+  protected offsetOf(open: OpenFile): number {
+    return open.stream.offset;
   }
 
   private openAt(fd: number, name: string, identity: FileIdentity, offset: number): OpenFile {
@@ -68,7 +46,7 @@ export class IscJournal {
     return this.open;
   }
 
-  private attach(): JournalStep {
+  protected attach(): JournalStep {
     const resume = this.resumeAt;
     this.resumeAt = null;
     if (resume) {
@@ -100,7 +78,7 @@ export class IscJournal {
     return read > 0;
   }
 
-  private follow(open: OpenFile): JournalStep {
+  protected follow(open: OpenFile): JournalStep {
     const stats = fstatSync(open.fd);
     if (stats.size < open.stream.consumed || (stats.size === open.stream.consumed && !sameFile(open.fd, stats, open.identity))) {
       this.events.notice('the lease file shrank under the agent (truncated): reading it again from its start', { file: open.name, size: stats.size });
@@ -119,14 +97,7 @@ export class IscJournal {
 
   /** Whether dhcpd put a new file in place: if so, it is followed from its start, once the old one is read to its end. */
   private replaced(open: OpenFile): boolean {
-    let named;
-    try {
-      named = statSync(this.path);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
-      throw error;
-    }
-    if (named.dev === open.identity.dev && named.ino === open.identity.ino) return false;
+    if (!this.nameHoldsAnotherFile(open)) return false;
     this.feed(open, fstatSync(open.fd).size);
     const left = this.sink.take();
     const fd = openSync(this.path, 'r');

@@ -1,29 +1,15 @@
 import { closeSync, existsSync, fstatSync, openSync, readFileSync, statSync } from 'node:fs';
-import { KeaLeaseParser, keaLeaseFileSet, NotALeaseFile, type LeaseFileProblem, type LeaseRecord } from '@ledger/lease-files';
-import { FINGERPRINT_BYTES, identityOf, sameFile, type FileIdentity } from './file-identity';
+import { KeaLeaseParser, keaLeaseFileSet } from '@ledger/lease-files';
+import { identityOf, sameFile } from './file-identity';
+import { FollowedJournal, type FollowedFile, type JournalEvents, type JournalPosition, type JournalStep } from './followed-journal';
 import { JournalRecords } from './journal-records';
 import { readCompleteLines, readFirstLine } from './line-reader';
-import { describeFileError, tryOpen } from './open-file';
+import { tryOpen } from './open-file';
 
-export type JournalPosition = FileIdentity & { offset: number };
+export type { JournalEvents, JournalPosition, JournalStep } from './followed-journal';
 
-export type JournalStep =
-  /** New records (possibly none, when only the position moved). `complete`: the server's whole state, read again from scratch. */
-  | { kind: 'read'; records: LeaseRecord[]; position: JournalPosition; complete: boolean }
-  | { kind: 'idle' }
-  /** The file cannot be followed now (missing, unreadable, not a lease file): why, in words. */
-  | { kind: 'waiting'; reason: string };
-
-interface OpenFile {
-  fd: number;
-  name: string;
-  identity: FileIdentity;
+interface OpenFile extends FollowedFile {
   offset: number;
-}
-
-export interface JournalEvents {
-  problem(problem: LeaseFileProblem): void;
-  notice(message: string, details: Record<string, unknown>): void;
 }
 
 /**
@@ -39,46 +25,21 @@ export interface JournalEvents {
  *   database is read again and reported as complete, so the caller can post what changed,
  *   including addresses Kea no longer has at all.
  */
-export class KeaJournal {
-  private open: OpenFile | null = null;
-  private parser: KeaLeaseParser;
-  private sink: JournalRecords;
+export class KeaJournal extends FollowedJournal<OpenFile> {
+  private readonly parser: KeaLeaseParser;
+  private readonly sink: JournalRecords;
 
-  constructor(
-    private readonly path: string,
-    private resumeAt: JournalPosition | null,
-    private readonly events: JournalEvents,
-  ) {
+  constructor(path: string, resumeAt: JournalPosition | null, events: JournalEvents) {
+    super(path, resumeAt, events);
     this.sink = new JournalRecords((problem) => this.events.problem(problem));
     this.parser = new KeaLeaseParser(this.sink);
   }
 
-  read(): JournalStep {
-    try {
-      return this.open ? this.follow(this.open) : this.attach();
-    } catch (error) {
-      const reason = error instanceof NotALeaseFile ? error.message : `${this.open?.name ?? this.path} ${describeFileError(error)}`;
-      // Closed: the next look finds the same file again, or a replacement, by identity.
-      if (this.open) this.resumeAt = this.position();
-      this.close();
-      return { kind: 'waiting', reason };
-    }
+  protected offsetOf(open: OpenFile): number {
+    return open.offset;
   }
 
-  /** Where the agent stands in the followed file; the fingerprint grows with the file up to its full length. */
-  position(): JournalPosition {
-    const open = this.open;
-    if (!open) throw new Error('no lease file is open');
-    if (open.identity.fingerprintLength < FINGERPRINT_BYTES) open.identity = identityOf(open.fd, fstatSync(open.fd));
-    return { ...open.identity, offset: open.offset };
-  }
-
-  close(): void {
-    if (this.open) closeSync(this.open.fd);
-    this.open = null;
-  }
-
-  private attach(): JournalStep {
+  protected attach(): JournalStep {
     const resume = this.resumeAt;
     if (resume) {
       for (const name of [this.path, `${this.path}.2`, `${this.path}.1`, `${this.path}.completed`]) {
@@ -131,7 +92,7 @@ export class KeaJournal {
     return { kind: 'read', records: this.sink.take(), position: this.position(), complete: true };
   }
 
-  private follow(open: OpenFile): JournalStep {
+  protected follow(open: OpenFile): JournalStep {
     const stats = fstatSync(open.fd);
     const size = stats.size;
     // Shorter than what was read, or rewritten in place (its first bytes changed): a new file under the same inode.
@@ -160,14 +121,7 @@ export class KeaJournal {
 
   /** Whether the name now holds another file (kea-lfc started a new one): if so, that one is opened from its start. */
   private rotated(open: OpenFile): boolean {
-    let named;
-    try {
-      named = statSync(this.path);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
-      throw error;
-    }
-    if (named.dev === open.identity.dev && named.ino === open.identity.ino) return false;
+    if (!this.nameHoldsAnotherFile(open)) return false;
     // Read the old file to its very end once more: the server may have written to it just before it moved on.
     const tail = readCompleteLines(open.fd, open.offset, fstatSync(open.fd).size);
     for (const line of tail.lines) this.parser.pushLine(line);
