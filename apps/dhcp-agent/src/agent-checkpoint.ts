@@ -1,5 +1,6 @@
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { writeAtomically } from './atomic-file';
 import type { FileIdentity } from './file-identity';
 import type { PostedRecord } from './posted-records';
 
@@ -41,14 +42,6 @@ export class CheckpointFile {
   }
 
   save(checkpoint: AgentCheckpoint): void {
-    const temp = `${this.path}.tmp`;
-    const fd = openSync(temp, 'w', 0o600);
-    try {
-      writeSync(fd, JSON.stringify(checkpoint));
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(temp, this.path);
+    writeAtomically(this.path, JSON.stringify(checkpoint));
   }
 }

@@ -15,7 +15,8 @@ Follows a DHCP server's lease database and posts every change to the ledger.
                        default ./dhcp-agent-state)
   --listen HOST:PORT   GET /healthz here (default 127.0.0.1:9547; port 0: any)
   --poll-ms N          how often the file is looked at (default 200)
-  --reclaim            delete at Kea the addresses whose ledger owner ended
+  --reclaim            free at Kea the addresses whose ledger owner ended
+                       (with ISC dhcpd: report them, for an operator to free)
   --kea-socket PATH    Kea's control socket (lease_cmds), needed by --reclaim
   --reclaim-grace S    seconds an address stays orphaned first (default 60)
   --help               this text
@@ -33,8 +34,8 @@ export interface AgentOptions {
   listenHost: string;
   listenPort: number;
   pollMs: number;
-  /** Set with --reclaim: Kea's control socket and the grace period, in milliseconds. */
-  reclaim: { keaSocket: string; graceMs: number } | null;
+  /** Set with --reclaim: Kea's control socket (null for ISC dhcpd: report only) and the grace period, in milliseconds. */
+  reclaim: { keaSocket: string | null; graceMs: number } | null;
 }
 
 export class UsageError extends Error {
@@ -89,8 +90,10 @@ export const parseAgentOptions = (argv: string[], env: NodeJS.ProcessEnv): Agent
   const match = /^(.+):(\d{1,5})$/.exec(listen);
   if (!match || Number(match[2]) > 65535) throw new UsageError(`--listen must be HOST:PORT, not '${listen.slice(0, 80)}'`);
   const leases = resolve(parsed.leases);
-  if (parsed.reclaim && !parsed['kea-socket'])
+  if (parsed.reclaim && format === 'kea' && !parsed['kea-socket'])
     throw new UsageError("--reclaim needs --kea-socket PATH (Kea's control-socket, with libdhcp_lease_cmds.so loaded)");
+  if (parsed['kea-socket'] !== undefined && format === 'isc')
+    throw new UsageError('--kea-socket is for Kea: ISC dhcpd has no control channel, and with --reclaim the agent reports what it would reclaim');
   const graceSeconds = parsed['reclaim-grace'] === undefined ? 60 : Number(parsed['reclaim-grace']);
   if (parsed['reclaim-grace'] !== undefined && !/^\d{1,7}(\.\d{1,3})?$/.test(parsed['reclaim-grace']))
     throw new UsageError(`--reclaim-grace must be a number of seconds, not '${parsed['reclaim-grace'].slice(0, 40)}'`);
@@ -104,6 +107,8 @@ export const parseAgentOptions = (argv: string[], env: NodeJS.ProcessEnv): Agent
     listenHost: match[1],
     listenPort: Number(match[2]),
     pollMs: parsed['poll-ms'] ? positiveInteger(parsed['poll-ms'], '--poll-ms', 10) : 200,
-    reclaim: parsed.reclaim ? { keaSocket: resolve(parsed['kea-socket']!), graceMs: Math.round(graceSeconds * 1000) } : null,
+    reclaim: parsed.reclaim
+      ? { keaSocket: parsed['kea-socket'] === undefined ? null : resolve(parsed['kea-socket']), graceMs: Math.round(graceSeconds * 1000) }
+      : null,
   };
 };

@@ -39,16 +39,24 @@ describe('the DHCP agent flags', () => {
     refused(['--leases', 'x', '--poll-ms', 'often'], /--poll-ms must be a whole number/);
     refused(['--leases', 'x', '--what'], /Unknown option '--what'/);
     refused(['--leases', 'x', '--format', 'csv'], /--format must be kea or isc/);
-    refused(['--leases', 'x', '--reclaim'], /--reclaim needs --kea-socket PATH/);
-    refused(['--leases', 'x', '--reclaim', '--kea-socket', 's', '--reclaim-grace', 'soon'], /--reclaim-grace must be a number of seconds/);
+    refused(['--leases', 'x.csv', '--reclaim'], /--reclaim needs --kea-socket PATH/);
+    refused(['--leases', 'dhcpd.leases', '--reclaim', '--kea-socket', 's'], /--kea-socket is for Kea/);
+    refused(['--leases', 'x.csv', '--reclaim', '--kea-socket', 's', '--reclaim-grace', 'soon'], /--reclaim-grace must be a number of seconds/);
   });
 
   it('reclaims only when asked, with the socket and a grace in seconds (60 by default)', () => {
-    assert.equal(parseAgentOptions(['--leases', 'x'], {})?.reclaim, null);
-    assert.deepEqual(parseAgentOptions(['--leases', 'x', '--reclaim', '--kea-socket', '/run/kea/kea4.sock'], {})?.reclaim, {
+    assert.equal(parseAgentOptions(['--leases', 'x.csv'], {})?.reclaim, null);
+    assert.deepEqual(parseAgentOptions(['--leases', 'x.csv', '--reclaim', '--kea-socket', '/run/kea/kea4.sock'], {})?.reclaim, {
       keaSocket: '/run/kea/kea4.sock',
       graceMs: 60_000,
     });
-    assert.equal(parseAgentOptions(['--leases', 'x', '--reclaim', '--kea-socket', 's', '--reclaim-grace', '1.5'], {})?.reclaim?.graceMs, 1_500);
+    assert.equal(parseAgentOptions(['--leases', 'x.csv', '--reclaim', '--kea-socket', 's', '--reclaim-grace', '1.5'], {})?.reclaim?.graceMs, 1_500);
+  });
+
+  it('with ISC dhcpd, --reclaim needs no socket: the agent reports what it would reclaim', () => {
+    assert.deepEqual(parseAgentOptions(['--leases', '/var/lib/dhcp/dhcpd.leases', '--reclaim', '--reclaim-grace', '5'], {})?.reclaim, {
+      keaSocket: null,
+      graceMs: 5_000,
+    });
   });
 });

@@ -46,6 +46,8 @@ export class DhcpAgent {
   constructor(
     private readonly options: AgentOptions,
     private readonly log: Logger,
+    /** Runs before each post, with the records about to go (the reclaims at Kea record theirs first: see KeaReclaims). */
+    private readonly beforePost: ((records: LeaseObservation[], signal: AbortSignal) => Promise<void>) | null = null,
   ) {
     this.checkpoints = new CheckpointFile(options.stateDir);
     this.checkpoint = this.checkpoints.load(options.source);
@@ -113,6 +115,7 @@ export class DhcpAgent {
     const changed: LeaseObservation[] = step.records.map(toObservation).filter((record) => !samePosted(posted[record.ip], record));
     if (step.complete) changed.push(...this.vanished(step.records));
     if (changed.length > 0) {
+      await this.beforePost?.(changed, signal);
       const { refused } = await this.poster.postAll(changed, signal);
       for (const { record, reason } of refused) this.log.error({ ip: record.ip }, `the ledger refused a lease record; it is not sent again: ${reason}`);
       this.refusedRecords += refused.length;
@@ -122,6 +125,17 @@ export class DhcpAgent {
     }
     this.checkpoint.file = step.position;
     this.checkpoints.save(this.checkpoint);
+  }
+
+  /**
+   * What the server holds for an address, as far as its lease database was read and posted:
+   * the MAC of an active binding not past its end, or null. For a server the agent has no
+   * other way to ask (ISC dhcpd).
+   */
+  heldAtServer(ip: string, now = Date.now()): { mac: string } | null {
+    const record = this.checkpoint.posted[ip];
+    if (!record || record.state !== 'active') return null;
+    return record.ends === undefined || record.ends === null || Date.parse(record.ends) > now ? { mac: record.mac } : null;
   }
 
   /** Addresses the agent last posted as held that the whole database no longer has: Kea deleted them while the agent was away. */

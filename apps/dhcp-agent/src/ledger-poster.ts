@@ -1,7 +1,6 @@
 import { createLedgerClient, type LedgerApi } from '@ledger/client';
 import type { LeaseObservation } from '@ledger/lease-files';
-import { randomUUID } from 'node:crypto';
-import { Backoff } from './backoff';
+import { callLedger, untilAnswered, type LedgerAnswer } from './ledger-call';
 
 /** The ledger takes at most this many records per request. */
 export const MAX_RECORDS_PER_POST = 5_000;
@@ -17,20 +16,12 @@ export interface PosterEvents {
   posted(count: number, correlationId: string, position: number | null): void;
 }
 
-type Answer = { ok: true; position: number | null } | { ok: false; retry: boolean; status: number; reason: string };
-
-const messageOf = (body: unknown): string => {
-  const message = body && typeof body === 'object' ? (body as { message?: unknown }).message : undefined;
-  return typeof message === 'string' ? message.slice(0, 500) : JSON.stringify(body ?? null).slice(0, 200);
-};
-
 /**
  * Posts lease records to the ledger as a source that follows its server, and does not
- * give up: an unreachable ledger, a 5xx, a 429 or a refused key (401/403: the operator
- * fixes the key, the agent carries on) are retried with backoff, on a monotonic clock,
- * until they go through or the agent stops. Re-posting is safe: the ledger appends
- * nothing for a record it already has. Only a record the ledger refuses as bad input is
- * dropped, by name, after the rest of its batch went through.
+ * give up: an unreachable ledger, a 5xx, a 429 or a refused key are retried with backoff
+ * until they go through or the agent stops (see callLedger). Re-posting is safe: the
+ * ledger appends nothing for a record it already has. Only a record the ledger refuses as
+ * bad input is dropped, by name, after the rest of its batch went through.
  */
 export class LedgerPoster {
   private readonly api: LedgerApi;
@@ -57,47 +48,23 @@ export class LedgerPoster {
     return { refused };
   }
 
-  /** Tries until the ledger answers 2xx or 400; resolves with that answer (rejects only when stopped). */
-  private async untilAnswered(leases: LeaseObservation[], signal: AbortSignal): Promise<Answer> {
-    const backoff = new Backoff();
-    for (;;) {
-      const correlationId = randomUUID();
-      const answer = await this.once(leases, correlationId, signal);
-      if (answer.ok) {
-        this.events.posted(leases.length, correlationId, answer.position);
-        return answer;
-      }
-      if (!answer.retry) return answer;
-      const delayMs = backoff.next();
-      this.events.retrying(answer.reason, delayMs, correlationId);
-      await backoff.wait(delayMs, signal);
-    }
-  }
-
-  private async once(leases: LeaseObservation[], correlationId: string, signal: AbortSignal): Promise<Answer> {
-    signal.throwIfAborted();
-    try {
-      const { response, data, error } = await this.api.POST('/v1/observations/leases', {
-        body: { source: this.options.source, following: true, leases },
-        headers: { 'x-correlation-id': correlationId },
-        signal: AbortSignal.any([signal, AbortSignal.timeout(this.options.timeoutMs ?? 60_000)]),
-      });
-      if (response.ok) return { ok: true, position: data?.position ?? null };
-      const status = response.status;
-      const reason =
-        status === 401 || status === 403
-          ? `the ledger refuses the agent's key (${status}): give it a provider key with --key or LEDGER_API_KEY`
-          : `the ledger answered ${status}: ${messageOf(error)}`;
-      return { ok: false, retry: status !== 400, status, reason };
-    } catch (error) {
-      signal.throwIfAborted();
-      const cause = (error as { cause?: { code?: string } }).cause?.code;
-      return {
-        ok: false,
-        retry: true,
-        status: 0,
-        reason: `cannot reach the ledger at ${this.options.url} (${cause ?? (error instanceof Error ? error.message : String(error))})`,
-      };
-    }
+  /** Tries until the ledger answers 2xx or refuses the batch as bad input; resolves with that answer (rejects only when stopped). */
+  private async untilAnswered(leases: LeaseObservation[], signal: AbortSignal): Promise<LedgerAnswer<{ position: number | null }>> {
+    const answer = await untilAnswered(
+      (correlationId) =>
+        callLedger(
+          this.api.POST('/v1/observations/leases', {
+            body: { source: this.options.source, following: true, leases },
+            headers: { 'x-correlation-id': correlationId },
+            signal: AbortSignal.any([signal, AbortSignal.timeout(this.options.timeoutMs ?? 60_000)]),
+          }),
+          this.options.url,
+          signal,
+        ),
+      (reason, delayMs, correlationId) => this.events.retrying(reason, delayMs, correlationId),
+      signal,
+    );
+    if (answer.ok) this.events.posted(leases.length, answer.correlationId, answer.data?.position ?? null);
+    return answer;
   }
 }

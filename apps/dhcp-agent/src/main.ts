@@ -3,6 +3,7 @@ import pino from 'pino';
 import { parseAgentOptions, USAGE, UsageError } from './agent-options';
 import { DhcpAgent } from './dhcp-agent';
 import { startHealthServer } from './health-server';
+import { KeaReclaims } from './kea-reclaims';
 import { Reclaimer } from './reclaimer';
 
 const main = async (): Promise<number> => {
@@ -19,10 +20,12 @@ const main = async (): Promise<number> => {
     return 0;
   }
   const log = pino({ name: 'dhcp-agent', level: process.env.LOG_LEVEL ?? 'info' });
-  const agent = new DhcpAgent(options, log);
-  const reclaimer = options.reclaim
-    ? new Reclaimer({ ledgerUrl: options.ledgerUrl, apiKey: options.apiKey, ...options.reclaim, intervalMs: Math.max(options.pollMs, 1_000) }, log)
-    : null;
+  const { ledgerUrl, apiKey, source, stateDir, reclaim } = options;
+  // Kea frees an address through its control socket; ISC dhcpd has no such channel: the agent reports what it would reclaim there.
+  const kea = reclaim?.keaSocket ? new KeaReclaims({ ledgerUrl, apiKey, source, stateDir, keaSocket: reclaim.keaSocket }, log) : null;
+  const agent = new DhcpAgent(options, log, kea ? (records, signal) => kea.beforePost(records, signal) : null);
+  const server = kea ?? { name: 'dhcpd', holder: async (ip: string) => agent.heldAtServer(ip) };
+  const reclaimer = reclaim ? new Reclaimer({ ledgerUrl, apiKey, graceMs: reclaim.graceMs, intervalMs: Math.max(options.pollMs, 1_000) }, server, log) : null;
   const stop = new AbortController();
   for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => stop.abort());
   let health;
