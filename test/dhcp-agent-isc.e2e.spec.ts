@@ -7,7 +7,11 @@
  * - the agent SIGKILLed while leases change and restarted misses nothing and appends
  *   nothing twice (the store head proves it);
  * - dhcpd restarted rewrites its file: the agent follows the new one and appends nothing;
- * - a DHCPRELEASE reaches the ledger.
+ * - a DHCPRELEASE and an expiry reach the ledger;
+ * - the model force-released: every container address ended within seconds; with
+ *   --reclaim the agent reports (log line and /healthz) each address dhcpd still holds for
+ *   a torn-down container, appending nothing; the operator's steps in docs/dhcp-agent.md
+ *   free one at dhcpd, the ledger learns it, and a new container receives it.
  * Where namespaces or the packages are missing, the suite is skipped with the reason.
  */
 import { after, before, describe, it } from 'node:test';
@@ -26,7 +30,7 @@ const LEASE_TIME = 30;
 type IpView = {
   status: string;
   current: { learnedFrom: string | null; owner: { deviceId?: string } } | null;
-  history: { ended: { reason: string | null; how: string } | null }[];
+  history: { leaseId: string; ended: { reason: string | null; how: string } | null }[];
 };
 type AuditEvent = { type: string; data: object };
 /**
@@ -57,9 +61,12 @@ describe('the DHCP agent beside a real ISC dhcpd 4.4', { skip: unavailable ?? fa
     return address;
   };
   const leased = (clients: LabClient[]) => eventually(60_000, async () => clients.every((client) => DhcpLab.addressOf(client) !== null));
-  const startAgent = () => {
-    agent = new DhcpAgentProcess({ leases: dhcpd.leaseFile, ledger: ledger.url, key: agentKey, stateDir: DhcpAgentProcess.stateDirIn(lab.dir) });
+  const startAgent = (extra: string[] = []) => {
+    agent = new DhcpAgentProcess({ leases: dhcpd.leaseFile, ledger: ledger.url, key: agentKey, stateDir: DhcpAgentProcess.stateDirIn(lab.dir), extra });
   };
+  type WouldReclaim = { ip: string; mac: string; leaseId: string; reason: string };
+  const wouldReclaim = async (): Promise<WouldReclaim[]> =>
+    ((await agent.health())?.body.reclaim as { wouldReclaim?: WouldReclaim[] } | undefined)?.wouldReclaim ?? [];
   const register = async (name: string, mac: string) => {
     const device = await ledger.post(`/v1/allocations/${token}/devices`, { hostname: name, mac });
     assert.equal(device.status, 201, JSON.stringify(device.body));
@@ -158,5 +165,70 @@ describe('the DHCP agent beside a real ISC dhcpd 4.4', { skip: unavailable ?? fa
     assert.ok((await ipView(addressOf(releasing))).history[0].ended, 'the lease has ended');
     const appended = await appendedAfter(before);
     assert.deepEqual(appended.map((event) => event.type).sort(), ['DhcpLeaseObserved', 'LeaseExpired'], shown(appended));
+  });
+
+  it('a lease that runs out reaches the ledger: dhcpd writes its end, the lease expires, once', async () => {
+    const vanishing = registered[1];
+    const ip = addressOf(vanishing);
+    const before = await head();
+    await lab.vanish(vanishing);
+    await eventually(LEASE_TIME * 1_000 + 60_000, async () => (await ipView(ip)).status === 'expired').catch(explain);
+    assert.equal((await ipView(ip)).history[0].ended?.how, 'expired');
+    const appended = await appendedAfter(before);
+    assert.deepEqual(appended.map((event) => event.type).sort(), ['DhcpLeaseObserved', 'LeaseExpired'], shown(appended));
+  });
+
+  it('the model force-released: every container address ends; with --reclaim the agent reports what dhcpd still holds', async () => {
+    const last = await register('juju-0-lxc-5', '02:58:00:00:01:05');
+    lab.startClient(last);
+    await leased([last]);
+    await eventually(30_000, async () => (await ipView(addressOf(last))).status === 'valid').catch(explain);
+    const released = await ledger.post('/v1/models/release', { controller: 'landscape', model: 'region-1', force: true });
+    assert.equal(released.status, 200, JSON.stringify(released.body));
+    await eventually(30_000, async () => {
+      for (const client of registered) {
+        const view = await ipView(addressOf(client));
+        if (view.status === 'valid' || view.history[0].ended === null) return false;
+      }
+      return true;
+    }).catch(explain);
+    const torn = [registered[0], registered[4]];
+    for (const client of torn) assert.equal((await ipView(addressOf(client))).status, 'orphaned', 'dhcpd still holds it: a leak');
+
+    // Their clients still renew (as a container left running by a forced teardown would), so dhcpd holds the addresses while the report is read.
+    await agent.stop();
+    const before = await head();
+    startAgent(['--reclaim', '--reclaim-grace', '2']);
+    const expected = torn.map((client) => ({ ip: addressOf(client), mac: client.mac })).sort((a, b) => a.ip.localeCompare(b.ip));
+    await eventually(30_000, async () => (await wouldReclaim()).length === 2).catch(explain);
+    const reported = await wouldReclaim();
+    assert.deepEqual(
+      reported.map(({ ip, mac }) => ({ ip, mac })).sort((a, b) => a.ip.localeCompare(b.ip)),
+      expected,
+    );
+    for (const entry of reported) {
+      assert.equal(entry.leaseId, (await ipView(entry.ip)).history[0].leaseId);
+      assert.match(entry.reason, /owner ended/);
+      assert.match(agent.output, new RegExp(`"ip":"${entry.ip.replace(/\./g, '\\.')}"[^\n]*would reclaim at dhcpd`));
+    }
+    assert.equal(await head(), before, 'reporting appends nothing');
+  });
+
+  it("the operator's steps free a reported address at dhcpd: the ledger learns it, and a new container receives it", async () => {
+    const freed = registered[0];
+    const ip = addressOf(freed);
+    await lab.vanish(freed);
+    await dhcpd.stop();
+    dhcpd.markFree(ip, freed.mac);
+    dhcpd.start();
+    await eventually(30_000, async () => (await ipView(ip)).status === 'released' && !(await wouldReclaim()).some((entry) => entry.ip === ip)).catch(explain);
+    assert.deepEqual(
+      (await wouldReclaim()).map((entry) => entry.ip),
+      [addressOf(registered[4])],
+    );
+    const newcomer = lab.container('juju-1-lxc-1', '02:58:00:00:02:01');
+    lab.startClient(newcomer, ip);
+    await leased([newcomer]);
+    assert.equal(addressOf(newcomer), ip, newcomer.output);
   });
 });

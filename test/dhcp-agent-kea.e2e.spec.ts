@@ -9,20 +9,25 @@
  * - the agent SIGKILLed while leases change and restarted misses nothing and appends
  *   nothing twice (the store head proves it); Kea restarted: the same;
  * - the model force-released: every container address ended within seconds; the agent
- *   with --reclaim deletes at Kea (lease4-del on its control socket) the address of the
- *   torn-down container, Kea's deletion reaches the ledger, a new container receives that
- *   address, and the binding the ledger never granted is left alone.
+ *   with --reclaim deletes at Kea (lease4-del on its control socket) the addresses of the
+ *   torn-down containers and records each reclaim in the ledger (its key the actor, why
+ *   the binding was an orphan), Kea's own row of each deletion appends nothing, a reclaim
+ *   an agent killed between the delete and the record left unrecorded is recorded once
+ *   after its restart, a new container receives a reclaimed address, and the binding the
+ *   ledger never granted is left alone.
  * Where namespaces or the packages are missing, the suite is skipped with the reason.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { LedgerProcess, addKey } from '@ledger/testing';
 import { labUnavailable, DhcpLab, type LabClient } from './support/dhcp-lab';
 import { KeaServer } from './support/kea-server';
 import { DhcpAgentProcess } from './support/dhcp-agent-process';
 import { consumer, enlist, newRequestId } from './support/fixtures';
 import { eventually } from './support/region';
-import { KeaControl, keaLease4 } from '../apps/dhcp-agent/src/kea-control';
+import { KeaControl, keaDeleteLease4, keaLease4 } from '../apps/dhcp-agent/src/kea-control';
 
 const unavailable = labUnavailable('kea');
 const SOURCE = 'kea:kea-leases4.csv';
@@ -31,8 +36,9 @@ const LIFETIME = 20;
 type IpView = {
   status: string;
   current: { learnedFrom: string | null; owner: { deviceId?: string } } | null;
-  history: { ended: { reason: string | null; how: string } | null }[];
+  history: { leaseId: string; ended: { reason: string | null; how: string } | null }[];
 };
+type AuditEvent = { type: string; data: Record<string, unknown>; metadata: { actor: string } };
 
 describe('the DHCP agent beside a real Kea 2.2', { skip: unavailable ?? false }, () => {
   let ledger: LedgerProcess;
@@ -173,6 +179,10 @@ describe('the DHCP agent beside a real Kea 2.2', { skip: unavailable ?? false },
   });
 
   it('the model force-released: every container address ends within seconds', async () => {
+    const last = await register('juju-0-lxc-5', '02:58:00:00:00:05');
+    lab.startClient(last);
+    await leased([last]);
+    await eventually(30_000, async () => (await ipView(addressOf(last))).status === 'valid');
     const released = await ledger.post('/v1/models/release', { controller: 'landscape', model: 'region-1', force: true });
     assert.equal(released.status, 200, JSON.stringify(released.body));
     await eventually(30_000, async () => {
@@ -183,18 +193,24 @@ describe('the DHCP agent beside a real Kea 2.2', { skip: unavailable ?? false },
       return true;
     });
     // Kea still holds the live containers' addresses: a leak the ledger shows as such.
-    assert.equal((await ipView(addressOf(registered[0]))).status, 'orphaned');
+    for (const client of [registered[0], registered[4]]) assert.equal((await ipView(addressOf(client))).status, 'orphaned');
   });
 
-  it('with --reclaim, Kea no longer holds the torn-down container address and a new container receives it', async () => {
-    const torn = registered[0];
-    const ip = addressOf(torn);
+  it('with --reclaim, Kea no longer holds the torn-down containers addresses, each reclaim is recorded once, a new container receives one', async () => {
+    const [torn, killedMidway] = [registered[0], registered[4]];
+    const [ip, midwayIp] = [addressOf(torn), addressOf(killedMidway)];
     const control = new KeaControl(kea.socket);
-    // The container is gone with its machine; Kea still holds its address until the lease ends.
+    // The containers are gone with their machine; Kea still holds their addresses until the leases end.
     await lab.vanish(torn);
+    await lab.vanish(killedMidway);
     assert.deepEqual(await keaLease4(control, ip), { mac: torn.mac });
     const before = await head();
     await agent.stop();
+    // An agent killed between its delete at Kea and its record in the ledger leaves this: the entry it wrote first, and Kea's row of the deletion.
+    const stateDir = DhcpAgentProcess.stateDirIn(lab.dir);
+    const pending = { ip: midwayIp, leaseId: (await ipView(midwayIp)).history[0].leaseId, mac: killedMidway.mac };
+    writeFileSync(join(stateDir, 'reclaims.json'), JSON.stringify({ version: 1, source: SOURCE, pending: [pending] }));
+    assert.equal(await keaDeleteLease4(control, midwayIp), true);
     startAgent(['--reclaim', '--kea-socket', kea.socket, '--reclaim-grace', '2']);
 
     await eventually(30_000, async () => (await keaLease4(control, ip)) === null).catch(async (error) => {
@@ -204,18 +220,27 @@ describe('the DHCP agent beside a real Kea 2.2', { skip: unavailable ?? false },
       );
     });
     assert.match(agent.output, new RegExp(`"ip":"${ip.replace(/\./g, '\\.')}".*reclaimed at Kea: the lease owner ended`));
+    // Both addresses are no longer leaks; the agent has read (and posted) Kea's rows of both deletions.
+    await eventually(30_000, async () => (await ipView(ip)).status === 'released' && (await ipView(midwayIp)).status === 'released');
+    const file = statSync(kea.leaseFile);
+    await eventually(30_000, async () => {
+      const position = (await agent.health())?.body.position as { ino: number; offset: number } | null;
+      return !!position && (position.ino !== file.ino || position.offset >= file.size);
+    });
     const health = await agent.health();
-    assert.equal((health?.body as { reclaim?: { reclaimed: number } }).reclaim?.reclaimed, 1, JSON.stringify(health?.body));
-    // Kea writes the deletion to its lease file (valid lifetime 0, not an expiry): the agent posts it, the address is no longer a leak.
-    await eventually(30_000, async () => (await ipView(ip)).status === 'released');
-    const observed = (await ledger.get(`/v1/audit/events?ip=${ip}&type=DhcpLeaseObserved&after=${before}`)).body.events as {
-      data: { state: string; mac: string };
-      metadata: { actor: string };
-    }[];
-    assert.deepEqual(
-      observed.map((event) => [event.data.state, event.data.mac, event.metadata.actor]),
-      [['released', torn.mac, 'kea-agent']],
-    );
+    assert.equal((health?.body as { reclaim?: { reclaimed: number } }).reclaim?.reclaimed, 2, JSON.stringify(health?.body));
+    for (const [address, client] of [
+      [ip, torn],
+      [midwayIp, killedMidway],
+    ] as const) {
+      // The reclaim, recorded by the agent (Kea's lease4-del fires no hook): its key the actor, why the binding was an orphan; Kea's own row of the deletion appends nothing.
+      const appended = (await ledger.get(`/v1/audit/events?ip=${address}&after=${before}`)).body.events as AuditEvent[];
+      assert.deepEqual(
+        appended.map((event) => [event.type, event.data.mac, event.data.source, event.data.reason, event.data.ownerEnding, event.metadata.actor]),
+        [['DhcpLeaseReclaimed', client.mac, SOURCE, 'owner_ended', 'model_released', 'kea-agent']],
+        address,
+      );
+    }
     // The binding the ledger never granted is nobody's to reclaim.
     assert.deepEqual(await keaLease4(control, addressOf(stranger)), { mac: stranger.mac });
 

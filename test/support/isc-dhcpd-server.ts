@@ -1,5 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { appendFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { LAB_SUBNET, type DhcpLab } from './dhcp-lab';
 
@@ -53,6 +53,17 @@ export class IscDhcpdServer {
     child.stdout!.on('data', (chunk: Buffer) => (this.output += chunk.toString()));
     child.stderr!.on('data', (chunk: Buffer) => (this.output += chunk.toString()));
     this.child = child;
+  }
+
+  /**
+   * What docs/dhcp-agent.md tells an operator to do, with dhcpd stopped, to free an address
+   * the agent reports: append a declaration of the address in the `free` state (the last
+   * declaration of an address is the one dhcpd reads), naming the MAC it was bound to.
+   */
+  markFree(ip: string, mac: string, at = new Date()): void {
+    const pad = (n: number) => String(n).padStart(2, '0');
+    const when = `${at.getUTCDay()} ${at.getUTCFullYear()}/${pad(at.getUTCMonth() + 1)}/${pad(at.getUTCDate())} ${pad(at.getUTCHours())}:${pad(at.getUTCMinutes())}:${pad(at.getUTCSeconds())}`;
+    appendFileSync(this.leaseFile, `lease ${ip} {\n  starts ${when};\n  ends ${when};\n  binding state free;\n  hardware ethernet ${mac};\n}\n`);
   }
 
   async stop(): Promise<void> {
