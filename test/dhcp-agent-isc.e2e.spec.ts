@@ -23,6 +23,7 @@ import { IscDhcpdServer } from './support/isc-dhcpd-server';
 import { DhcpAgentProcess } from './support/dhcp-agent-process';
 import { consumer, enlist, newRequestId } from './support/fixtures';
 import { eventually } from './support/region';
+import { forceReleaseModel } from './support/dhcp-story';
 
 const unavailable = labUnavailable('isc');
 const SOURCE = 'isc:dhcpd.leases';
@@ -183,15 +184,7 @@ describe('the DHCP agent beside a real ISC dhcpd 4.4', { skip: unavailable ?? fa
     lab.startClient(last);
     await leased([last]);
     await eventually(30_000, async () => (await ipView(addressOf(last))).status === 'valid').catch(explain);
-    const released = await ledger.post('/v1/models/release', { controller: 'landscape', model: 'region-1', force: true });
-    assert.equal(released.status, 200, JSON.stringify(released.body));
-    await eventually(30_000, async () => {
-      for (const client of registered) {
-        const view = await ipView(addressOf(client));
-        if (view.status === 'valid' || view.history[0].ended === null) return false;
-      }
-      return true;
-    }).catch(explain);
+    await forceReleaseModel(ledger, { controller: 'landscape', model: 'region-1' }, registered.map(addressOf)).catch(explain);
     const torn = [registered[0], registered[4]];
     for (const client of torn) assert.equal((await ipView(addressOf(client))).status, 'orphaned', 'dhcpd still holds it: a leak');
 
@@ -230,5 +223,18 @@ describe('the DHCP agent beside a real ISC dhcpd 4.4', { skip: unavailable ?? fa
     lab.startClient(newcomer, ip);
     await leased([newcomer]);
     assert.equal(addressOf(newcomer), ip, newcomer.output);
+
+    // The other way, dhcpd running: OMAPI sets the lease's state to free, dhcpd writes that to its file.
+    const other = registered[4];
+    await lab.vanish(other);
+    const omshell = dhcpd.freeThroughOmapi(addressOf(other));
+    // dhcpd itself says the state changed (not the lease running out meanwhile).
+    const changed = new RegExp(`lease ${addressOf(other).replace(/\./g, '\\.')} state changed from active to free`);
+    await eventually(20_000, async () => changed.test(dhcpd.output)).catch((error: unknown) =>
+      explain(new Error(`${(error as Error).message}\nomshell:\n${omshell}`)),
+    );
+    await eventually(30_000, async () => (await ipView(addressOf(other))).status === 'released' && (await wouldReclaim()).length === 0).catch(
+      (error: unknown) => explain(new Error(`${(error as Error).message}\nomshell:\n${omshell}`)),
+    );
   });
 });

@@ -134,10 +134,15 @@ export class DhcpLab {
     client.process = null;
   }
 
-  /** The container vanishes without a word (a forced teardown): SIGKILL, no release. */
+  /**
+   * The container vanishes without a word (a forced teardown): SIGKILL, no release, and its
+   * address goes with it, so a server that pings an address before offering it (dhcpd does)
+   * finds nobody there.
+   */
   async vanish(client: LabClient): Promise<void> {
     await this.stop(client.process, 'SIGKILL');
     client.process = null;
+    spawnSync('ip', ['-n', client.ns, 'addr', 'flush', 'dev', client.iface]);
   }
 
   async stop(child: ChildProcess | null, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {

@@ -1,4 +1,5 @@
-import type { ChildProcess } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { appendFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { LAB_SUBNET, type DhcpLab } from './dhcp-lab';
@@ -12,6 +13,8 @@ export class IscDhcpdServer {
   readonly leaseFile: string;
   private readonly config: string;
   private child: ChildProcess | null = null;
+  /** The OMAPI key's secret (dhcpd listens for OMAPI on 7911 inside the server namespace only). */
+  private readonly omapiSecret = randomBytes(16).toString('base64');
   output = '';
 
   constructor(
@@ -25,6 +28,9 @@ export class IscDhcpdServer {
       this.config,
       [
         'authoritative;',
+        'omapi-port 7911;',
+        `key omapi_key { algorithm hmac-md5; secret "${this.omapiSecret}"; };`,
+        'omapi-key omapi_key;',
         `default-lease-time ${settings.leaseTime};`,
         `max-lease-time ${settings.leaseTime};`,
         `min-lease-time ${settings.leaseTime};`,
@@ -64,6 +70,24 @@ export class IscDhcpdServer {
     const pad = (n: number) => String(n).padStart(2, '0');
     const when = `${at.getUTCDay()} ${at.getUTCFullYear()}/${pad(at.getUTCMonth() + 1)}/${pad(at.getUTCDate())} ${pad(at.getUTCHours())}:${pad(at.getUTCMinutes())}:${pad(at.getUTCSeconds())}`;
     appendFileSync(this.leaseFile, `lease ${ip} {\n  starts ${when};\n  ends ${when};\n  binding state free;\n  hardware ethernet ${mac};\n}\n`);
+  }
+
+  /** The other way docs/dhcp-agent.md gives: omshell sets the lease's state to free (1), dhcpd running. Returns omshell's output. */
+  freeThroughOmapi(ip: string): string {
+    const commands = [
+      'server 127.0.0.1',
+      'port 7911',
+      `key omapi_key ${this.omapiSecret}`,
+      'connect',
+      'new lease',
+      `set ip-address = ${ip}`,
+      'open',
+      'set state = 1',
+      'update',
+      '',
+    ];
+    const run = spawnSync('ip', ['netns', 'exec', this.lab.serverNs, 'omshell'], { input: commands.join('\n'), encoding: 'utf8', timeout: 30_000 });
+    return `${run.stdout ?? ''}${run.stderr ?? ''}`;
   }
 
   async stop(): Promise<void> {
