@@ -34,6 +34,13 @@ export class AllocationResponseDto {
   @ApiProperty({ type: String, nullable: true, example: null }) reservationId!: string | null;
   @ApiProperty({ type: [DeploymentFailureDto] }) deploymentFailures!: DeploymentFailureDto[];
   @ApiProperty({ type: AllocationEndingDto, nullable: true }) ending!: AllocationEndingDto | null;
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: { type: 'string' },
+    description: "The holder's owner data (POST .../owner-data), as it last set it; kept after the allocation ended.",
+    example: { 'juju-model-uuid': 'c3f1e0d2-8a4b-4c1e-9f3a-2b7d6e5c4a10', 'juju-machine-id': '87' },
+  })
+  ownerData!: Record<string, string>;
   @ApiProperty({ type: [AllocationDeviceDto], description: 'The containers and VMs registered under it, in registration order.' })
   devices!: AllocationDeviceDto[];
   @ApiPosition() position!: number;
