@@ -38,25 +38,15 @@ describe("an allocation's owner data, and picking by pool", () => {
     const ledger = started();
     assert.equal((await ledger.get('/v1/nodes/od-1')).body.pool, 'gold');
     assert.equal((await ledger.get('/v1/nodes/od-3')).body.pool, null, 'enlisted without a pool: in none');
-    const gold = await alice.post('/v1/allocations', {
-      requestId: newRequestId('pool'),
-      consumer: consumer('fair-clouds', 'm'),
-      constraints: { tags: ['owner-data'], pool: 'gold' },
-    });
+    const acquire = (constraints: Record<string, unknown>) =>
+      alice.post('/v1/allocations', { requestId: newRequestId('pool'), consumer: consumer('fair-clouds', 'm'), constraints });
+    const gold = await acquire({ tags: ['owner-data'], pool: 'gold' });
     assert.equal(gold.status, 201, JSON.stringify(gold.body));
     assert.equal(gold.body.nodeId, 'od-1');
-    const none = await alice.post('/v1/allocations', {
-      requestId: newRequestId('pool'),
-      consumer: consumer('fair-clouds', 'm'),
-      constraints: { tags: ['owner-data'], pool: 'gold' },
-    });
+    const none = await acquire({ tags: ['owner-data'], pool: 'gold' });
     assert.equal(none.status, 409, JSON.stringify(none.body));
     assert.equal(none.body.code, 'no_matching_node');
-    const bad = await alice.post('/v1/allocations', {
-      requestId: newRequestId('pool'),
-      consumer: consumer('fair-clouds', 'm'),
-      constraints: { pool: 'p'.repeat(65) },
-    });
+    const bad = await acquire({ pool: 'p'.repeat(65) });
     assert.equal(bad.status, 400);
     assert.match(bad.body.message, /constraints\.pool/);
     assert.equal((await alice.post(`/v1/allocations/${gold.body.token}/release`, {})).status, 200);
