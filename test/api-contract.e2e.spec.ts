@@ -38,6 +38,7 @@ const JOURNEY = [
   'POST /v1/allocations/{token}/failed',
   'POST /v1/allocations/{token}/deploying',
   'POST /v1/allocations/{token}/deployed',
+  'POST /v1/allocations/{token}/owner-data',
   'POST /v1/allocations/{token}/devices',
   'GET /v1/devices/{deviceId}',
   'POST /v1/leases',

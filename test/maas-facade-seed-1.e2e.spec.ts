@@ -4,9 +4,13 @@
  * MAAS's UI; Bob's controller allocates X and gets a different instance id. Alice's
  * controller then finds its instance gone, and its release counts as done in her client
  * while MAAS never receives a release for X. The ledger's timeline of X tells it so.
+ * Juju's owner data (its model and machine ids on the machine) is recorded in the ledger
+ * before MAAS is asked; Alice's controller, still holding the machine it read before
+ * Charlie's release, cannot relabel X while Bob holds it. Bob asks for X's pool, and the
+ * ledger picks X: MAAS is never asked for another machine.
  * Then Bob's containers (seed 2): devices under his token, ended with his model.
  */
-import { describe, it } from 'node:test';
+import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { until } from '@ledger/testing';
 import { JujuMaasClient } from './support/juju-maas-client/juju-maas-client';
@@ -19,13 +23,17 @@ const BOB_MODEL = '9b8a7c6d-bob-show-me-the-money';
 describe('seed 1 through the MAAS facade, with Juju’s own MAAS client', { skip: JujuMaasClient.unavailable() ?? false }, () => {
   const started = useFacadeWorld(
     [
-      { systemId: X, hostname: 'elkhart', tags: ['ssd'], cpuCount: 8, memoryMb: 16384 },
+      { systemId: X, hostname: 'elkhart', tags: ['ssd'], cpuCount: 8, memoryMb: 16384, pool: 'gold' },
       { systemId: 'r4m8tn', hostname: 'darby', cpuCount: 2, memoryMb: 4096 },
+      { systemId: 'k9w3zv', hostname: 'monon', cpuCount: 2, memoryMb: 4096, pool: 'bronze' },
     ],
     { alice: 'fair-clouds-alice', bob: 'fair-clouds-bob' },
   );
   let aliceId = '';
   let bobId = '';
+  /** Alice's controller, holding the machine it read while her allocation was live. */
+  let aliceHolding: Awaited<ReturnType<JujuMaasClient['hold']>> | undefined;
+  after(() => aliceHolding?.stop());
 
   it('connects as Juju does (version, then whoami) and a wrong key is refused at whoami', async (t) => {
     const world = started();
@@ -56,7 +64,16 @@ describe('seed 1 through the MAAS facade, with Juju’s own MAAS client', { skip
       [aliceId],
     );
     const tagged = await world.as('alice', 'set-owner-data', { agent_name: ALICE_MODEL, id: aliceId, machine: '87' });
-    assert.deepEqual(tagged.machines?.[0].ownerData, { 'juju-model-uuid': ALICE_MODEL, 'juju-machine-id': '87' });
+    const aliceLabels = { 'juju-model-uuid': ALICE_MODEL, 'juju-machine-id': '87' };
+    assert.deepEqual(tagged.machines?.[0].ownerData, aliceLabels);
+    assert.deepEqual((await world.ledger.get(`/v1/allocations/${aliceId}`)).body.ownerData, aliceLabels, 'recorded in the ledger');
+    assert.deepEqual(world.maas.machines.get(X)!.ownerData, aliceLabels);
+    aliceHolding = await world.juju.hold(world.facade.url, world.keys.alice, 'hold-then-set-owner-data', {
+      agent_name: ALICE_MODEL,
+      id: aliceId,
+      machine: '88',
+    });
+    assert.deepEqual(aliceHolding.held.values, { held: aliceId }, JSON.stringify(aliceHolding.held));
     const deployed = await world.as('alice', 'deploy', { agent_name: ALICE_MODEL, id: aliceId });
     assert.equal(deployed.ok, true, JSON.stringify(deployed));
     assert.equal(deployed.machines![0].statusName, 'Deploying');
@@ -72,14 +89,30 @@ describe('seed 1 through the MAAS facade, with Juju’s own MAAS client', { skip
     });
   });
 
-  it('Bob allocates X and gets another instance id; Alice’s instance is gone, and her release never reaches MAAS', async () => {
+  it('Bob allocates X by its pool and gets another instance id; Alice’s instance is gone, her owner data and release never reach MAAS', async () => {
     const world = started();
-    const allocated = await world.as('bob', 'allocate', { agent_name: BOB_MODEL, tags: 'ssd' });
+    assert.equal((await world.ledger.get(`/v1/nodes/${X}`)).body.pool, 'gold', "enlisted with MAAS's pool");
+    const allocated = await world.as('bob', 'allocate', { agent_name: BOB_MODEL, pool: 'gold' });
     assert.equal(allocated.ok, true, JSON.stringify(allocated));
     bobId = allocated.machines![0].systemId;
-    assert.equal(allocated.machines![0].hostname, 'elkhart', 'Bob got node X');
+    assert.equal(allocated.machines![0].hostname, 'elkhart', 'Bob got node X, the one machine of the pool');
+    assert.deepEqual(
+      world.maas.received.filter((r) => r.op === 'allocate').map((r) => r.form.get('system_id')),
+      [X, X],
+      'the ledger picked by pool: MAAS was never asked for a machine of another pool',
+    );
     assert.notEqual(bobId, aliceId, 'a new allocation of the same machine is a new instance id');
     assert.notEqual(bobId, X);
+
+    const bobLabels = { 'juju-model-uuid': BOB_MODEL, 'juju-machine-id': '12' };
+    assert.deepEqual((await world.as('bob', 'set-owner-data', { agent_name: BOB_MODEL, id: bobId, machine: '12' })).machines?.[0].ownerData, bobLabels);
+    const labelled = world.maas.received.filter((r) => r.op === 'set_owner_data').length;
+    const stale = await aliceHolding!.proceed();
+    assert.equal(stale.ok, false, JSON.stringify(stale));
+    assert.equal(stale.statusCode, 409, 'her stale id is refused, as for every stale command');
+    assert.equal(world.maas.received.filter((r) => r.op === 'set_owner_data').length, labelled, 'MAAS never received her owner data');
+    assert.deepEqual(world.maas.machines.get(X)!.ownerData, bobLabels, 'X keeps Bob’s labels');
+    assert.deepEqual((await world.ledger.get(`/v1/allocations/${bobId}`)).body.ownerData, bobLabels);
 
     const aliceList = await world.as('alice', 'list', { agent_name: ALICE_MODEL, id: aliceId });
     assert.equal(aliceList.ok, true, JSON.stringify(aliceList));
@@ -110,16 +143,24 @@ describe('seed 1 through the MAAS facade, with Juju’s own MAAS client', { skip
         [
           ['NodeEnlisted', 'maas-facade'],
           ['NodeAcquired', 'alice'],
+          ['AllocationOwnerDataSet', 'alice'],
           ['DeploymentStarted', 'alice'],
           ['DeploymentFailed', 'maas-facade'],
           ['AllocationRevoked', 'maas-facade'],
           ['NodeAcquired', 'bob'],
+          ['AllocationOwnerDataSet', 'bob'],
+          ['CommandRefused', 'alice'],
           ['CommandRefused', 'alice'],
         ],
       );
-      const refusal = entries[entries.length - 1];
-      assert.equal(refusal.token, aliceId);
-      assert.match(refusal.summary, /stale_token/);
+      const [relabel, release] = entries.slice(-2);
+      for (const refusal of [relabel, release]) {
+        assert.equal(refusal.token, aliceId);
+        assert.match(refusal.summary, /stale_token/);
+      }
+      assert.match(relabel.summary, /SetOwnerData/);
+      assert.match(release.summary, /ReleaseAllocation/);
+      assert.match(entries.find((e) => e.type === 'AllocationOwnerDataSet' && e.actor === 'bob')!.summary, /juju-machine-id=12/);
     });
   });
 

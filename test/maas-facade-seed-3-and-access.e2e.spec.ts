@@ -133,6 +133,7 @@ describe('the MAAS facade: seed 3, who sees what, MAAS refusals and bad input', 
     assert.ok(Array.isArray(badNumber.json?.cpu_count), badNumber.text);
     assert.equal((await raw(url, key, 'GET', 'machines/never-issued/')).status, 404);
     assert.equal((await raw(url, key, 'POST', 'machines/never-issued/?op=deploy', {})).status, 404);
+    assert.equal((await raw(url, key, 'POST', 'machines/never-issued/?op=set_owner_data', { 'juju-machine-id': '1' })).status, 404);
     assert.equal((await raw(url, key, 'POST', 'machines/?op=release', { machines: 'never-issued' })).status, 409);
     assert.equal((await raw(url, key, 'POST', 'machines/?op=release', {})).status, 400);
     const orphanDevice = await raw(url, key, 'POST', 'devices/?op=', { parent: 'never-issued', mac_addresses: '00:16:3e:00:00:01' });

@@ -164,6 +164,7 @@ const SEGMENTS = [
   'deploying',
   'deployed',
   'failed',
+  'owner-data',
   'audit',
   'state',
   'leases',
@@ -252,17 +253,18 @@ export const garbageRequest = (targets: FuzzTargets): fc.Arbitrary<RawRequest> =
   return fc.tuple(method, path, anyBody).map(([m, p, { body, headers }]) => ({ method: m, path: p, headers, body }));
 };
 
-/** 2. Fenced commands (deployment reports, releases, reads) with every kind of wrong token. */
+/** 2. Fenced commands (deployment reports, releases, owner data, reads) with every kind of wrong token. */
 export const wrongTokenCommand = (targets: FuzzTargets): fc.Arbitrary<RawRequest> => {
   const validBody = fc.oneof(
     fc.constant({}),
     fc.record({ requestId: fc.stringMatching(/^[a-z][a-z0-9-]{0,20}$/) }),
     fc.record({ reason: fc.string({ maxLength: 30 }), source: fc.constantFrom('maas', 'consumer') }),
     fc.record({ force: fc.boolean() }),
+    fc.record({ ownerData: fc.dictionary(fc.constantFrom('juju-machine-id', 'juju-model-uuid'), fc.constantFrom('', '87', 'x')) }),
   );
   const body = fc.oneof({ weight: 4, arbitrary: validBody.map(jsonBody) }, { weight: 1, arbitrary: hostileValue.map(jsonBody) });
   return fc.oneof(
-    fc.tuple(wrongToken(targets), fc.constantFrom('deploying', 'deployed', 'failed', 'release'), body).map(([token, action, text]) => ({
+    fc.tuple(wrongToken(targets), fc.constantFrom('deploying', 'deployed', 'failed', 'release', 'owner-data'), body).map(([token, action, text]) => ({
       method: 'POST',
       path: `/v1/allocations/${token}/${action}`,
       headers: JSON_TYPE,

@@ -156,6 +156,12 @@ export const buildLanes = (events: StoryEvent[], layout: LaneLayout): LaneGroup[
           nodeLane('obs', 'observations', node).marks.push({ at: event.at, position: event.position, kind: 'observation', label: event.summary });
         break;
       }
+      case 'AllocationOwnerDataSet': {
+        // The holder's labels (Juju's model and machine ids) belong to the allocation's story.
+        const bar = open.get(`alloc:${d.token}`);
+        if (bar) bar.title += `; ${event.summary}`;
+        break;
+      }
       case 'AllocationReleased':
       case 'AllocationRevoked':
         finish(`alloc:${d.token}`, event, event.summary);

@@ -244,6 +244,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/allocations/{token}/owner-data": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set the holder's owner data on its machine (MAAS's set_owner_data)
+         * @description Recorded only while the token is live; only the keys that change are recorded, so sending the same data again appends nothing.
+         *
+         *     Roles: consumer, operator. Consumer keys only for their own controller/model (token).
+         */
+        post: operations["Allocations_ownerData"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/allocations/{token}/release": {
         parameters: {
             query?: never;
@@ -876,6 +898,16 @@ export interface components {
             /** @example node-7 */
             nodeId: string;
             /**
+             * @description The holder's owner data (POST .../owner-data), as it last set it; kept after the allocation ended.
+             * @example {
+             *       "juju-model-uuid": "c3f1e0d2-8a4b-4c1e-9f3a-2b7d6e5c4a10",
+             *       "juju-machine-id": "87"
+             *     }
+             */
+            ownerData: {
+                [key: string]: string;
+            };
+            /**
              * @description Global position of the log this answer reflects (a command: its last event). Pass it as minPosition to read your own write.
              * @example 42
              */
@@ -975,6 +1007,11 @@ export interface components {
              *     ]
              */
             notTags?: string[];
+            /**
+             * @description Only nodes of this resource pool (enlisted with it).
+             * @example default
+             */
+            pool?: string;
             /**
              * @description Every tag must be on the node.
              * @example [
@@ -1168,6 +1205,11 @@ export interface components {
              * @example node-7
              */
             nodeId: string;
+            /**
+             * @description The provider's resource pool (MAAS's pool); none when left out.
+             * @example default
+             */
+            pool?: string;
             /**
              * @example [
              *       "gpu"
@@ -1753,6 +1795,11 @@ export interface components {
                 [key: string]: unknown;
             } | null;
             /**
+             * @description The provider's resource pool; null when the enlistment named none.
+             * @example default
+             */
+            pool: string | null;
+            /**
              * @description Global position of the log this answer reflects (a command: its last event). Pass it as minPosition to read your own write.
              * @example 42
              */
@@ -1803,6 +1850,11 @@ export interface components {
             pendingCleanup: {
                 [key: string]: unknown;
             } | null;
+            /**
+             * @description The provider's resource pool; null when the enlistment named none.
+             * @example default
+             */
+            pool: string | null;
             reservation: components["schemas"]["NodeReservationDto"] | (never | null);
             /**
              * @example ready
@@ -1817,6 +1869,47 @@ export interface components {
             tags: string[];
             /** @example default */
             zone: string;
+        };
+        OwnerDataRequestDto: {
+            /**
+             * @description The holder's labels on its machine, as MAAS's set_owner_data takes them: each key (1-255 characters) set to its value; an empty value removes the key; keys not named are left as they are. No control characters; an allocation holds at most 64 keys.
+             * @example {
+             *       "juju-model-uuid": "c3f1e0d2-8a4b-4c1e-9f3a-2b7d6e5c4a10",
+             *       "juju-machine-id": "87",
+             *       "juju-is-controller": ""
+             *     }
+             */
+            ownerData: {
+                [key: string]: string;
+            };
+        };
+        OwnerDataResponseDto: {
+            /** @example 3 */
+            epoch: number;
+            /** @example node-7 */
+            nodeId: string;
+            /**
+             * @description Every key the allocation holds now.
+             * @example {
+             *       "juju-model-uuid": "c3f1e0d2-8a4b-4c1e-9f3a-2b7d6e5c4a10",
+             *       "juju-machine-id": "87"
+             *     }
+             */
+            ownerData: {
+                [key: string]: string;
+            };
+            /**
+             * @description Global position of the last event the command appended; null when it appended nothing (a retried requestId, or nothing changed). Pass it as minPosition to read your own write.
+             * @example 42
+             */
+            position: number | null;
+            /**
+             * @description The allocation's deployment status.
+             * @example deploying
+             */
+            status: string;
+            /** @example node-7.3.k3v9QbX2mT0aLw */
+            token: string;
         };
         PowerObservationRequestDto: {
             /** @example BMC timeout */
@@ -3690,6 +3783,187 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorDto"] & {
                         /** @enum {string} */
                         code?: "stale_token" | "wrong_state" | "request_conflict";
+                        /** @description Where the CommandRefused event that records this refusal is: pass it as minPosition. */
+                        position?: number;
+                    };
+                };
+            };
+            /** @description The body is larger than LEDGER_MAX_BODY_BYTES. */
+            413: {
+                headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 413,
+                     *       "code": "payload_too_large",
+                     *       "message": "The body is larger than LEDGER_MAX_BODY_BYTES.",
+                     *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDto"];
+                };
+            };
+            /** @description Rate limit of this key exceeded; see Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "code": "too_many_requests",
+                     *       "message": "Rate limit of this key exceeded; see Retry-After.",
+                     *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDto"];
+                };
+            };
+            /** @description The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. Or the ledger is shutting down. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (sent with rate-limit answers and storage faults). */
+                    "Retry-After"?: string;
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "code": "storage_full",
+                     *       "message": "The disk refuses writes (storage_full, storage_read_only, storage_replaced): nothing was written; retry after Retry-After. Or the ledger is shutting down.",
+                     *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDto"];
+                };
+            };
+        };
+    };
+    Allocations_ownerData: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The provisioning token acquire returned (opaque; not a token: 404). */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OwnerDataRequestDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwnerDataResponseDto"];
+                };
+            };
+            /** @description Bad input: the message and details name the field. */
+            400: {
+                headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "code": "invalid_request",
+                     *       "message": "Bad input: the message and details name the field.",
+                     *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDto"];
+                };
+            };
+            /** @description No API key, or one the ledger does not know. */
+            401: {
+                headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "code": "unauthorized",
+                     *       "message": "No API key, or one the ledger does not know.",
+                     *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDto"];
+                };
+            };
+            /** @description The key's role (or a consumer key's scope) does not allow this; recorded in the log. */
+            403: {
+                headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "code": "forbidden",
+                     *       "message": "The key's role (or a consumer key's scope) does not allow this; recorded in the log.",
+                     *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDto"];
+                };
+            };
+            /** @description Nothing by that name. */
+            404: {
+                headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "code": "not_found",
+                     *       "message": "Nothing by that name.",
+                     *       "correlationId": "0194a7c2-5d0e-7b6a-9f1e-3c2b1a0d9e8f"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiErrorDto"];
+                };
+            };
+            /** @description Refused: stale_token. Nothing changed but the record of the refusal. */
+            409: {
+                headers: {
+                    /** @description The request's correlation id: the caller's X-Correlation-Id when it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one. */
+                    "X-Correlation-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorDto"] & {
+                        /** @enum {string} */
+                        code?: "stale_token";
                         /** @description Where the CommandRefused event that records this refusal is: pass it as minPosition. */
                         position?: number;
                     };

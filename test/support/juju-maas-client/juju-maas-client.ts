@@ -76,6 +76,55 @@ export class JujuMaasClient {
     return JSON.parse(result.stdout) as JujuOutcome;
   }
 
+  /**
+   * A command that reads first and acts later (`hold-then-set-owner-data`): resolves once the
+   * program says it holds what it read; `proceed` lets it act and gives its outcome. As a
+   * controller that read its machine a while ago and acts on it now.
+   */
+  async hold(
+    maasUrl: string,
+    apiKey: string,
+    command: string,
+    args: Record<string, string> = {},
+  ): Promise<{ held: JujuOutcome; proceed(): Promise<JujuOutcome>; stop(): void }> {
+    const child = spawn(this.binary, [maasUrl, apiKey, command, ...Object.entries(args).map(([key, value]) => `${key}=${value}`)], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+      timeout: 600_000,
+    });
+    let stdout = '';
+    let stderr = '';
+    const lines: ((line: string) => void)[] = [];
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout += chunk;
+      for (let end = stdout.indexOf('\n'); end >= 0 && lines.length > 0; end = stdout.indexOf('\n')) {
+        lines.shift()!(stdout.slice(0, end));
+        stdout = stdout.slice(end + 1);
+      }
+    });
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const exited = new Promise<number>((resolveExit) => child.once('close', (code) => resolveExit(code ?? -1)));
+    const nextLine = () =>
+      Promise.race([
+        new Promise<string>((resolveLine) => lines.push(resolveLine)),
+        exited.then((code) => Promise.reject(new Error(`juju-maas-client ${command} exited ${code} early: ${stderr}`))),
+      ]);
+    const held = JSON.parse(await nextLine()) as JujuOutcome;
+    return {
+      held,
+      proceed: async () => {
+        const acted = nextLine();
+        child.stdin.end('go\n');
+        const outcome = JSON.parse(await acted) as JujuOutcome;
+        await exited;
+        return outcome;
+      },
+      // A test that failed before proceeding still ends the program it started.
+      stop: () => {
+        if (child.exitCode === null && child.signalCode === null) child.kill();
+      },
+    };
+  }
+
   remove(): void {
     rmSync(this.folder, { recursive: true, force: true });
   }

@@ -5,6 +5,7 @@
 package main
 
 import (
+	"bufio"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -183,6 +184,23 @@ func run(controller gomaasapi.Controller, command string, args map[string][]stri
 		machine, err := machineByID(controller, agentName, first(args, "id"))
 		if err != nil {
 			return fail(err)
+		}
+		if err := machine.SetOwnerData(map[string]string{"juju-model-uuid": agentName, "juju-machine-id": first(args, "machine")}); err != nil {
+			return fail(err)
+		}
+		return outcome{OK: true, Machines: []machineOut{machineOf(machine)}}
+	case "hold-then-set-owner-data":
+		// What a controller does with a machine it read a while ago: it still holds the
+		// gomaasapi Machine (and its resource URI) when it sets owner data later. The
+		// program reads the machine, prints that it holds it, and waits for a line on stdin.
+		machine, err := machineByID(controller, agentName, first(args, "id"))
+		if err != nil {
+			return fail(err)
+		}
+		held, _ := json.Marshal(outcome{OK: true, Values: map[string]string{"held": machine.SystemID()}})
+		fmt.Println(string(held))
+		if _, err := bufio.NewReader(os.Stdin).ReadString('\n'); err != nil {
+			return outcome{OK: false, Error: "no go-ahead on stdin: " + err.Error(), Kind: "usage"}
 		}
 		if err := machine.SetOwnerData(map[string]string{"juju-model-uuid": agentName, "juju-machine-id": first(args, "machine")}); err != nil {
 			return fail(err)

@@ -47,6 +47,8 @@ export const ACCESS_POLICY: readonly AccessRule[] = [
   { method: 'POST', path: '/v1/allocations/:token/deployed', roles: ['consumer', 'provider', 'operator'], consumerScope: 'token' },
   { method: 'POST', path: '/v1/allocations/:token/failed', roles: ['consumer', 'provider', 'operator'], consumerScope: 'token' },
   { method: 'POST', path: '/v1/allocations/:token/release', roles: ['consumer', 'operator'], consumerScope: 'token', operatorOnlyFlags: ['force'] },
+  // The holder's labels (MAAS's set_owner_data): the consumer's, as MAAS keeps them per owner.
+  { method: 'POST', path: '/v1/allocations/:token/owner-data', roles: ['consumer', 'operator'], consumerScope: 'token' },
   { method: 'POST', path: '/v1/models/release', roles: ['operator'] },
 
   { method: 'POST', path: '/v1/observations/nodes', roles: ['provider', 'operator'] },

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ConsumerViewDto } from '../http/consumer.dto';
 import { ApiPosition, EXAMPLE_TOKEN, TIME } from '../openapi/api-shapes';
+import { OWNER_DATA_SCHEMA } from './owner-data/owner-data.response.dto';
 
 export class DeploymentFailureDto {
   @ApiProperty({ example: 'curtin failed' }) reason!: string;
@@ -34,6 +35,8 @@ export class AllocationResponseDto {
   @ApiProperty({ type: String, nullable: true, example: null }) reservationId!: string | null;
   @ApiProperty({ type: [DeploymentFailureDto] }) deploymentFailures!: DeploymentFailureDto[];
   @ApiProperty({ type: AllocationEndingDto, nullable: true }) ending!: AllocationEndingDto | null;
+  @ApiProperty({ ...OWNER_DATA_SCHEMA, description: "The holder's owner data (POST .../owner-data), as it last set it; kept after the allocation ended." })
+  ownerData!: Record<string, string>;
   @ApiProperty({ type: [AllocationDeviceDto], description: 'The containers and VMs registered under it, in registration order.' })
   devices!: AllocationDeviceDto[];
   @ApiPosition() position!: number;

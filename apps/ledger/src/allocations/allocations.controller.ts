@@ -6,6 +6,8 @@ import { TokenParam } from '../http/params';
 import { LedgerViewService } from '../read-models/ledger-view.service';
 import { DeploymentReportRequestDto, ModelReleaseRequestDto, ReleaseRequestDto } from './allocation-lifecycle/allocation-action.request.dto';
 import { RunTokenCommand } from './allocation-lifecycle/token-commands.handlers';
+import { OwnerDataRequestDto } from './owner-data/owner-data.request.dto';
+import { OwnerDataResponseDto } from './owner-data/owner-data.response.dto';
 import { ReleaseModel } from './release-model/release-model.handler';
 import { devicesOfAllocation, presentAllocation } from '@ledger/projections';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
@@ -79,6 +81,19 @@ export class AllocationsController {
   release(@Param('token', TokenParam) t: ParsedToken, @Body() body: ReleaseRequestDto, @Ctx() context: RequestContext) {
     const action = { type: 'ReleaseAllocation' as const, ending: body.force ? ('force_released' as const) : ('released' as const) };
     return this.commands.execute(new RunTokenCommand(t.token, t.nodeId, action, body.requestId ?? null, context));
+  }
+
+  @Post('allocations/:token/owner-data')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: "Set the holder's owner data on its machine (MAAS's set_owner_data)",
+    description: 'Recorded only while the token is live; only the keys that change are recorded, so sending the same data again appends nothing.',
+  })
+  @ApiTokenParam()
+  @ApiOkResponse({ type: OwnerDataResponseDto })
+  @ApiRefusals('stale_token')
+  ownerData(@Param('token', TokenParam) t: ParsedToken, @Body() body: OwnerDataRequestDto, @Ctx() context: RequestContext) {
+    return this.commands.execute(new RunTokenCommand(t.token, t.nodeId, { type: 'SetOwnerData', ownerData: body.ownerData }, null, context));
   }
 
   @Post('models/release')

@@ -1,6 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { IsString, Matches, MaxLength, ValidateBy } from 'class-validator';
-import { LEDGER_ID, nameProblem, parseRfc3339Time, type NameRule } from '@ledger/domain';
+import { LEDGER_ID, nameProblem, ownerDataProblem, parseRfc3339Time, type NameRule } from '@ledger/domain';
 
 export const IsLedgerId = () =>
   applyDecorators(
@@ -32,3 +32,13 @@ export const IS_ISO_TIME_PROBLEM = 'must be an RFC 3339 date-time with seconds a
 
 /** A body field holding an RFC 3339 date-time (isIsoTime). */
 export const IsIsoTime = () => ValidateBy({ name: 'isIsoTime', validator: { validate: isIsoTime, defaultMessage: () => `$property ${IS_ISO_TIME_PROBLEM}` } });
+
+/** Owner data (libs/domain's rules): string keys and values within bounds; the message names the first bad key. */
+export const IsOwnerData = () =>
+  ValidateBy({
+    name: 'isOwnerData',
+    validator: {
+      validate: (value: unknown) => ownerDataProblem(value) === null,
+      defaultMessage: (args) => `$property ${ownerDataProblem(args?.value) ?? 'must be an object of string keys and string values'}`,
+    },
+  });

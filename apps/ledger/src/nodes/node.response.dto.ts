@@ -51,6 +51,8 @@ export class NodeViewDto {
   @ApiProperty({ example: 16384 }) memoryMb!: number;
   @ApiProperty({ type: [String], example: ['gpu'] }) tags!: string[];
   @ApiProperty({ example: 'default' }) zone!: string;
+  @ApiProperty({ type: String, nullable: true, description: "The provider's resource pool; null when the enlistment named none.", example: 'default' })
+  pool!: string | null;
   @ApiProperty({ enum: NODE_STATUSES, example: 'ready' }) status!: string;
   @ApiProperty({ description: 'Allocations this node has had.', example: 3 }) epoch!: number;
   @ApiProperty({

@@ -1,13 +1,14 @@
-/** MAAS's allocate parameters the ledger decides on; the rest are MAAS's to check on the machine the ledger picked. */
+/** MAAS's allocate parameters the ledger decides on (pool and zone included); the rest are MAAS's to check on the machine the ledger picked. */
 export interface AllocateRequest {
   name: string | null;
   systemId: string | null;
   agentName: string | null;
-  constraints: { arch?: string; minCpu?: number; minMemoryMb?: number; tags?: string[]; notTags?: string[]; zone?: string };
+  constraints: { arch?: string; minCpu?: number; minMemoryMb?: number; tags?: string[]; notTags?: string[]; zone?: string; pool?: string };
   /**
    * Everything but the name and system_id, forwarded to MAAS with the picked machine's
-   * system_id: MAAS checks what the ledger does not know (pool, storage, interfaces...)
-   * on that machine, and a refusal moves the pick on.
+   * system_id: MAAS checks what the ledger does not know (storage, interfaces...) on that
+   * machine, and again what it does (a machine moved to another pool since it was
+   * enlisted), and a refusal moves the pick on.
    */
   forwarded: URLSearchParams;
 }
@@ -39,6 +40,7 @@ export const parseAllocate = (form: URLSearchParams): AllocateRequest | { errors
   const tags = listOf(form, 'tags');
   const notTags = listOf(form, 'not_tags');
   const zone = form.get('zone');
+  const pool = form.get('pool');
   // A dry run would hold a machine in the ledger that MAAS never allocated.
   if (form.has('dry_run')) errors.dry_run = ['A dry run is not offered through the provisioning ledger: allocate, then release.'];
   for (const [key, values] of [
@@ -46,6 +48,12 @@ export const parseAllocate = (form: URLSearchParams): AllocateRequest | { errors
     ['not_tags', notTags],
   ] as const) {
     if (values.length > 64 || values.some((tag) => tag.length > 64)) errors[key] = ['At most 64 tags of at most 64 characters.'];
+  }
+  for (const [key, value] of [
+    ['zone', zone],
+    ['pool', pool],
+  ] as const) {
+    if (value && value.length > 64) errors[key] = ['At most 64 characters.'];
   }
   if (Object.keys(errors).length > 0) return { errors };
   const forwarded = new URLSearchParams();
@@ -61,6 +69,7 @@ export const parseAllocate = (form: URLSearchParams): AllocateRequest | { errors
       ...(tags.length ? { tags } : {}),
       ...(notTags.length ? { notTags } : {}),
       ...(zone ? { zone } : {}),
+      ...(pool ? { pool } : {}),
     },
     forwarded,
   };

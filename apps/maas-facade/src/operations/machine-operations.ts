@@ -3,13 +3,14 @@ import { liveMachinesOf, standingOf, type LiveMachine } from '../ledger/caller-m
 import { LedgerUnavailable } from '../ledger/ledger-access';
 import { IdMap } from '../ids/id-map';
 import { releaseInLedger } from './release-machines';
+import { recordOwnerData } from './owner-data';
 import type { FacadeContext } from './facade-request';
 
 /**
  * machines/{id}/ and its ops, for one of the caller's ids. A live id is mapped to MAAS's
- * machine; deploy and release are recorded in the ledger before they are forwarded. A stale
- * id is answered 409 (404 for a read) and never reaches MAAS; an id never issued to the
- * caller is 404, as MAAS answers for a machine it does not have.
+ * machine; deploy, release and set_owner_data are recorded in the ledger before they are
+ * forwarded. A stale id is answered 409 (404 for a read) and never reaches MAAS; an id never
+ * issued to the caller is 404, as MAAS answers for a machine it does not have.
  */
 export const machineOperation = async (context: FacadeContext, id: string): Promise<MaasAnswer> => {
   const { request, caller } = context;
@@ -17,13 +18,18 @@ export const machineOperation = async (context: FacadeContext, id: string): Prom
   if (standing.kind === 'unknown') return notFound();
   if (standing.kind === 'stale') {
     if (request.method === 'GET') return notFound();
-    // Recorded in the ledger as a refused release of a stale token, for the incident review.
+    // Recorded in the ledger as a refused command of a stale token, for the incident review.
     if (request.op === 'release') await releaseInLedger(context, id);
+    if (request.op === 'set_owner_data') await recordOwnerData(context, id);
     return noLongerYours(id);
   }
   const machine = standing.machine;
   if (request.method === 'POST' && request.op === 'deploy') {
     const refused = await recordDeploying(context, machine);
+    if (refused) return refused;
+  }
+  if (request.method === 'POST' && request.op === 'set_owner_data') {
+    const refused = await recordOwnerData(context, machine.token);
     if (refused) return refused;
   }
   if (request.method === 'POST' && request.op === 'release') {

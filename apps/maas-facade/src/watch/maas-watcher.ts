@@ -11,6 +11,7 @@ interface MaasMachine {
   memory?: unknown;
   tag_names?: unknown;
   zone?: { name?: unknown } | null;
+  pool?: { name?: unknown } | null;
   status_name?: unknown;
   owner?: unknown;
 }
@@ -109,6 +110,7 @@ export class MaasWatcher {
     const cpuCount = count(machine.cpu_count);
     const memoryMb = count(machine.memory);
     const zone = text(machine.zone?.name, 64);
+    const pool = text(machine.pool?.name, 64);
     const { response } = await api.POST('/v1/nodes', {
       body: {
         nodeId,
@@ -118,6 +120,7 @@ export class MaasWatcher {
         ...(memoryMb !== undefined ? { memoryMb } : {}),
         tags,
         ...(zone ? { zone } : {}),
+        ...(pool ? { pool } : {}),
       },
     });
     if (response.status !== 201 && response.status !== 409) throw new Error(`the ledger answered enlisting ${nodeId} with ${response.status}`);

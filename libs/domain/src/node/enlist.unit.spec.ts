@@ -34,6 +34,22 @@ describe('enlisting a node', () => {
     spec.given([nodeEnlisted()]).when(enlistNode({ zone, tags, memoryMb, cpuCount, arch, hostname })).thenNothingHappens();
   });
 
+  it("records the provider's resource pool when it names one, and a machine moved to another pool is another profile", () => {
+    const inGold = { ...PROFILE, pool: 'gold' };
+    spec
+      .given([])
+      .when(enlistNode(inGold))
+      .then([nodeEnlisted(inGold)]);
+    spec
+      .given([nodeEnlisted(inGold)])
+      .when(enlistNode(inGold))
+      .thenNothingHappens();
+    spec
+      .given([nodeEnlisted(inGold)])
+      .when(enlistNode({ ...PROFILE, pool: 'bronze' }))
+      .thenRefuses('already_exists');
+  });
+
   it('refuses a different machine under an id already in use: already_exists', () => {
     spec
       .given([nodeEnlisted()])

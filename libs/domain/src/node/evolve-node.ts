@@ -2,6 +2,7 @@ import type { AllocationEnding, DeploymentFailed, DeploymentStarted, NodeDeploye
 import type { AllocationStatus, NodeState, RememberedRequest } from './node-state';
 import { evolveHealth } from './evolve-health';
 import { evolveDevice } from './evolve-device';
+import { applyOwnerData } from './owner-data';
 
 const remember = (state: NodeState, requestId: string, entry: RememberedRequest): NodeState['requests'] => state.requests.set(requestId, entry);
 
@@ -43,7 +44,7 @@ function evolveAllocations(state: NodeState, event: NodeEvent): NodeState {
       return {
         ...state,
         epoch,
-        allocation: { token, epoch, consumer, status: 'allocated', acquiredAt, reservationId },
+        allocation: { token, epoch, consumer, status: 'allocated', acquiredAt, reservationId, ownerData: {} },
         issuedTokens: state.issuedTokens.set(token, { epoch, ending: null }),
         reservation: reservationId !== null && state.reservation?.reservationId === reservationId ? null : state.reservation,
         requests: remember(state, request.requestId, {
@@ -70,6 +71,10 @@ function evolveAllocations(state: NodeState, event: NodeEvent): NodeState {
     }
     case 'AllocationRevoked':
       return endAllocation(state, event.data.token, 'revoked');
+    case 'AllocationOwnerDataSet':
+      return state.allocation?.token === event.data.token
+        ? { ...state, allocation: { ...state.allocation, ownerData: applyOwnerData(state.allocation.ownerData, event.data) } }
+        : state;
     case 'PowerSyncFailed':
     case 'PowerSyncRecovered':
     case 'NodeFaulted':

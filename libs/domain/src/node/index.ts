@@ -14,3 +14,4 @@ export * from './device-id';
 export * from './device-events';
 export * from './device-commands';
 export * from './device-state';
+export * from './owner-data';

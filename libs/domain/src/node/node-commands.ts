@@ -47,6 +47,8 @@ export type ReleaseAllocation = TokenCommand & {
   type: 'ReleaseAllocation';
   ending: 'released' | 'force_released' | 'model_released';
 };
+/** The holder's labels on its machine (MAAS's set_owner_data): keys to set, and keys to remove (an empty value). */
+export type SetOwnerData = TokenCommand & { type: 'SetOwnerData'; ownerData: Readonly<Record<string, string>> };
 
 /** What a provider (MAAS, Ironic) reported about the node. */
 export type ObserveProviderStatus = {
@@ -73,6 +75,7 @@ export type NodeCommand =
   | MarkDeployed
   | MarkDeploymentFailed
   | ReleaseAllocation
+  | SetOwnerData
   | ObserveProviderStatus
   | NodeHealthCommand
   | DeviceCommand;

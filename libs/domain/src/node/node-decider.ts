@@ -9,6 +9,7 @@ import { decideCancelReservation, decideReserve } from './decide-reservation';
 import { decideAcquire } from './decide-acquire';
 import { decideDeployment } from './decide-deployment';
 import { decideRelease } from './decide-release';
+import { decideOwnerData } from './decide-owner-data';
 import { decideObservation } from './decide-observation';
 import { decideHealth } from './decide-health';
 import { withHealthFollowUps } from './health-follow-ups';
@@ -61,9 +62,11 @@ const decideOnEnlisted = (command: Exclude<NodeCommand, { type: 'EnlistNode' }>,
     case 'StartDeployment':
     case 'MarkDeployed':
     case 'MarkDeploymentFailed':
-    case 'ReleaseAllocation': {
+    case 'ReleaseAllocation':
+    case 'SetOwnerData': {
       const fenced = fence(state, command.token);
       if ('refusal' in fenced) return { outcome: 'refused', refusal: fenced.refusal };
+      if (command.type === 'SetOwnerData') return decideOwnerData(command, fenced.allocation);
       return command.type === 'ReleaseAllocation' ? decideRelease(command, fenced.allocation, state) : decideDeployment(command, fenced.allocation);
     }
   }

@@ -17,6 +17,8 @@ export interface NodeProfile {
   memoryMb: number;
   tags: string[];
   zone: string;
+  /** The provider's resource pool (MAAS's `pool.name`); absent when the provider has none or did not say. */
+  pool?: string;
 }
 
 export type AllocationEnding = 'released' | 'force_released' | 'model_released' | 'revoked';
@@ -73,6 +75,12 @@ export type AllocationReleased = DomainEvent<
   }
 >;
 
+/** The holder changed its owner data: `set` holds the keys given a new value, `removed` the keys it cleared. */
+export type AllocationOwnerDataSet = DomainEvent<
+  'AllocationOwnerDataSet',
+  TokenEventData & { set: Readonly<Record<string, string>>; removed: string[]; at: string }
+>;
+
 /** A provider saw the node back in its pool while the ledger held it: the token is dead. */
 export type AllocationRevoked = DomainEvent<'AllocationRevoked', TokenEventData & { providerStatus: string; source: string; observedAt: string }>;
 
@@ -88,6 +96,7 @@ export type NodeEvent =
   | DeploymentReportRepeated
   | AllocationReleased
   | AllocationRevoked
+  | AllocationOwnerDataSet
   | NodeHealthEvent
   | DeviceEvent;
 

@@ -4,6 +4,7 @@ import type { ProvisioningToken } from '../provisioning-token';
 import type { AllocationEnding, NodeProfile } from './node-events';
 import { initialNodeHealth, type NodeHealth } from './health-state';
 import type { NodeDevices } from './device-state';
+import type { OwnerData } from './owner-data';
 
 export type AllocationStatus = 'allocated' | 'deploying' | 'deployed' | 'failed_deployment';
 
@@ -14,6 +15,8 @@ export interface LiveAllocation {
   status: AllocationStatus;
   acquiredAt: string;
   reservationId: string | null;
+  /** The holder's labels on the machine (owner-data.ts); they end with the allocation. */
+  ownerData: OwnerData;
 }
 
 export interface Reservation {
@@ -35,6 +38,8 @@ export interface NodeReply {
   /** Release of a faulted node: the provider-side work left pending. */
   pendingCleanup?: string[];
   deviceId?: string;
+  /** Owner data, once a change is applied: what the allocation holds now. */
+  ownerData?: OwnerData;
   /** Only on a retried command's answer: the first answer again, not a new decision. */
   replayed?: true;
   /** On a replayed answer that names a token: the token's state now, so a stale holder cannot mistake the old answer for "my instance is fine". */

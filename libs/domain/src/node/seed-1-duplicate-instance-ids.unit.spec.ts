@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import { nodeDecider } from './node-decider';
 import {
   CONSUMERS,
+  NODE,
   acquireNode,
   allocationReleased,
   allocationRevoked,
@@ -64,6 +65,9 @@ describe('seed 1: two models, one machine, and an out-of-band release', () => {
     // Nor can her retries of the deployment reach the node.
     story.when(startDeployment(alices, { now: at(92) })).thenRefuses('stale_token', forget);
     story.when(markDeploymentFailed(alices, { now: at(93) })).thenRefuses('stale_token', forget);
+    story
+      .when({ type: 'SetOwnerData', nodeId: NODE, token: alices, now: at(94), request: null, ownerData: { 'juju-machine-id': '87' } })
+      .thenRefuses('stale_token', forget);
 
     // Bob's allocation is exactly as he left it, and his token still works.
     assert.deepEqual(story.state.allocation, {
@@ -73,6 +77,7 @@ describe('seed 1: two models, one machine, and an out-of-band release', () => {
       status: 'deployed',
       acquiredAt: at(40),
       reservationId: null,
+      ownerData: {},
     });
     assert.deepEqual(story.state.issuedTokens.toJS(), { [alices]: { epoch: 1, ending: 'revoked' }, [bobs]: { epoch: 2, ending: null } });
     story.when(releaseAllocation(bobs, { now: at(120) })).then([allocationReleased(bobs, { at: at(120) })]);

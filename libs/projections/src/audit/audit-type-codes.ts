@@ -38,6 +38,7 @@ export const AUDIT_TYPE_CODES: readonly string[] = Object.freeze([
   'PowerSyncRecovered',
   'ReservationCancelled',
   'ReservationExpired',
+  'AllocationOwnerDataSet',
   'DhcpLeaseReclaimed',
 ]);
 

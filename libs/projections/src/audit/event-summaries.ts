@@ -24,7 +24,7 @@ const consumerOf = (consumer: { controller: string; model: string; machine?: str
  * fields (see summarise), so new events read sensibly before anyone writes their line.
  */
 export const EVENT_SUMMARIES: EventSummaries = {
-  NodeEnlisted: (d) => `enlisted ${d.hostname} (${d.arch}, ${d.cpuCount} CPUs, ${d.memoryMb} MB, zone ${d.zone})`,
+  NodeEnlisted: (d) => `enlisted ${d.hostname} (${d.arch}, ${d.cpuCount} CPUs, ${d.memoryMb} MB, zone ${d.zone}${d.pool ? `, pool ${d.pool}` : ''})`,
   NodeReserved: (d) => `reserved for ${d.agentName}${d.owner ? ` (owner ${d.owner})` : ''} until ${d.expiresAt}`,
   ReservationCancelled: (d) => `reservation ${d.reservationId} cancelled by its holder`,
   ReservationExpired: (d) => `reservation ${d.reservationId} expired at ${d.expiredAt}`,
@@ -39,6 +39,8 @@ export const EVENT_SUMMARIES: EventSummaries = {
     (d.pendingCleanup?.length ? `; provider cleanup pending: ${d.pendingCleanup.join(', ')}` : ''),
   AllocationRevoked: (d) =>
     `allocation revoked: ${d.source} saw the node ${d.providerStatus} while allocated (released out of band); token of epoch ${d.epoch} is dead`,
+  AllocationOwnerDataSet: (d) =>
+    `owner data set by its holder (epoch ${d.epoch}): ${[...Object.entries(d.set ?? {}).map(([k, v]) => `${k}=${v}`), ...(d.removed ?? []).map((k) => `${k} removed`)].join(', ')}`,
   PowerSyncFailed: (d) => `power sync failed (${d.consecutive} in a row): ${d.error}`,
   PowerSyncRecovered: (d) => `power sync succeeded again after ${d.failures} failures`,
   NodeFaulted: (d) => `faulted: ${d.fault} since ${d.since} (${d.error})`,

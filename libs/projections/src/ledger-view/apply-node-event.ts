@@ -1,5 +1,5 @@
 import type { RecordedEvent } from '@ledger/event-store';
-import type { NodeEvent } from '@ledger/domain';
+import { applyOwnerData, type NodeEvent } from '@ledger/domain';
 import type { CollectionChanges } from '../runtime/collection-changes';
 import type { LedgerViewState } from './views';
 import { stamp } from './view-changes';
@@ -18,7 +18,7 @@ export const applyNodeEvent = (view: LedgerViewState, recorded: RecordedEvent, e
   };
   switch (event.type) {
     case 'NodeEnlisted': {
-      const { nodeId, hostname, arch, cpuCount, memoryMb, tags, zone } = event.data;
+      const { nodeId, hostname, arch, cpuCount, memoryMb, tags, zone, pool } = event.data;
       const enlisted = (view.nodes[nodeId] = {
         nodeId,
         hostname,
@@ -27,6 +27,7 @@ export const applyNodeEvent = (view: LedgerViewState, recorded: RecordedEvent, e
         memoryMb,
         tags: [...tags],
         zone,
+        ...(pool !== undefined ? { pool } : {}),
         epoch: 0,
         liveToken: null,
         reservation: null,
@@ -89,6 +90,13 @@ export const applyNodeEvent = (view: LedgerViewState, recorded: RecordedEvent, e
         allocation.deploymentFailures.push({ reason: event.data.reason, source: event.data.source, at: event.data.at });
       }
       touch();
+      return;
+    }
+    case 'AllocationOwnerDataSet': {
+      const allocation = view.allocations[event.data.token];
+      if (!allocation?.live) return;
+      allocation.ownerData = { ...applyOwnerData(allocation.ownerData ?? {}, event.data) };
+      stamp(changes, 'allocations', allocation, position);
       return;
     }
     case 'AllocationReleased':

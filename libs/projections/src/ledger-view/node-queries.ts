@@ -13,6 +13,8 @@ export interface NodeConstraints {
   /** None of these tags may be on the node. */
   notTags?: string[];
   zone?: string;
+  /** The provider's resource pool: a node enlisted without one is in none. */
+  pool?: string;
 }
 
 /** A reservation past its expiry no longer holds, whether or not its expiry was recorded yet. */
@@ -35,6 +37,7 @@ export const matchesConstraints = (node: NodeView, constraints: NodeConstraints)
   (constraints.minCpu === undefined || node.cpuCount >= constraints.minCpu) &&
   (constraints.minMemoryMb === undefined || node.memoryMb >= constraints.minMemoryMb) &&
   (constraints.zone === undefined || node.zone === constraints.zone) &&
+  (constraints.pool === undefined || node.pool === constraints.pool) &&
   (constraints.tags ?? []).every((tag) => node.tags.includes(tag)) &&
   !(constraints.notTags ?? []).some((tag) => node.tags.includes(tag));
 

@@ -18,6 +18,8 @@ export interface NodeView {
   memoryMb: number;
   tags: string[];
   zone: string;
+  /** The provider's resource pool (MAAS's `pool`), when the enlistment named one. */
+  pool?: string;
   epoch: number;
   /** Token of the live allocation, if any (details in `allocations`). */
   liveToken: string | null;
@@ -50,6 +52,8 @@ export interface AllocationView {
   requestId: string;
   deploymentFailures: { reason: string; source: string; at: string }[];
   ending: AllocationEndingView | null;
+  /** The holder's owner data, as it last set it (kept after the end, for the record); absent until it sets some. */
+  ownerData?: Record<string, string>;
   lastPosition: number;
 }
 

@@ -13,6 +13,7 @@ export const presentAllocation = (view: LedgerViewState, allocation: AllocationV
   reservationId: allocation.reservationId,
   deploymentFailures: allocation.deploymentFailures,
   ending: allocation.ending,
+  ownerData: allocation.ownerData ?? {},
 });
 
 /** The devices registered under an allocation: its device ids count up from d1 within it, so no scan of every device. */

@@ -13,6 +13,7 @@ export const presentNode = (view: LedgerViewState, node: NodeView, now: Date, vi
     memoryMb: node.memoryMb,
     tags: node.tags,
     zone: node.zone,
+    pool: node.pool ?? null,
     status: nodeStatus(view, node, now),
     epoch: node.epoch,
     allocation: !allocation

@@ -7,7 +7,7 @@ export interface AcquireNodeInput {
   requestId: string;
   consumer: { controller: string; model: string; machine?: string; agentName?: string; owner?: string };
   nodeId?: string;
-  constraints?: { arch?: string; minCpu?: number; minMemoryMb?: number; tags?: string[]; notTags?: string[]; zone?: string };
+  constraints?: { arch?: string; minCpu?: number; minMemoryMb?: number; tags?: string[]; notTags?: string[]; zone?: string; pool?: string };
   excludeNodeIds?: string[];
   reservationKey?: string;
 }

@@ -46,6 +46,10 @@ export class ConstraintsDto {
   @IsOptional()
   @IsBoundedText(64)
   zone?: string;
+  @ApiPropertyOptional({ description: 'Only nodes of this resource pool (enlisted with it).', maxLength: 64, example: 'default' })
+  @IsOptional()
+  @IsBoundedText(64)
+  pool?: string;
 }
 
 export class AcquireRequestDto implements AcquireNodeInput {

@@ -12,7 +12,8 @@ export type TokenAction =
   | { type: 'StartDeployment' }
   | { type: 'MarkDeployed' }
   | { type: 'MarkDeploymentFailed'; reason: string; source: string }
-  | { type: 'ReleaseAllocation'; ending: 'released' | 'force_released' | 'model_released' };
+  | { type: 'ReleaseAllocation'; ending: 'released' | 'force_released' | 'model_released' }
+  | { type: 'SetOwnerData'; ownerData: Record<string, string> };
 
 /** Any command that names an allocation by its token: fenced on the token's node stream. */
 export class RunTokenCommand extends Command<NodeReply & { position: number | null }> {

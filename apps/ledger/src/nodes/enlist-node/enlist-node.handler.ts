@@ -11,6 +11,7 @@ export interface EnlistNodeInput {
   memoryMb?: number;
   tags?: string[];
   zone?: string;
+  pool?: string;
 }
 
 export class EnlistNode extends Command<{ nodeId: string; position: number | null }> {
@@ -38,6 +39,8 @@ export class EnlistNodeHandler implements ICommandHandler<EnlistNode> {
           memoryMb: body.memoryMb ?? 0,
           tags: [...new Set(body.tags ?? [])].sort(),
           zone: body.zone ?? 'default',
+          // No default: a provider without pools (or one that did not say) enlists a node in none.
+          ...(body.pool !== undefined ? { pool: body.pool } : {}),
         },
       },
       context,

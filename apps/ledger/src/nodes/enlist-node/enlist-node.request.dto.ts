@@ -38,4 +38,8 @@ export class EnlistNodeRequestDto implements EnlistNodeInput {
   @IsOptional()
   @IsBoundedText(64)
   zone?: string;
+  @ApiPropertyOptional({ description: "The provider's resource pool (MAAS's pool); none when left out.", maxLength: 64, example: 'default' })
+  @IsOptional()
+  @IsBoundedText(64)
+  pool?: string;
 }

@@ -27,6 +27,7 @@ export type Step = { advance: number } & (
   | { kind: 'report'; report: DeploymentReport['type']; node: number; token: TokenPick; request: RequestPick }
   | { kind: 'release'; node: number; ending: number; token: TokenPick; request: RequestPick }
   | { kind: 'observe'; node: number; status: number; age: number; heldOutOfBand: boolean }
+  | { kind: 'ownerData'; node: number; token: TokenPick; key: number; clear: boolean }
   | { kind: 'resend'; pick: number; sameBody: boolean }
 );
 
@@ -94,6 +95,10 @@ const stepArb: fc.Arbitrary<Step> = fc
         }),
       },
       { weight: 2, arbitrary: fc.record({ kind: fc.constant('resend' as const), pick, sameBody: fc.boolean() }) },
+      {
+        weight: 2,
+        arbitrary: fc.record({ kind: fc.constant('ownerData' as const), node, token: tokenPick, key: fc.nat({ max: 2 }), clear: fc.boolean() }),
+      },
     ),
   )
   .map(([advance, step]) => ({ advance, ...step }));

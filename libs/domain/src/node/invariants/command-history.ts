@@ -210,6 +210,11 @@ export const runHistory = (steps: Step[]): Transition[] => {
         };
         return stamped(command, requestFor(target.nodeId, step.request, true));
       }
+      case 'ownerData': {
+        const target = tokenFor(nodeId, step.token);
+        const key = ['juju-model-uuid', 'juju-machine-id', 'juju-is-controller'][step.key];
+        return { type: 'SetOwnerData', ...target, now: now(), request: null, ownerData: { [key]: step.clear ? '' : `${target.token.slice(-4)}-${minute}` } };
+      }
       case 'observe':
         return {
           type: 'ObserveProviderStatus',

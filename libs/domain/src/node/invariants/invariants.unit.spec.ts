@@ -237,6 +237,7 @@ describe('the generated histories', () => {
       'DeploymentStarted',
       'NodeDeployed',
       'DeploymentFailed',
+      'AllocationOwnerDataSet',
       'NodeReserved',
       'ReservationExpired',
       'ReservationCancelled',
