@@ -24,6 +24,8 @@ interface OpenFile {
 export interface JournalEvents {
   problem(problem: LeaseFileProblem): void;
   notice(message: string, details: Record<string, unknown>): void;
+  /** An entry left out on purpose (a delegated prefix, a DHCPv6 client without a MAC), by why. */
+  ignored?(reason: string): void;
 }
 
 /**
@@ -49,7 +51,10 @@ export class KeaJournal {
     private resumeAt: JournalPosition | null,
     private readonly events: JournalEvents,
   ) {
-    this.sink = new JournalRecords((problem) => this.events.problem(problem));
+    this.sink = new JournalRecords(
+      (problem) => this.events.problem(problem),
+      (reason) => this.events.ignored?.(reason),
+    );
     this.parser = new KeaLeaseParser(this.sink);
   }
 
