@@ -22,7 +22,8 @@ import { KeaServer } from './support/kea-server';
 import { DhcpAgentProcess } from './support/dhcp-agent-process';
 import { consumer, enlist, newRequestId } from './support/fixtures';
 import { eventually } from './support/region';
-import { KeaControl, keaLease4 } from '../apps/dhcp-agent/src/kea-control';
+import { KeaControl } from '../apps/dhcp-agent/src/kea-control';
+import { keaLease } from '../apps/dhcp-agent/src/kea-leases';
 
 const unavailable = labUnavailable('kea');
 const SOURCE = 'kea:kea-leases4.csv';
@@ -192,12 +193,12 @@ describe('the DHCP agent beside a real Kea 2.2', { skip: unavailable ?? false },
     const control = new KeaControl(kea.socket);
     // The container is gone with its machine; Kea still holds its address until the lease ends.
     await lab.vanish(torn);
-    assert.deepEqual(await keaLease4(control, ip), { mac: torn.mac });
+    assert.deepEqual(await keaLease(control, ip), { mac: torn.mac });
     const before = await head();
     await agent.stop();
     startAgent(['--reclaim', '--kea-socket', kea.socket, '--reclaim-grace', '2']);
 
-    await eventually(30_000, async () => (await keaLease4(control, ip)) === null).catch(async (error) => {
+    await eventually(30_000, async () => (await keaLease(control, ip)) === null).catch(async (error) => {
       const orphans = JSON.stringify((await ledger.get('/v1/leases?status=orphaned')).body.leases);
       throw new Error(
         `${(error as Error).message}\n${ip}: ${JSON.stringify(await ipView(ip))}\norphaned: ${orphans}\nhealth: ${JSON.stringify((await agent.health())?.body)}\nagent:\n${agent.output.slice(-3000)}`,
@@ -217,7 +218,7 @@ describe('the DHCP agent beside a real Kea 2.2', { skip: unavailable ?? false },
       [['released', torn.mac, 'kea-agent']],
     );
     // The binding the ledger never granted is nobody's to reclaim.
-    assert.deepEqual(await keaLease4(control, addressOf(stranger)), { mac: stranger.mac });
+    assert.deepEqual(await keaLease(control, addressOf(stranger)), { mac: stranger.mac });
 
     const newcomer = lab.container('juju-1-lxc-1', '02:58:00:00:01:01');
     lab.startClient(newcomer, ip);

@@ -21,7 +21,10 @@ const main = async (): Promise<number> => {
   const log = pino({ name: 'dhcp-agent', level: process.env.LOG_LEVEL ?? 'info' });
   const agent = new DhcpAgent(options, log);
   const reclaimer = options.reclaim
-    ? new Reclaimer({ ledgerUrl: options.ledgerUrl, apiKey: options.apiKey, ...options.reclaim, intervalMs: Math.max(options.pollMs, 1_000) }, log)
+    ? new Reclaimer(
+        { ledgerUrl: options.ledgerUrl, apiKey: options.apiKey, leases: options.leases, ...options.reclaim, intervalMs: Math.max(options.pollMs, 1_000) },
+        log,
+      )
     : null;
   const stop = new AbortController();
   for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => stop.abort());

@@ -2,7 +2,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { performance } from 'node:perf_hooks';
 import { createLedgerClient, type LedgerApi } from '@ledger/client';
 import type { Logger } from 'pino';
-import { KeaControl, keaDeleteLease4, keaLease4 } from './kea-control';
+import { KeaControl } from './kea-control';
+import { KeaLeases } from './kea-leases';
 
 export interface ReclaimStatus {
   /** Addresses deleted at Kea since the agent started. */
@@ -32,7 +33,7 @@ interface Orphan {
  */
 export class Reclaimer {
   private readonly api: LedgerApi;
-  private readonly kea: KeaControl;
+  private readonly kea: KeaLeases;
   /** When each orphan (by address and lease) was first seen, in performance.now() milliseconds. */
   private readonly firstSeen = new Map<string, number>();
   /** Orphans Kea holds for another MAC: reported once, not asked again while they stay. */
@@ -41,11 +42,11 @@ export class Reclaimer {
   private problem: string | null = null;
 
   constructor(
-    private readonly options: { ledgerUrl: string; apiKey: string | null; keaSocket: string; graceMs: number; intervalMs: number },
+    private readonly options: { ledgerUrl: string; apiKey: string | null; leases: string; keaSocket: string; graceMs: number; intervalMs: number },
     private readonly log: Logger,
   ) {
     this.api = createLedgerClient({ baseUrl: options.ledgerUrl, apiKey: options.apiKey });
-    this.kea = new KeaControl(options.keaSocket);
+    this.kea = new KeaLeases(new KeaControl(options.keaSocket), options.leases);
   }
 
   status(): ReclaimStatus {
@@ -83,7 +84,7 @@ export class Reclaimer {
   }
 
   private async reclaim(orphan: Orphan, key: string): Promise<void> {
-    const held = await keaLease4(this.kea, orphan.ip);
+    const held = await this.kea.held(orphan.ip);
     if (held === null) {
       this.log.info({ ip: orphan.ip, leaseId: orphan.leaseId }, 'not reclaimed: Kea holds no lease for the address');
       this.firstSeen.delete(key);
@@ -97,7 +98,7 @@ export class Reclaimer {
       );
       return;
     }
-    const deleted = await keaDeleteLease4(this.kea, orphan.ip);
+    const deleted = await this.kea.delete(orphan.ip);
     this.firstSeen.delete(key);
     if (!deleted) return;
     this.reclaimed++;
@@ -117,7 +118,8 @@ export class Reclaimer {
     for (const lease of data.leases) {
       // Only an ended lease whose owner ended: an active one is still being cascaded, a leaseless one was never granted.
       if (lease.leaseId === null || lease.leaseId === undefined || lease.ended?.reason !== 'owner_ended' || !lease.mac) continue;
-      if (lease.ip.includes(':')) continue;
+      // An address of the other family is the other DHCP server's (lease4-del and lease6-del are two servers' commands).
+      if (!this.kea.serves(lease.ip)) continue;
       orphans.push({ ip: lease.ip, leaseId: lease.leaseId, mac: lease.mac.toLowerCase() });
     }
     return orphans;
