@@ -20,7 +20,7 @@ import { LedgerProcess, addKey } from '@ledger/testing';
 import { labUnavailable, DhcpLab, type LabClient } from './support/dhcp-lab';
 import { KeaServer } from './support/kea-server';
 import { DhcpAgentProcess } from './support/dhcp-agent-process';
-import { consumer, enlist, newRequestId } from './support/fixtures';
+import { dhcpLedger } from './support/dhcp-ledger';
 import { eventually } from './support/region';
 import { KeaControl } from '../apps/dhcp-agent/src/kea-control';
 import { keaLease } from '../apps/dhcp-agent/src/kea-leases';
@@ -29,11 +29,6 @@ const unavailable = labUnavailable('kea');
 const SOURCE = 'kea:kea-leases4.csv';
 /** busybox udhcpc takes any lease shorter than 16 s as 16 s: a shorter one would expire before its renewal. */
 const LIFETIME = 20;
-type IpView = {
-  status: string;
-  current: { learnedFrom: string | null; owner: { deviceId?: string } } | null;
-  history: { ended: { reason: string | null; how: string } | null }[];
-};
 
 describe('the DHCP agent beside a real Kea 2.2', { skip: unavailable ?? false }, () => {
   let ledger: LedgerProcess;
@@ -45,8 +40,8 @@ describe('the DHCP agent beside a real Kea 2.2', { skip: unavailable ?? false },
   const registered: (LabClient & { deviceId: string })[] = [];
   let stranger: LabClient;
 
-  const head = async (): Promise<number> => (await ledger.get('/healthz')).body.store.head;
-  const ipView = async (address: string): Promise<IpView> => (await ledger.get(`/v1/leases/${address}`)).body as IpView;
+  const head = () => dhcpLedger(ledger).head();
+  const ipView = (address: string) => dhcpLedger(ledger).ipView(address);
   const addressOf = (client: LabClient): string => {
     const address = DhcpLab.addressOf(client);
     assert.ok(address, `${client.name} has no address: ${client.output}`);
@@ -57,9 +52,7 @@ describe('the DHCP agent beside a real Kea 2.2', { skip: unavailable ?? false },
     agent = new DhcpAgentProcess({ leases: kea.leaseFile, ledger: ledger.url, key: agentKey, stateDir: DhcpAgentProcess.stateDirIn(lab.dir), extra });
   };
   const register = async (name: string, mac: string) => {
-    const device = await ledger.post(`/v1/allocations/${token}/devices`, { hostname: name, mac });
-    assert.equal(device.status, 201, JSON.stringify(device.body));
-    const client = Object.assign(lab.container(name, mac), { deviceId: device.body.deviceId as string });
+    const client = await dhcpLedger(ledger).register(lab, token, name, mac);
     registered.push(client);
     return client;
   };
@@ -67,14 +60,7 @@ describe('the DHCP agent beside a real Kea 2.2', { skip: unavailable ?? false },
   before(async () => {
     ledger = await LedgerProcess.start();
     agentKey = addKey(ledger.dataDir, '--name', 'kea-agent', '--role', 'provider');
-    assert.equal((await enlist(ledger, 'darby')).status, 201);
-    const acquired = await ledger.post('/v1/allocations', {
-      requestId: newRequestId('acquire'),
-      consumer: consumer('landscape', 'region-1', '0'),
-      nodeId: 'darby',
-    });
-    assert.equal(acquired.status, 201, JSON.stringify(acquired.body));
-    token = acquired.body.token;
+    token = await dhcpLedger(ledger).acquire('darby', 'landscape', 'region-1');
     lab = new DhcpLab();
     kea = new KeaServer(lab, { validLifetime: LIFETIME, lfcInterval: 5 });
     kea.start();

@@ -19,7 +19,7 @@ import { LedgerProcess, addKey } from '@ledger/testing';
 import { labUnavailable, DhcpLab, LAB_SUBNET6, type LabClient } from './support/dhcp-lab';
 import { KeaServer } from './support/kea-server';
 import { DhcpAgentProcess } from './support/dhcp-agent-process';
-import { consumer, enlist, newRequestId } from './support/fixtures';
+import { dhcpLedger } from './support/dhcp-ledger';
 import { eventually } from './support/region';
 import { KeaControl } from '../apps/dhcp-agent/src/kea-control';
 import { KeaLeases, keaDeleteLease, keaLease } from '../apps/dhcp-agent/src/kea-leases';
@@ -28,11 +28,6 @@ const unavailable = labUnavailable('kea6');
 const SOURCE = 'kea:kea-leases6.csv';
 /** Long enough that no address here ends by expiry: they end by the model's release and the reclaim. */
 const LIFETIME = 600;
-type IpView = {
-  status: string;
-  current: { learnedFrom: string | null; owner: { deviceId?: string } } | null;
-  history: { ended: { reason: string | null; how: string } | null }[];
-};
 
 describe('the DHCP agent beside a real Kea 2.2 DHCPv6 server', { skip: unavailable ?? false }, () => {
   let ledger: LedgerProcess;
@@ -45,8 +40,8 @@ describe('the DHCP agent beside a real Kea 2.2 DHCPv6 server', { skip: unavailab
   const containers: (LabClient & { deviceId: string })[] = [];
   let stranger: LabClient;
 
-  const head = async (): Promise<number> => (await ledger.get('/healthz')).body.store.head;
-  const ipView = async (address: string): Promise<IpView> => (await ledger.get(`/v1/leases/${address}`)).body as IpView;
+  const head = () => dhcpLedger(ledger).head();
+  const ipView = (address: string) => dhcpLedger(ledger).ipView(address);
   const addressOf = (client: LabClient): string => {
     const address = DhcpLab.address6Of(client);
     assert.ok(address, `${client.name} has no IPv6 address: ${client.output}`);
@@ -66,9 +61,7 @@ describe('the DHCP agent beside a real Kea 2.2 DHCPv6 server', { skip: unavailab
     });
   };
   const register = async (name: string, mac: string) => {
-    const device = await ledger.post(`/v1/allocations/${token}/devices`, { hostname: name, mac });
-    assert.equal(device.status, 201, JSON.stringify(device.body));
-    const client = Object.assign(lab.container(name, mac), { deviceId: device.body.deviceId as string });
+    const client = await dhcpLedger(ledger).register(lab, token, name, mac);
     containers.push(client);
     return client;
   };
@@ -84,14 +77,7 @@ describe('the DHCP agent beside a real Kea 2.2 DHCPv6 server', { skip: unavailab
   before(async () => {
     ledger = await LedgerProcess.start();
     agentKey = addKey(ledger.dataDir, '--name', 'kea6-agent', '--role', 'provider');
-    assert.equal((await enlist(ledger, 'ashby')).status, 201);
-    const acquired = await ledger.post('/v1/allocations', {
-      requestId: newRequestId('acquire'),
-      consumer: consumer('landscape', 'region-6', '0'),
-      nodeId: 'ashby',
-    });
-    assert.equal(acquired.status, 201, JSON.stringify(acquired.body));
-    token = acquired.body.token;
+    token = await dhcpLedger(ledger).acquire('ashby', 'landscape', 'region-6');
     lab = new DhcpLab({ ipv6: true });
     kea = new KeaServer(lab, { family: 6, validLifetime: LIFETIME, lfcInterval: 3 });
     kea.start();
@@ -198,14 +184,7 @@ describe('the DHCP agent beside a real Kea 2.2 DHCPv6 server', { skip: unavailab
       await eventually(30_000, async () => (await keaLease(control, ip)) === null).catch((error) => diagnose(error, ip));
       assert.match(agent.output, new RegExp(`"ip":"${ip}".*reclaimed at Kea: the lease owner ended`));
       await eventually(30_000, async () => (await ipView(ip)).status === 'released').catch((error) => diagnose(error, ip));
-      const observed = (await ledger.get(`/v1/audit/events?ip=${ip}&type=DhcpLeaseObserved&after=${before}`)).body.events as {
-        data: { state: string; mac: string };
-        metadata: { actor: string };
-      }[];
-      assert.deepEqual(
-        observed.map((event) => [event.data.state, event.data.mac, event.metadata.actor]),
-        [['released', containers[n].mac, 'kea6-agent']],
-      );
+      assert.deepEqual(await dhcpLedger(ledger).observedSince(ip, before), [['released', containers[n].mac, 'kea6-agent']]);
     }
     assert.equal(deletions(), deletedBefore + ips.length, "Kea's own log: the agent sent lease6-del once per address");
     const health = await agent.health();
