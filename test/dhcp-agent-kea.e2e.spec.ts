@@ -25,21 +25,16 @@ import { LedgerProcess, addKey } from '@ledger/testing';
 import { labUnavailable, DhcpLab, type LabClient } from './support/dhcp-lab';
 import { KeaServer } from './support/kea-server';
 import { DhcpAgentProcess } from './support/dhcp-agent-process';
-import { consumer, enlist, newRequestId } from './support/fixtures';
+import { dhcpLedger, type AuditEvent } from './support/dhcp-ledger';
 import { eventually } from './support/region';
 import { forceReleaseModel } from './support/dhcp-story';
-import { KeaControl, keaDeleteLease4, keaLease4 } from '../apps/dhcp-agent/src/kea-control';
+import { KeaControl } from '../apps/dhcp-agent/src/kea-control';
+import { keaDeleteLease, keaLease } from '../apps/dhcp-agent/src/kea-leases';
 
 const unavailable = labUnavailable('kea');
 const SOURCE = 'kea:kea-leases4.csv';
 /** busybox udhcpc takes any lease shorter than 16 s as 16 s: a shorter one would expire before its renewal. */
 const LIFETIME = 20;
-type IpView = {
-  status: string;
-  current: { learnedFrom: string | null; owner: { deviceId?: string } } | null;
-  history: { leaseId: string; ended: { reason: string | null; how: string } | null }[];
-};
-type AuditEvent = { type: string; data: Record<string, unknown>; metadata: { actor: string } };
 
 describe('the DHCP agent beside a real Kea 2.2', { skip: unavailable ?? false }, () => {
   let ledger: LedgerProcess;
@@ -51,8 +46,8 @@ describe('the DHCP agent beside a real Kea 2.2', { skip: unavailable ?? false },
   const registered: (LabClient & { deviceId: string })[] = [];
   let stranger: LabClient;
 
-  const head = async (): Promise<number> => (await ledger.get('/healthz')).body.store.head;
-  const ipView = async (address: string): Promise<IpView> => (await ledger.get(`/v1/leases/${address}`)).body as IpView;
+  const head = () => dhcpLedger(ledger).head();
+  const ipView = (address: string) => dhcpLedger(ledger).ipView(address);
   const addressOf = (client: LabClient): string => {
     const address = DhcpLab.addressOf(client);
     assert.ok(address, `${client.name} has no address: ${client.output}`);
@@ -63,9 +58,7 @@ describe('the DHCP agent beside a real Kea 2.2', { skip: unavailable ?? false },
     agent = new DhcpAgentProcess({ leases: kea.leaseFile, ledger: ledger.url, key: agentKey, stateDir: DhcpAgentProcess.stateDirIn(lab.dir), extra });
   };
   const register = async (name: string, mac: string) => {
-    const device = await ledger.post(`/v1/allocations/${token}/devices`, { hostname: name, mac });
-    assert.equal(device.status, 201, JSON.stringify(device.body));
-    const client = Object.assign(lab.container(name, mac), { deviceId: device.body.deviceId as string });
+    const client = await dhcpLedger(ledger).register(lab, token, name, mac);
     registered.push(client);
     return client;
   };
@@ -73,14 +66,7 @@ describe('the DHCP agent beside a real Kea 2.2', { skip: unavailable ?? false },
   before(async () => {
     ledger = await LedgerProcess.start();
     agentKey = addKey(ledger.dataDir, '--name', 'kea-agent', '--role', 'provider');
-    assert.equal((await enlist(ledger, 'darby')).status, 201);
-    const acquired = await ledger.post('/v1/allocations', {
-      requestId: newRequestId('acquire'),
-      consumer: consumer('landscape', 'region-1', '0'),
-      nodeId: 'darby',
-    });
-    assert.equal(acquired.status, 201, JSON.stringify(acquired.body));
-    token = acquired.body.token;
+    token = await dhcpLedger(ledger).acquire('darby', 'landscape', 'region-1');
     lab = new DhcpLab();
     kea = new KeaServer(lab, { validLifetime: LIFETIME, lfcInterval: 5 });
     kea.start();
@@ -210,10 +196,10 @@ describe('the DHCP agent beside a real Kea 2.2', { skip: unavailable ?? false },
     const stateDir = DhcpAgentProcess.stateDirIn(lab.dir);
     const pending = { ip: midwayIp, leaseId: (await ipView(midwayIp)).history[0].leaseId, mac: killedMidway.mac };
     writeFileSync(join(stateDir, 'reclaims.json'), JSON.stringify({ version: 1, source: SOURCE, pending: [pending] }));
-    assert.equal(await keaDeleteLease4(control, midwayIp), true);
+    assert.equal(await keaDeleteLease(control, midwayIp), true);
     startAgent(['--reclaim', '--kea-socket', kea.socket, '--reclaim-grace', '2']);
 
-    await eventually(30_000, async () => (await keaLease4(control, ip)) === null).catch(async (error) => {
+    await eventually(30_000, async () => (await keaLease(control, ip)) === null).catch(async (error) => {
       const orphans = JSON.stringify((await ledger.get('/v1/leases?status=orphaned')).body.leases);
       throw new Error(
         `${(error as Error).message}\n${ip}: ${JSON.stringify(await ipView(ip))}\norphaned: ${orphans}\nhealth: ${JSON.stringify((await agent.health())?.body)}\nagent:\n${agent.output.slice(-3000)}`,
@@ -244,7 +230,7 @@ describe('the DHCP agent beside a real Kea 2.2', { skip: unavailable ?? false },
       );
     }
     // The binding the ledger never granted is nobody's to reclaim.
-    assert.deepEqual(await keaLease4(control, addressOf(stranger)), { mac: stranger.mac });
+    assert.deepEqual(await keaLease(control, addressOf(stranger)), { mac: stranger.mac });
 
     const newcomer = lab.container('juju-1-lxc-1', '02:58:00:00:01:01');
     lab.startClient(newcomer, ip);

@@ -13,16 +13,27 @@ import { join } from 'node:path';
  */
 export const LAB_SUBNET = '10.213.58';
 export const SERVER_IP = `${LAB_SUBNET}.1`;
+/** A unique local (ULA, RFC 4193) /64 for the DHCPv6 lab: routed nowhere, like the IPv4 one. */
+export const LAB_SUBNET6 = 'fd00:5eed';
+export const SERVER_IP6 = `${LAB_SUBNET6}::1`;
 
-const need = ['ip', 'kea-dhcp4', 'udhcpc'];
+/**
+ * The programs each lab needs, and the Debian packages that bring them. The DHCPv6 client is
+ * ISC's `dhclient -6` (isc-dhcp-client): Debian builds busybox without udhcpc6.
+ */
+const NEEDS = {
+  kea: { programs: ['ip', 'kea-dhcp4', 'udhcpc'], packages: 'kea-dhcp4-server, udhcpc, iproute2' },
+  isc: { programs: ['ip', 'dhcpd', 'udhcpc'], packages: 'isc-dhcp-server, udhcpc, iproute2' },
+  kea6: { programs: ['ip', 'kea-dhcp6', 'dhclient'], packages: 'kea-dhcp6-server, isc-dhcp-client, iproute2' },
+};
 const which = (name: string): boolean => spawnSync('sh', ['-c', `command -v ${name}`], { stdio: 'ignore' }).status === 0;
 
 /** Why the lab cannot run here, or null when it can. */
-export const labUnavailable = (server: 'kea' | 'isc' = 'kea'): string | null => {
+export const labUnavailable = (server: keyof typeof NEEDS = 'kea'): string | null => {
   if (process.platform !== 'linux') return 'network namespaces need Linux';
   if (process.getuid?.() !== 0) return 'creating network namespaces needs root (CI runs as root)';
-  const missing = [...need.filter((n) => n !== 'kea-dhcp4' || server === 'kea'), ...(server === 'isc' ? ['dhcpd'] : [])].filter((n) => !which(n));
-  if (missing.length > 0) return `missing ${missing.join(', ')} (Debian packages kea-dhcp4-server, isc-dhcp-server, udhcpc; .ci/run installs them)`;
+  const missing = NEEDS[server].programs.filter((n) => !which(n));
+  if (missing.length > 0) return `missing ${missing.join(', ')} (Debian packages ${NEEDS[server].packages}; .ci/run installs them)`;
   const probe = `l58probe${process.pid % 10000}`;
   const made = spawnSync('ip', ['netns', 'add', probe], { encoding: 'utf8' });
   if (made.status !== 0) return `cannot create a network namespace: ${made.stderr.trim()}`;
@@ -50,6 +61,14 @@ esac
 exit 0
 `;
 
+/** The dhclient -6 script: the address on the container's interface only (never resolv.conf), and a line the test reads. */
+const CLIENT6_SCRIPT = `#!/bin/sh
+case "$reason" in
+  BOUND6|RENEW6|REBIND6) ip -6 addr replace "$new_ip6_address/128" dev "$interface" nodad; echo "dhcp6 bound $new_ip6_address" ;;
+esac
+exit 0
+`;
+
 export class DhcpLab {
   readonly dir: string;
   private readonly namespaces: string[] = [];
@@ -59,8 +78,11 @@ export class DhcpLab {
   readonly serverIface: string;
   private readonly bridgeNs: string;
   private clientCount = 0;
+  private readonly ipv6: boolean;
 
-  constructor() {
+  /** With `ipv6`, the lab speaks DHCPv6 too: the server gets an address in LAB_SUBNET6, and no namespace does duplicate address detection. */
+  constructor(options: { ipv6?: boolean } = {}) {
+    this.ipv6 = options.ipv6 ?? false;
     this.tag = `l58${(process.pid % 1000).toString(36)}${Date.now().toString(36).slice(-3)}`;
     this.dir = mkdtempSync(join(tmpdir(), 'dhcp-lab-'));
     chmodSync(this.dir, 0o755);
@@ -68,18 +90,27 @@ export class DhcpLab {
     this.serverNs = `${this.tag}-srv`;
     this.serverIface = `${this.tag}s`;
     writeFileSync(join(this.dir, 'udhcpc.sh'), CLIENT_SCRIPT, { mode: 0o755 });
+    writeFileSync(join(this.dir, 'dhclient6.sh'), CLIENT6_SCRIPT, { mode: 0o755 });
     this.addNamespace(this.bridgeNs);
     ip('-n', this.bridgeNs, 'link', 'add', 'br0', 'type', 'bridge');
+    // A DHCPv6 client asks by multicast (ff02::1:2): the bridge floods it rather than wait to learn who listens.
+    if (this.ipv6) ip('-n', this.bridgeNs, 'link', 'set', 'br0', 'type', 'bridge', 'mcast_snooping', '0');
     ip('-n', this.bridgeNs, 'link', 'set', 'br0', 'up');
     this.addNamespace(this.serverNs);
     this.plug(this.serverNs, this.serverIface, null);
     ip('-n', this.serverNs, 'addr', 'add', `${SERVER_IP}/24`, 'dev', this.serverIface);
+    if (this.ipv6) ip('-n', this.serverNs, 'addr', 'add', `${SERVER_IP6}/64`, 'dev', this.serverIface, 'nodad');
   }
 
   private addNamespace(name: string): void {
     ip('netns', 'add', name);
     this.namespaces.push(name);
     ip('-n', name, 'link', 'set', 'lo', 'up');
+    // DHCPv6 speaks from the link-local address: usable at once without DAD, not after a tentative second. Set before the veth exists, which takes the default.
+    if (this.ipv6)
+      execFileSync('ip', ['netns', 'exec', name, 'sh', '-c', 'for c in all default; do echo 0 > /proc/sys/net/ipv6/conf/$c/accept_dad; done'], {
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
   }
 
   /** A veth from `ns` (named `iface`, with `mac`) to a port of the bridge. */
@@ -117,6 +148,34 @@ export class DhcpLab {
     child.stdout!.on('data', (chunk: Buffer) => (client.output += chunk.toString()));
     child.stderr!.on('data', (chunk: Buffer) => (client.output += chunk.toString()));
     client.process = child;
+  }
+
+  /** ISC dhclient -6 in the foreground in the container's namespace: its DUID-LLT carries the MAC; its lease file stays in the lab. */
+  startClient6(client: LabClient): void {
+    client.output = '';
+    const files = (ext: string) => join(this.dir, `${client.iface}.${ext}`);
+    const child = this.spawnIn(client.ns, [
+      'dhclient',
+      '-6',
+      '-d',
+      '-v',
+      '-sf',
+      join(this.dir, 'dhclient6.sh'),
+      '-lf',
+      files('leases6'),
+      '-pf',
+      files('pid6'),
+      client.iface,
+    ]);
+    child.stdout!.on('data', (chunk: Buffer) => (client.output += chunk.toString()));
+    child.stderr!.on('data', (chunk: Buffer) => (client.output += chunk.toString()));
+    client.process = child;
+  }
+
+  /** The IPv6 address dhclient last bound, or null. */
+  static address6Of(client: LabClient): string | null {
+    const leases = [...client.output.matchAll(/dhcp6 bound (\S+)/g)];
+    return leases.length ? leases[leases.length - 1][1] : null;
   }
 
   /** The address udhcpc last obtained, or null. */

@@ -5,8 +5,8 @@ export const USAGE = `usage: dhcp-agent --leases FILE [options]
 
 Follows a DHCP server's lease database and posts every change to the ledger.
 
-  --leases FILE        the lease file: Kea's memfile (kea-leases4.csv) or
-                       ISC dhcpd's (dhcpd.leases)
+  --leases FILE        the lease file: Kea's memfile (kea-leases4.csv, or
+                       kea-leases6.csv for DHCPv6) or ISC dhcpd's (dhcpd.leases)
   --format kea|isc     its format (default: kea for a .csv name, else isc)
   --ledger URL         the ledger (env LEDGER_URL; http://127.0.0.1:3000)
   --key KEY            a provider key (env LEDGER_API_KEY)
@@ -25,7 +25,7 @@ Exit: 0 on SIGTERM/SIGINT, 2 on bad flags.`;
 
 export interface AgentOptions {
   leases: string;
-  /** Kea's memfile CSV, or ISC dhcpd's dhcpd.leases journal. */
+  /** Kea's memfile CSV (DHCPv4 or DHCPv6: its header tells), or ISC dhcpd's dhcpd.leases journal. */
   format: 'kea' | 'isc';
   ledgerUrl: string;
   apiKey: string | null;

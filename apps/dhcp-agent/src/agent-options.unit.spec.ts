@@ -24,6 +24,9 @@ describe('the DHCP agent flags', () => {
     assert.equal(parseAgentOptions(['--leases', '/var/lib/dhcp/dhcpd.leases'], {})?.format, 'isc');
     assert.equal(parseAgentOptions(['--leases', '/var/lib/dhcp/dhcpd.leases'], {})?.source, 'isc:dhcpd.leases');
     assert.equal(parseAgentOptions(['--leases', 'kea-leases4.CSV'], {})?.format, 'kea');
+    // Kea's DHCPv6 memfile is taken the same way: its header tells the parser the family.
+    const v6 = parseAgentOptions(['--leases', '/var/lib/kea/kea-leases6.csv'], {});
+    assert.deepEqual([v6?.format, v6?.source], ['kea', 'kea:kea-leases6.csv']);
     assert.equal(parseAgentOptions(['--leases', 'leases.db', '--format', 'kea'], {})?.format, 'kea');
   });
 

@@ -20,6 +20,8 @@ export interface AgentHealth {
   postedRecords: number;
   refusedRecords: number;
   skippedLines: number;
+  /** Well-formed entries that lease no device an address (delegated prefixes, DHCPv6 clients without a MAC): not posted. */
+  ignoredEntries: number;
   /** Seconds since the last post the ledger acknowledged (monotonic), null before the first. */
   secondsSinceLastPost: number | null;
 }
@@ -41,6 +43,9 @@ export class DhcpAgent {
   private postedRecords = 0;
   private refusedRecords = 0;
   private skippedLines = 0;
+  private ignoredEntries = 0;
+  /** Left out since the last log line, by why: logged once per read, not once per entry. */
+  private readonly ignoredSinceLog = new Map<string, number>();
   private lastPostAt: number | null = null;
 
   constructor(
@@ -57,6 +62,10 @@ export class DhcpAgent {
         this.log.warn({ file: problem.file, line: problem.line }, `lease file line skipped: ${problem.reason}`);
       },
       notice: (message, details) => this.log.info(details, message),
+      ignored: (reason) => {
+        this.ignoredEntries++;
+        this.ignoredSinceLog.set(reason, (this.ignoredSinceLog.get(reason) ?? 0) + 1);
+      },
     };
     this.journal =
       options.format === 'isc' ? new IscJournal(options.leases, this.checkpoint.file, events) : new KeaJournal(options.leases, this.checkpoint.file, events);
@@ -87,6 +96,7 @@ export class DhcpAgent {
       postedRecords: this.postedRecords,
       refusedRecords: this.refusedRecords,
       skippedLines: this.skippedLines,
+      ignoredEntries: this.ignoredEntries,
       secondsSinceLastPost: this.lastPostAt === null ? null : Math.round((performance.now() - this.lastPostAt) / 1000),
     };
   }
@@ -97,6 +107,7 @@ export class DhcpAgent {
         const step = this.journal.read();
         if (step.kind === 'read') {
           this.setFileProblem(null);
+          this.logIgnored();
           await this.post(step, signal);
           continue;
         }
@@ -144,6 +155,12 @@ export class DhcpAgent {
     return Object.values(this.checkpoint.posted)
       .filter((record) => record.state === 'active' && !present.has(record.ip))
       .map((record) => ({ ip: record.ip, mac: record.mac, state: 'expired' as const }));
+  }
+
+  private logIgnored(): void {
+    if (this.ignoredSinceLog.size === 0) return;
+    this.log.info({ ignored: Object.fromEntries(this.ignoredSinceLog) }, 'lease file entries left out: they lease no device an address');
+    this.ignoredSinceLog.clear();
   }
 
   /** Logged when it changes, not at every look at the file. */

@@ -15,6 +15,8 @@ export type JournalStep =
 export interface JournalEvents {
   problem(problem: LeaseFileProblem): void;
   notice(message: string, details: Record<string, unknown>): void;
+  /** An entry left out on purpose (a delegated prefix, a DHCPv6 client without a MAC), by why. */
+  ignored?(reason: string): void;
 }
 
 /** The file a journal reads now: its descriptor, the name it was opened by, and which file it is. */

@@ -75,21 +75,3 @@ export class KeaControl {
     });
   }
 }
-
-/** What Kea holds for an IPv4 address: its MAC, or null when it holds no lease for it. */
-export const keaLease4 = async (kea: KeaControl, ip: string): Promise<{ mac: string } | null> => {
-  const answer = await kea.command('lease4-get', { 'ip-address': ip });
-  if (answer.result === 3) return null;
-  if (answer.result !== 0) throw new KeaControlError(`Kea refused lease4-get for ${ip} (result ${answer.result}): ${answer.text.slice(0, 300)}`);
-  const mac = answer.arguments?.['hw-address'];
-  if (typeof mac !== 'string') throw new KeaControlError(`Kea's lease4-get for ${ip} named no hw-address`);
-  return { mac: mac.toLowerCase() };
-};
-
-/** Deletes Kea's lease of an IPv4 address: true when deleted, false when Kea held none. */
-export const keaDeleteLease4 = async (kea: KeaControl, ip: string): Promise<boolean> => {
-  const answer = await kea.command('lease4-del', { 'ip-address': ip });
-  if (answer.result === 3) return false;
-  if (answer.result !== 0) throw new KeaControlError(`Kea refused lease4-del for ${ip} (result ${answer.result}): ${answer.text.slice(0, 300)}`);
-  return true;
-};

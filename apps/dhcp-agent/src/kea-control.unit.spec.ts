@@ -1,10 +1,11 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server, type Socket } from 'node:net';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { KeaControl, KeaControlError, keaDeleteLease4, keaLease4 } from './kea-control';
+import { KeaControl, KeaControlError } from './kea-control';
+import { KeaLeases, keaDeleteLease, keaLease } from './kea-leases';
 
 /**
  * A unix socket server speaking like Kea's control channel (one JSON command, one answer,
@@ -77,38 +78,53 @@ describe("Kea's control socket client", () => {
   it('asks lease4-get by address and reads the MAC Kea holds it for, or nothing', async () => {
     kea.misbehave = null;
     kea.leases.set('10.96.14.34', '02:58:00:00:00:0A');
-    assert.deepEqual(await keaLease4(control, '10.96.14.34'), { mac: '02:58:00:00:00:0a' });
+    assert.deepEqual(await keaLease(control, '10.96.14.34'), { mac: '02:58:00:00:00:0a' });
     assert.deepEqual(kea.received.at(-1), { command: 'lease4-get', arguments: { 'ip-address': '10.96.14.34' } });
-    assert.equal(await keaLease4(control, '10.96.14.35'), null);
+    assert.equal(await keaLease(control, '10.96.14.35'), null);
   });
 
   it('deletes with lease4-del: true when deleted, false when Kea held nothing', async () => {
     kea.misbehave = null;
     kea.leases.set('10.96.14.36', '02:58:00:00:00:0b');
-    assert.equal(await keaDeleteLease4(control, '10.96.14.36'), true);
+    assert.equal(await keaDeleteLease(control, '10.96.14.36'), true);
     assert.deepEqual(kea.received.at(-1), { command: 'lease4-del', arguments: { 'ip-address': '10.96.14.36' } });
     assert.equal(kea.leases.has('10.96.14.36'), false);
-    assert.equal(await keaDeleteLease4(control, '10.96.14.36'), false);
+    assert.equal(await keaDeleteLease(control, '10.96.14.36'), false);
+  });
+
+  it("reclaims the family of the followed lease file, read from its header; another family's address is left to the other server", async () => {
+    const v4 = join(dir, 'kea-leases4.csv');
+    const v6 = join(dir, 'kea-leases6.csv');
+    writeFileSync(v4, 'address,hwaddr,client_id,valid_lifetime,expire,subnet_id,fqdn_fwd,fqdn_rev,hostname,state,user_context\n');
+    writeFileSync(v6, 'address,duid,valid_lifetime,expire,subnet_id,pref_lifetime,lease_type,iaid,prefix_len,fqdn_fwd,fqdn_rev,hostname,hwaddr,state\n');
+    assert.deepEqual([new KeaLeases(control, v4).serves('10.96.14.40'), new KeaLeases(control, v4).serves('fd00:5eed::40')], [true, false]);
+    assert.deepEqual([new KeaLeases(control, v6).serves('10.96.14.40'), new KeaLeases(control, v6).serves('fd00:5eed::40')], [false, true]);
+    assert.throws(() => new KeaLeases(control, join(dir, 'none.csv')).serves('10.96.14.40'), /none\.csv does not exist yet/);
+    writeFileSync(join(dir, 'dhcpd.leases'), 'lease 10.96.14.40 {\n}\n');
+    assert.throws(
+      () => new KeaLeases(control, join(dir, 'dhcpd.leases')).serves('10.96.14.40'),
+      /has no Kea lease-file header: --reclaim works beside Kea's memfile only/,
+    );
   });
 
   it('reads an answer that arrives in pieces', async () => {
     kea.misbehave = 'split';
     kea.leases.set('10.96.14.37', '02:58:00:00:00:0c');
-    assert.deepEqual(await keaLease4(control, '10.96.14.37'), { mac: '02:58:00:00:00:0c' });
+    assert.deepEqual(await keaLease(control, '10.96.14.37'), { mac: '02:58:00:00:00:0c' });
   });
 
   it('an error answer, a non-JSON answer, silence or no socket at all: a clear error, nothing deleted', async () => {
     kea.leases.set('10.96.14.38', '02:58:00:00:00:0d');
     kea.misbehave = 'error';
-    await assert.rejects(keaDeleteLease4(control, '10.96.14.38'), /Kea refused lease4-del for 10\.96\.14\.38 \(result 1\): unable to forward/);
+    await assert.rejects(keaDeleteLease(control, '10.96.14.38'), /Kea refused lease4-del for 10\.96\.14\.38 \(result 1\): unable to forward/);
     kea.misbehave = 'garbage';
     await assert.rejects(
-      keaLease4(control, '10.96.14.38'),
+      keaLease(control, '10.96.14.38'),
       (error: Error) => error instanceof KeaControlError && /not JSON/.test(error.message) && !/html/.test(error.message),
     );
     kea.misbehave = 'silent';
-    await assert.rejects(keaLease4(control, '10.96.14.38'), /did not answer lease4-get within 1000 ms/);
-    await assert.rejects(keaLease4(new KeaControl(join(dir, 'missing.sock')), '10.96.14.38'), /cannot reach Kea's control socket .*missing\.sock \(ENOENT\)/);
+    await assert.rejects(keaLease(control, '10.96.14.38'), /did not answer lease4-get within 1000 ms/);
+    await assert.rejects(keaLease(new KeaControl(join(dir, 'missing.sock')), '10.96.14.38'), /cannot reach Kea's control socket .*missing\.sock \(ENOENT\)/);
     assert.equal(kea.leases.get('10.96.14.38'), '02:58:00:00:00:0d');
   });
 });

@@ -31,7 +31,10 @@ export class KeaJournal extends FollowedJournal<OpenFile> {
 
   constructor(path: string, resumeAt: JournalPosition | null, events: JournalEvents) {
     super(path, resumeAt, events);
-    this.sink = new JournalRecords((problem) => this.events.problem(problem));
+    this.sink = new JournalRecords(
+      (problem) => this.events.problem(problem),
+      (reason) => this.events.ignored?.(reason),
+    );
     this.parser = new KeaLeaseParser(this.sink);
   }
 

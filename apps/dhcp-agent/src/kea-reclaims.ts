@@ -1,6 +1,7 @@
 import type { LeaseObservation } from '@ledger/lease-files';
 import type { Logger } from 'pino';
-import { KeaControl, keaDeleteLease4, keaLease4 } from './kea-control';
+import { KeaControl } from './kea-control';
+import { KeaLeases, type KeaHeld } from './kea-leases';
 import { PendingReclaims, type PendingReclaim } from './pending-reclaims';
 import { ReclaimRecorder } from './reclaim-recorder';
 import type { Orphan, ReclaimServer } from './reclaimer';
@@ -26,29 +27,33 @@ import type { Orphan, ReclaimServer } from './reclaimer';
  */
 export class KeaReclaims implements ReclaimServer {
   readonly name = 'Kea';
-  private readonly kea: KeaControl;
+  private readonly kea: KeaLeases;
   private readonly pending: PendingReclaims;
   private readonly recorder: ReclaimRecorder;
   reclaimed = 0;
 
   constructor(
-    options: { ledgerUrl: string; apiKey: string | null; source: string; keaSocket: string; stateDir: string },
+    options: { ledgerUrl: string; apiKey: string | null; source: string; keaSocket: string; leases: string; stateDir: string },
     private readonly log: Logger,
   ) {
-    this.kea = new KeaControl(options.keaSocket);
+    this.kea = new KeaLeases(new KeaControl(options.keaSocket), options.leases);
     this.pending = new PendingReclaims(options.stateDir, options.source);
     this.recorder = new ReclaimRecorder(options, log);
   }
 
-  holder(ip: string): Promise<{ mac: string } | null> {
-    return keaLease4(this.kea, ip);
+  serves(ip: string): boolean {
+    return this.kea.serves(ip);
+  }
+
+  holder(ip: string): Promise<KeaHeld | null> {
+    return this.kea.held(ip);
   }
 
   async free(orphan: Orphan, signal: AbortSignal): Promise<boolean> {
     const entry = { ip: orphan.ip, leaseId: orphan.leaseId, mac: orphan.mac };
     this.pending.add(entry);
     // Thrown (Kea unreachable, no answer): whether Kea deleted is unknown, so the entry stays for settle.
-    const deleted = await keaDeleteLease4(this.kea, orphan.ip);
+    const deleted = await this.kea.delete(orphan.ip);
     if (!deleted) {
       this.pending.remove(entry);
       return false;
@@ -59,7 +64,7 @@ export class KeaReclaims implements ReclaimServer {
 
   async settle(signal: AbortSignal): Promise<void> {
     for (const entry of this.pending.all()) {
-      const held = await keaLease4(this.kea, entry.ip);
+      const held = await this.kea.held(entry.ip);
       if (held?.mac === entry.mac) {
         this.pending.remove(entry);
         this.log.info({ ip: entry.ip, leaseId: entry.leaseId }, 'a reclaim left unfinished did not delete at Kea: the address is judged again');

@@ -20,11 +20,11 @@ const main = async (): Promise<number> => {
     return 0;
   }
   const log = pino({ name: 'dhcp-agent', level: process.env.LOG_LEVEL ?? 'info' });
-  const { ledgerUrl, apiKey, source, stateDir, reclaim } = options;
+  const { ledgerUrl, apiKey, source, stateDir, leases, reclaim } = options;
   // Kea frees an address through its control socket; ISC dhcpd has no such channel: the agent reports what it would reclaim there.
-  const kea = reclaim?.keaSocket ? new KeaReclaims({ ledgerUrl, apiKey, source, stateDir, keaSocket: reclaim.keaSocket }, log) : null;
+  const kea = reclaim?.keaSocket ? new KeaReclaims({ ledgerUrl, apiKey, source, stateDir, leases, keaSocket: reclaim.keaSocket }, log) : null;
   const agent = new DhcpAgent(options, log, kea ? (records, signal) => kea.beforePost(records, signal) : null);
-  const server = kea ?? { name: 'dhcpd', holder: async (ip: string) => agent.heldAtServer(ip) };
+  const server = kea ?? { name: 'dhcpd', serves: (ip: string) => !ip.includes(':'), holder: async (ip: string) => agent.heldAtServer(ip) };
   const reclaimer = reclaim ? new Reclaimer({ ledgerUrl, apiKey, graceMs: reclaim.graceMs, intervalMs: Math.max(options.pollMs, 1_000) }, server, log) : null;
   const stop = new AbortController();
   for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => stop.abort());

@@ -39,8 +39,10 @@ export interface ReclaimServer {
   readonly name: string;
   /** Addresses freed (and recorded) so far. */
   readonly reclaimed?: number;
-  /** What the server holds for the address now: its MAC, or null. */
-  holder(ip: string): Promise<{ mac: string } | null>;
+  /** Whether the address is of the family this server hands out (the other family's server has its own agent). */
+  serves(ip: string): boolean;
+  /** What the server holds for the address now: its MAC (null when it knows none), or null when it holds nothing. */
+  holder(ip: string): Promise<{ mac: string | null } | null>;
   /** Frees the address and records that; false when the server held nothing. Absent: the server has no way (reports only). */
   free?(orphan: Orphan, signal: AbortSignal): Promise<boolean>;
   /** First in each round: what a crash left unfinished. */
@@ -159,7 +161,8 @@ export class Reclaimer {
     for (const lease of data.leases) {
       // Only an ended lease whose owner ended: an active one is still being cascaded, a leaseless one was never granted.
       if (lease.leaseId === null || lease.leaseId === undefined || lease.ended?.reason !== 'owner_ended' || !lease.mac) continue;
-      if (lease.ip.includes(':')) continue;
+      // An address of the other family is another DHCP server's (a DHCPv4 server's memfile never holds an IPv6 lease).
+      if (!this.server.serves(lease.ip)) continue;
       orphans.push({ ip: lease.ip, leaseId: lease.leaseId, mac: lease.mac.toLowerCase(), reason: orphanReason(lease.owner) });
     }
     return orphans;

@@ -2,6 +2,7 @@ export * from './addresses';
 export * from './isc-dhcpd-parser';
 export * from './kea-csv-parser';
 export * from './kea-lease-file-set';
+export * from './kea-v6-row';
 export * from './latest-leases';
 export * from './lease-file-format';
 export * from './lease-record';

@@ -1,4 +1,5 @@
-import { bytesFromHexList, macFromBytes, macFromDuid, normalizeMac, parseIp, unusableMacReason } from './addresses';
+import { bytesFromHexList, macFromBytes, normalizeMac, parseIp, unusableMacReason } from './addresses';
+import { KEA_V6_WITHOUT_MAC, keaV6DuidMac, keaV6LeaseType } from './kea-v6-row';
 import { NotALeaseFile } from './not-a-lease-file';
 import { quoteText } from './quote-text';
 import { LatestLeases, type LeaseFileReading } from './latest-leases';
@@ -52,6 +53,12 @@ const readHeader = (line: string): Header | string => {
   const missing = REQUIRED[family].filter((name) => !names.includes(name));
   if (missing.length > 0) return `its header lacks the column${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`;
   return { family, width: names.length, column: Object.fromEntries(names.map((name, index) => [name, index])) };
+};
+
+/** The family of a Kea lease file from its header line (a `duid` column: DHCPv6), or null when it is no Kea header. */
+export const keaLeaseFileFamily = (headerLine: string): 4 | 6 | null => {
+  const header = readHeader(headerLine);
+  return typeof header === 'string' ? null : header.family;
 };
 
 /**
@@ -134,8 +141,10 @@ export class KeaLeaseParser {
     if (!/^\d{1,12}$/.test(expire) || Number(expire) > LAST_EPOCH_SECOND) return `expire '${quoteText(expire)}' is not an epoch time`;
     const stateCode = field('state') || '0';
     if (!(stateCode in KEA_STATES)) return `state '${quoteText(stateCode)}' is not a Kea lease state (0-4)`;
-    if (header.family === 6 && (field('lease_type') || '0') === '2') {
-      this.sink.ignore('DHCPv6 prefix delegation (lease_type 2)');
+    const type = header.family === 6 ? keaV6LeaseType(field('lease_type')) : 'address';
+    if (typeof type === 'object' && 'error' in type) return type.error;
+    if (typeof type === 'object') {
+      this.sink.ignore(type.ignore, type.namesAddress ? ip.ip : undefined);
       return undefined;
     }
     const valid = Number(validLifetime);
@@ -146,8 +155,9 @@ export class KeaLeaseParser {
     const unusable = found === undefined ? null : unusableMacReason(found);
     const mac = unusable ? undefined : found;
     if (mac === undefined) {
-      if (state === 'active') return `the lease is active but has ${unusable ?? 'no hardware address'}`;
-      this.sink.ignore(unusable ? `${state} lease with ${unusable}` : `${state} lease without a MAC address`, ip.ip);
+      // A DHCPv4 lease always has a hardware address; a DHCPv6 client may have none Kea can tell.
+      if (state === 'active' && (unusable || header.family === 4)) return `the lease is active but has ${unusable ?? 'no hardware address'}`;
+      this.sink.ignore(unusable ? `${state} lease with ${unusable}` : state === 'active' ? KEA_V6_WITHOUT_MAC : `${state} lease without a MAC address`, ip.ip);
       return undefined;
     }
     const record: LeaseRecord = { ip: ip.ip, mac, state, origin: { ...(this.file !== undefined ? { file: this.file } : {}), line } };
@@ -162,18 +172,15 @@ export class KeaLeaseParser {
 
   /**
    * The hwaddr column; for DHCPv4 rows without one, a client id of hardware type 1
-   * (Ethernet: the type byte, then the MAC, RFC 2132 §9.14); for DHCPv6 rows without one,
-   * the MAC inside a link-layer DUID.
+   * (Ethernet: the type byte, then the MAC, RFC 2132 §9.14); for DHCPv6 rows, the MAC
+   * inside a link-layer DUID.
    */
   private mac(field: (name: string) => string | undefined, header: Header): string | undefined | { error: string } {
     const hwaddr = field('hwaddr') ?? '';
     if (hwaddr !== '') return normalizeMac(hwaddr) ?? { error: `hwaddr '${quoteText(hwaddr)}' is not a six-octet MAC address` };
-    if (header.family === 4) {
-      const clientId = bytesFromHexList(field('client_id') ?? '');
-      return clientId && clientId.length === 7 && clientId[0] === 1 ? (macFromBytes(clientId.subarray(1)) ?? undefined) : undefined;
-    }
-    const duid = bytesFromHexList(field('duid') ?? '');
-    return duid ? (macFromDuid(duid) ?? undefined) : undefined;
+    if (header.family === 6) return keaV6DuidMac(field('duid') ?? '');
+    const clientId = bytesFromHexList(field('client_id') ?? '');
+    return clientId && clientId.length === 7 && clientId[0] === 1 ? (macFromBytes(clientId.subarray(1)) ?? undefined) : undefined;
   }
 }
 

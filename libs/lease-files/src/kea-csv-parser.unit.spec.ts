@@ -91,7 +91,7 @@ describe('Kea memfile CSV: reading what Kea writes', () => {
         V6,
         '2001:db8:1::10,00:03:00:01:52:54:00:00:01:10,3600,1714554000,1,1800,0,1,128,0,0,v6-host,,0,,0,0,0',
         '2001:db8:1::11,00:02:00:00:09:bf:01:02,3600,1714554000,1,1800,0,1,128,0,0,,52:54:00:00:01:11,0,,1,2,0',
-        '2001:db8:1:0:0:0:0:12,00:01:00:01:2c:7e:3a:10:52:54:00:00:01:12,3600,1714554000,1,1800,1,1,128,0,0,,,0,,0,0,0',
+        '2001:db8:1:0:0:0:0:12,00:01:00:01:2c:7e:3a:10:52:54:00:00:01:12,3600,1714554000,1,1800,0,1,128,0,0,,,0,,0,0,0',
         '2001:db8:ff:100::,00:03:00:01:52:54:00:00:01:10,3600,1714554000,1,1800,2,1,56,0,0,,,0,,0,0,0',
       ),
     );
@@ -104,7 +104,7 @@ describe('Kea memfile CSV: reading what Kea writes', () => {
         ['2001:db8:1::12', '52:54:00:00:01:12', undefined],
       ],
     );
-    assert.deepEqual(reading.ignored, { 'DHCPv6 prefix delegation (lease_type 2)': 1 });
+    assert.deepEqual(reading.ignored, { 'DHCPv6 prefix delegation (IA_PD, lease_type 2)': 1 });
   });
 
   it('lets a declined lease without a hardware address clear the address, without a problem', () => {
