@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { LedgerProcess, addKey, button, field, PATIENCE_MS, runCli, screenshot, SCREENSHOT_DIR, signIn, textMatching } from '@ledger/testing';
-import { describeInChromium, keyAccepted, storyReady } from './support/review-browser';
+import { IN_CHROMIUM, keyAccepted, storyReady, useChromium } from './support/review-browser';
 
 /** What the page measures itself (main.ts's reviewTimings): performance.now() at each step. */
 interface ReviewTimings {
@@ -16,7 +16,8 @@ interface ReviewTimings {
   drawn: number;
 }
 
-describeInChromium('the review page in headless Chromium', (browser) => {
+describe('the review page in headless Chromium', IN_CHROMIUM, () => {
+  const browser = useChromium();
   describe('a node with 10,000 events', () => {
     let ledger: LedgerProcess;
     let auditorKey: string;

@@ -8,9 +8,10 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { LedgerProcess, type LedgerClient, addKey, button, field, PATIENCE_MS, screenshot, signIn, textMatching, until } from '@ledger/testing';
 import { consumer, enlist, newRequestId } from './support/fixtures';
-import { axeViolations, box, centreX, describeInChromium, dragCursor, keyAccepted, recordRequests, storyReady } from './support/review-browser';
+import { axeViolations, box, centreX, dragCursor, IN_CHROMIUM, keyAccepted, recordRequests, storyReady, useChromium } from './support/review-browser';
 
-describeInChromium('the review page in headless Chromium', (browser) => {
+describe('the review page in headless Chromium', IN_CHROMIUM, () => {
+  const browser = useChromium();
   describe('seed 1: the story of node-7', () => {
     let ledger: LedgerProcess;
     let auditorKey: string;

@@ -7,9 +7,10 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { LedgerProcess, addKey, button, field, PATIENCE_MS, screenshot, signIn, textMatching, until } from '@ledger/testing';
 import { buildRegion, type Region } from './support/region';
-import { describeInChromium, keyAccepted, storyReady } from './support/review-browser';
+import { IN_CHROMIUM, keyAccepted, storyReady, useChromium } from './support/review-browser';
 
-describeInChromium('the review page in headless Chromium', (browser) => {
+describe('the review page in headless Chromium', IN_CHROMIUM, () => {
+  const browser = useChromium();
   describe('seed 2: a destroyed model, watched live', () => {
     let ledger: LedgerProcess;
     let auditorKey: string;

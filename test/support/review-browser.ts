@@ -2,7 +2,7 @@
  * The review page in a real headless Chromium (Debian's): one browser for a file's stories,
  * and what those stories do as a reviewer would (wait for a story, drag the cursor, run axe).
  */
-import { after, before, describe } from 'node:test';
+import { after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import type { Browser, Locator, Page, Request } from 'playwright-core';
@@ -10,23 +10,21 @@ import { CHROMIUM, chromiumAvailable, launchChromium, type LedgerProcess, PATIEN
 
 const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 
-/**
- * A suite whose stories share one browser, launched before them and closed after (skipped,
- * saying why, where there is no Chromium); `stories` gets the browser once it is launched.
- */
-export const describeInChromium = (name: string, stories: (browser: () => Browser) => void): void => {
-  describe(name, { concurrency: 1, skip: chromiumAvailable() ? false : `no Chromium at ${CHROMIUM} (.ci/run installs Debian's chromium)` }, () => {
-    let browser: Browser;
-    let closeBrowser: () => Promise<void>;
-    before(async () => {
-      ({ browser, close: closeBrowser } = await launchChromium());
-      console.log(`review page screenshots: ${SCREENSHOT_DIR}`);
-    });
-    after(async () => {
-      await closeBrowser?.();
-    });
-    stories(() => browser);
+/** The options of a suite of browser stories: one at a time, skipped (saying why) where there is no Chromium. */
+export const IN_CHROMIUM = { concurrency: 1, skip: chromiumAvailable() ? false : `no Chromium at ${CHROMIUM} (.ci/run installs Debian's chromium)` };
+
+/** One browser for the enclosing suite's stories, launched before them and closed after; the getter answers it once launched. */
+export const useChromium = (): (() => Browser) => {
+  let browser: Browser;
+  let closeBrowser: () => Promise<void>;
+  before(async () => {
+    ({ browser, close: closeBrowser } = await launchChromium());
+    console.log(`review page screenshots: ${SCREENSHOT_DIR}`);
   });
+  after(async () => {
+    await closeBrowser?.();
+  });
+  return () => browser;
 };
 
 /** Waits until a new key is accepted: the ledger re-reads its keys file about once a second. */
