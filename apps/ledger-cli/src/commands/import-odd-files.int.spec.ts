@@ -1,21 +1,18 @@
 /** `ledger-cli import` of files that are compressed, empty, or not lease files at all: read as they are, or refused in a few words. */
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { generateKeaLeaseFiles, type GeneratedLeaseFiles } from '@ledger/lease-files/testing';
 import type { ImportReport } from '../lease-import/import-report';
-import { assertMatches, generatedIscFile, noNetwork, runImport } from './testing/import-harness';
+import { assertMatches, noNetwork, runImport, useGeneratedIscFile } from './testing/import-harness';
 
 describe('ledger-cli import: files that are compressed, empty, or not lease files at all (issue 10, items 1 and 3)', () => {
   let dir: string;
   let isc: GeneratedLeaseFiles;
   let iscFile: string;
-  before(() => {
-    ({ dir, iscFile, isc } = generatedIscFile());
-  });
-  after(() => rmSync(dir, { recursive: true, force: true }));
+  useGeneratedIscFile((files) => ({ dir, iscFile, isc } = files));
 
   const dryRunJson = async (file: string, extra: string[] = []) => {
     const run = await runImport([file, '--dry-run', '--report', 'json', ...extra], { deps: { fetch: noNetwork } });

@@ -3,25 +3,21 @@
  * stand-in for the ledger's endpoint (the real one is exercised in test/lease-import.e2e).
  * Files that are compressed, empty, or no lease files at all: import-odd-files.int.spec.ts.
  */
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { UsageError } from '../cli-command';
 import { runCli } from '../main';
 import { generateKeaLeaseFiles, type GeneratedLeaseFiles } from '@ledger/lease-files/testing';
 import type { ImportReport } from '../lease-import/import-report';
-import { assertMatches, captureIo, generatedIscFile, noNetwork, runImport } from './testing/import-harness';
+import { assertMatches, captureIo, noNetwork, runImport, useGeneratedIscFile } from './testing/import-harness';
 import { startFakeLedger } from './testing/lease-observations-stand-in';
 
 describe('ledger-cli import', () => {
   let dir: string;
   let isc: GeneratedLeaseFiles;
   let iscFile: string;
-  before(() => {
-    ({ dir, iscFile, isc } = generatedIscFile());
-  });
-  after(() => rmSync(dir, { recursive: true, force: true }));
+  useGeneratedIscFile((files) => ({ dir, iscFile, isc } = files));
 
   describe('usage', () => {
     const usage = async (argv: string[], pattern: RegExp) => {

@@ -1,6 +1,7 @@
 /** Runs `ledger-cli import` in process, with its output captured, over generated lease files. */
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
+import { after, before } from 'node:test';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CliIo } from '../../cli-command';
@@ -10,11 +11,27 @@ import { generateIscLeaseFile, type GeneratedLeaseFiles } from '@ledger/lease-fi
 import type { ImportReport } from '../../lease-import/import-report';
 import { createImportCommand, type ImportDependencies } from '../import.command';
 
-/** A temp folder holding a dhcpd.leases file of 6,000 generated leases (a quarter superseded, 1% malformed, 10% IPv6). */
-export const generatedIscFile = (): { dir: string; iscFile: string; isc: GeneratedLeaseFiles } => {
-  const dir = mkdtempSync(join(tmpdir(), 'lease-import-'));
-  const iscFile = join(dir, 'dhcpd.leases');
-  return { dir, iscFile, isc: generateIscLeaseFile(iscFile, { leases: 6_000, seed: 11, supersededRatio: 0.25, malformedRatio: 0.01, ipv6Ratio: 0.1 }) };
+/** The temp folder of the enclosing suite, and the dhcpd.leases file in it. */
+export interface GeneratedIscFile {
+  dir: string;
+  iscFile: string;
+  isc: GeneratedLeaseFiles;
+}
+
+/**
+ * Before the enclosing suite, a temp folder holding a dhcpd.leases file of 6,000 generated
+ * leases (a quarter superseded, 1% malformed, 10% IPv6), handed to `use`; removed after it.
+ */
+export const useGeneratedIscFile = (use: (files: GeneratedIscFile) => void): void => {
+  let dir: string | undefined;
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'lease-import-'));
+    const iscFile = join(dir, 'dhcpd.leases');
+    use({ dir, iscFile, isc: generateIscLeaseFile(iscFile, { leases: 6_000, seed: 11, supersededRatio: 0.25, malformedRatio: 0.01, ipv6Ratio: 0.1 }) });
+  });
+  after(() => {
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
 };
 
 export const captureIo = (env: NodeJS.ProcessEnv = {}, interactive = false) => {
