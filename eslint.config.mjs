@@ -29,17 +29,23 @@ export default tseslint.config(
     },
   },
   {
-    // A source file holds one concept and reads in one sitting: at most 300 lines of code
-    // (comments, which say why, and blank lines are not counted). The generated API types are
-    // exempt, and so are tests, whose scenarios read best whole.
+    // A source file holds one concept and reads in one sitting: at most 300 lines, every line
+    // counted (comments and blank lines too), tests and the bench as much as the apps. Only
+    // generated code is exempt: the API types derived from the OpenAPI document.
     files: ['**/*.ts'],
-    ignores: ['libs/ledger-client/src/ledger-api.ts', 'test/**', '**/*.spec.ts'],
-    rules: { 'max-lines': ['error', { max: 300, skipBlankLines: true, skipComments: true }] },
+    ignores: ['libs/ledger-client/src/ledger-api.ts'],
+    rules: { 'max-lines': ['error', { max: 300, skipBlankLines: false, skipComments: false }] },
   },
   {
-    // End-to-end tests and the test harness read the ledger's JSON answers untyped and
-    // assert on them field by field; everywhere else `any` is an error.
-    files: ['test/**/*.ts', 'libs/testing/**/*.ts', '**/*.spec.ts'],
+    // Generated code is not held to the hand-written rules about types.
+    files: ['libs/ledger-client/src/ledger-api.ts'],
+    rules: { '@typescript-eslint/no-explicit-any': 'off' },
+  },
+  {
+    // The last explicit `any`: the test harness's request by path (a path with its query
+    // string, answered as JSON the test reads field by field) and the MAAS facade test's MAAS
+    // answers. A test that reads an answer by its schema passes its type (test/support/answers.ts).
+    files: ['libs/testing/src/ledger-process.ts', 'test/maas-facade-seed-3-and-access.e2e.spec.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
   {

@@ -3,7 +3,7 @@
 // Node 20's --test does not expand globs, so the files are listed here.
 // Usage: node scripts/run-tests.js [substring-filter ...]
 'use strict';
-const { existsSync, readdirSync, statSync } = require('node:fs');
+const { existsSync, mkdirSync, readdirSync, readFileSync, statSync } = require('node:fs');
 const { join } = require('node:path');
 const { spawnSync } = require('node:child_process');
 
@@ -29,5 +29,26 @@ if (files.length === 0) {
   console.error('no spec files found under dist/: did the build run?');
   process.exit(1);
 }
-const result = spawnSync(process.execPath, ['--test', '--test-concurrency=2', ...files], { stdio: 'inherit' });
+// The runner starts files in the order given, two at a time: the slowest first, so that no
+// long file starts last and runs alone at the end. scripts/slow-specs.txt lists the known
+// slow ones, slowest first (from test-results/test-durations.txt); the rest follow, biggest first.
+const slow = readFileSync(join(__dirname, 'slow-specs.txt'), 'utf8')
+  .split('\n')
+  .map((line) => line.trim())
+  .filter((line) => line && !line.startsWith('#'));
+const rank = (file) => {
+  const index = slow.findIndex((source) => file.replace(/^dist[\\/]/, '').replace(/\.js$/, '.ts') === source);
+  return index < 0 ? slow.length : index;
+};
+const size = (file) => statSync(file).size;
+files.sort((a, b) => rank(a) - rank(b) || size(b) - size(a) || a.localeCompare(b));
+mkdirSync('test-results', { recursive: true });
+const reporters = [
+  '--test-reporter=spec',
+  '--test-reporter-destination=stdout',
+  `--test-reporter=${join(__dirname, 'file-durations-reporter.mjs')}`,
+  '--test-reporter-destination=test-results/test-durations.txt',
+];
+const result = spawnSync(process.execPath, ['--test', '--test-concurrency=2', ...reporters, ...files], { stdio: 'inherit' });
+if (existsSync('test-results/test-durations.txt')) console.log('per-file durations: test-results/test-durations.txt');
 process.exit(result.status ?? 1);

@@ -125,7 +125,7 @@ describe('access control', () => {
 
     const store = await SqliteEventStore.open({ file: join(ledger.dataDir, 'events.sqlite') });
     try {
-      const denied = (await store.readStream('refusals-ac-2')).filter((e) => (e.data as any).code === 'forbidden');
+      const denied = (await store.readStream('refusals-ac-2')).filter((e) => (e.data as { code?: string }).code === 'forbidden');
       assert.ok(denied.length >= 1, 'the denied release is recorded');
       assert.equal(denied[0].metadata.actor, 'alice');
       const acquiredByBob = (await store.readStream('node-ac-2')).find((e) => e.type === 'NodeAcquired')!;

@@ -9,14 +9,15 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { LedgerClient } from '@ledger/testing';
+import type { HttpResult, LedgerClient } from '@ledger/testing';
 import { useLedger } from './support/lifecycle';
 import { consumer, enlist, newRequestId } from './support/fixtures';
 
 /** At least 500 command-then-query pairs in each run (one client, then sixteen at once). */
 const PAIRS = 512;
 
-type Answer = { status: number; body: any };
+/** A command's answer: an acquire names its token; every answer, the position of its event. */
+type Answer = HttpResult<{ token: string; position: number }>;
 /** One step of a client's loop: the command and the status and event type its answer must have. */
 type Step = { send: (token: string | null) => Promise<Answer>; status: number; type: string };
 

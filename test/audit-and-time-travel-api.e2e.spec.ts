@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { type LedgerClient, PATIENCE_MS, addKey } from '@ledger/testing';
 import { consumer, enlist, newRequestId } from './support/fixtures';
 import { useLedger } from './support/lifecycle';
+import type { Schema } from './support/answers';
 
 describe('audit events, node timelines and state at a point of the log, over HTTP', () => {
   const started = useLedger({ env: { LEDGER_SNAPSHOT_EVERY: '5' } });
@@ -61,10 +62,10 @@ describe('audit events, node timelines and state at a point of the log, over HTT
 
   it('pages the filtered log as JSON, and as NDJSON on request', async () => {
     const ledger = started();
-    const first = await ledger.get(`/v1/audit/events?type=NodeAcquired,AllocationReleased&limit=4&minPosition=${head}`);
+    const first = await ledger.get<Schema<'AuditEventsResponseDto'>>(`/v1/audit/events?type=NodeAcquired,AllocationReleased&limit=4&minPosition=${head}`);
     assert.equal(first.status, 200);
     assert.deepEqual(
-      first.body.events.map((e: any) => e.type),
+      first.body.events.map((e) => e.type),
       ['NodeAcquired', 'AllocationReleased', 'NodeAcquired', 'AllocationReleased'],
     );
     assert.equal(first.body.position, head);
@@ -73,9 +74,9 @@ describe('audit events, node timelines and state at a point of the log, over HTT
     const envelope = first.body.events[0];
     assert.deepEqual(Object.keys(envelope), ['id', 'type', 'stream', 'revision', 'position', 'recordedAt', 'data', 'metadata']);
 
-    const byModel = await ledger.get('/v1/audit/events?controller=c&model=m1');
+    const byModel = await ledger.get<Schema<'AuditEventsResponseDto'>>('/v1/audit/events?controller=c&model=m1');
     assert.deepEqual(
-      byModel.body.events.map((e: any) => [e.type, e.data.nodeId]),
+      byModel.body.events.map((e) => [e.type, e.data.nodeId]),
       [
         ['NodeAcquired', 'a2'],
         ['AllocationReleased', 'a2'],
@@ -115,9 +116,9 @@ describe('audit events, node timelines and state at a point of the log, over HTT
     assert.equal(started202.status, 202, JSON.stringify(started202.body));
     // Queries keep answering whatever the rebuild is doing.
     assert.equal((await ledger.get('/v1/nodes/a1')).status, 200);
-    const list = await ledger.get('/v1/admin/projections');
+    const list = await ledger.get<Schema<'ProjectionListResponseDto'>>('/v1/admin/projections');
     assert.deepEqual(
-      list.body.projections.map((p: any) => p.name),
+      list.body.projections.map((p) => p.name),
       ['ledger-view', 'audit-index'],
     );
     const waited = await ledger.post('/v1/admin/projections/audit-index/rebuild?wait=true');

@@ -7,6 +7,7 @@
  */
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { cpSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { CheckpointStore, LEASE_CASCADE_CHECKPOINT } from '@ledger/projections';
 import { LedgerProcess, runCli } from '@ledger/testing';
@@ -23,11 +24,18 @@ const logLines = (ledger: LedgerProcess): LogLine[] =>
     .filter((line) => line.startsWith('{'))
     .map((line) => JSON.parse(line) as LogLine);
 
+/** The log both tests start from, generated once (the generator exits having closed it): each test gets a copy. */
+let original: string | undefined;
 const generated = async (): Promise<string> => {
-  const dataDir = LedgerProcess.tempDataDir();
-  const result = await runCli(['generate', '--events', String(EVENTS), '--seed', '11', '--data-dir', dataDir]);
-  assert.equal(result.status, 0, result.stderr);
-  return dataDir;
+  if (original === undefined) {
+    const dataDir = LedgerProcess.tempDataDir();
+    const result = await runCli(['generate', '--events', String(EVENTS), '--seed', '11', '--data-dir', dataDir]);
+    assert.equal(result.status, 0, result.stderr);
+    original = dataDir;
+  }
+  const copy = LedgerProcess.tempDataDir();
+  cpSync(original, copy, { recursive: true });
+  return copy;
 };
 
 /** Probes readiness as an orchestrator would (without its patience) until it passes; the statuses it saw. */
@@ -49,6 +57,7 @@ describe('a ledger catching up', () => {
       await ledger.stop();
       ledger.removeData();
     }
+    if (original !== undefined) rmSync(original, { recursive: true, force: true });
   });
   // Readiness demands every follower at the head, so "ready at once" means nothing left to step through.
   const env = { LEDGER_READY_MAX_LAG_EVENTS: '0', LEDGER_TEST_HEALTH_CHECK_INTERVAL_MS: '3600000' };

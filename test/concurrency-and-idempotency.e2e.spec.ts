@@ -7,6 +7,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { streamEvents, useLedger } from './support/lifecycle';
 import { consumer, enlist, newRequestId } from './support/fixtures';
+import type { Schema } from './support/answers';
 
 describe('concurrent and repeated commands', () => {
   const started = useLedger();
@@ -70,8 +71,8 @@ describe('concurrent and repeated commands', () => {
       responses.map((r) => `${r.status} ${JSON.stringify(r.body)}`).join('\n'),
     );
     assert.equal(new Set(responses.map((r) => r.body.token)).size, 1);
-    const list = await ledger.get(`/v1/nodes?status=allocated&minPosition=${responses[0].body.position ?? 0}`);
-    assert.equal(list.body.nodes.filter((n: any) => n.zone === 'pool').length, 1);
+    const list = await ledger.get<Schema<'NodeListResponseDto'>>(`/v1/nodes?status=allocated&minPosition=${responses[0].body.position ?? 0}`);
+    assert.equal(list.body.nodes.filter((n) => n.zone === 'pool').length, 1);
   });
 
   it('a constraint-based acquire retried after it took the last matching node answers the same, not no_matching_node', async () => {

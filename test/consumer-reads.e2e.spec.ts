@@ -10,6 +10,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { LedgerProcess, PATIENCE_MS, type LedgerClient, addKey, until } from '@ledger/testing';
 import { consumer, newRequestId } from './support/fixtures';
+import type { Schema } from './support/answers';
 
 describe('what a consumer reads of other controllers', () => {
   let ledger: LedgerProcess;
@@ -78,13 +79,13 @@ describe('what a consumer reads of other controllers', () => {
     assert.equal(node.body.status, 'allocated', 'the node itself says it is taken');
     leaksNothing(node.body, 'GET /v1/nodes/cr-b');
 
-    const list = await alice.get('/v1/nodes');
+    const list = await alice.get<Schema<'NodeListResponseDto'>>('/v1/nodes');
     assert.equal(list.status, 200);
-    const byId = new Map(list.body.nodes.map((n: { nodeId: string }) => [n.nodeId, n]));
+    const byId = new Map(list.body.nodes.map((n) => [n.nodeId, n]));
     assert.equal(byId.size, 5, 'every node is listed, to pick and reserve');
-    assert.deepEqual((byId.get('cr-b') as any).allocation, { foreign: true, status: 'allocated' });
-    assert.deepEqual((byId.get('cr-c') as any).allocation, { foreign: true, status: 'deploying' });
-    assert.equal((byId.get('cr-free') as any).allocation, null);
+    assert.deepEqual(byId.get('cr-b')?.allocation, { foreign: true, status: 'allocated' });
+    assert.deepEqual(byId.get('cr-c')?.allocation, { foreign: true, status: 'deploying' });
+    assert.equal(byId.get('cr-free')?.allocation, null);
     leaksNothing(list.body, 'GET /v1/nodes');
   });
 

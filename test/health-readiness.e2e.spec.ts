@@ -8,16 +8,22 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { LedgerProcess } from '@ledger/testing';
+import { LedgerProcess, type HttpResult } from '@ledger/testing';
 import { enlist } from './support/fixtures';
 
 const BOUND = 5;
 
-const waitForReadiness = async (ledger: LedgerProcess, status: number) => {
-  let last: { status: number; body: any } | undefined;
+type Check = { status: string; lag?: number };
+/** /healthz/ready's answer when ready: each check's state. */
+type Ready = { details: Record<string, Check> };
+/** /healthz/ready's 503: an error naming why, the checks' states inside. */
+type NotReady = { code: string; details: { details: Record<string, Check> } };
+
+const waitForReadiness = async <Body extends Ready | NotReady>(ledger: LedgerProcess, status: number): Promise<HttpResult<Body>> => {
+  let last: HttpResult<Body> | undefined;
   for (let i = 0; i < 400; i++) {
-    last = await ledger.get('/healthz/ready');
-    if (last.status === status) return last as { status: number; body: any };
+    last = await ledger.get<Body>('/healthz/ready');
+    if (last.status === status) return last;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   assert.fail(`/healthz/ready stayed ${last?.status}: ${JSON.stringify(last?.body)}`);
@@ -42,7 +48,7 @@ describe('health: liveness and readiness', () => {
     const live = await a.as(null).get('/healthz/live');
     assert.equal(live.status, 200);
     assert.equal(live.body.status, 'ok');
-    const ready = await waitForReadiness(a, 200);
+    const ready = await waitForReadiness<Ready>(a, 200);
     assert.deepEqual(Object.keys(ready.body.details).sort(), ['audit-index', 'lease-cascade', 'ledger-view', 'storage', 'store']);
     assert.ok(Object.values(ready.body.details as Record<string, { status: string }>).every((d) => d.status === 'up'));
     const summary = await a.as(null).get('/healthz');
@@ -52,7 +58,7 @@ describe('health: liveness and readiness', () => {
 
   it('answers 503 while its read models are held behind the log by more than the bound, stays live, and is ready again once they follow', async () => {
     for (let i = 0; i <= BOUND; i++) assert.equal((await enlist(b, `elsewhere-${i}`)).status, 201);
-    const held = await waitForReadiness(a, 503);
+    const held = await waitForReadiness<NotReady>(a, 503);
     assert.equal(held.body.code, 'not_ready');
     const checks = held.body.details.details as Record<string, { status: string; lag?: number }>;
     assert.equal(checks.store.status, 'up', 'the store answers');
@@ -65,7 +71,7 @@ describe('health: liveness and readiness', () => {
 
     // A's own append wakes its subscriptions: they read everything B wrote, and A is ready again.
     assert.equal((await enlist(a, 'here')).status, 201);
-    const ready = await waitForReadiness(a, 200);
+    const ready = await waitForReadiness<Ready>(a, 200);
     for (const follower of ['ledger-view', 'audit-index', 'lease-cascade']) assert.equal(ready.body.details[follower].lag, 0);
   });
 });

@@ -12,6 +12,7 @@ import Database from 'better-sqlite3';
 import { AUDIT_INDEX, auditTableNames, CheckpointStore, ledgerProjection } from '@ledger/projections';
 import { LedgerProcess, runCli } from '@ledger/testing';
 import { enlist } from './support/fixtures';
+import type { Schema } from './support/answers';
 
 const CLI = resolve(__dirname, '../apps/ledger-cli/src/main.js');
 const EVENTS = 20_000;
@@ -68,9 +69,9 @@ describe(`ledger-cli on a ${EVENTS}-event log`, () => {
     assert.match(rebuilt.stdout, /^rebuilt \d+ events to position \d+ in /);
     await enlist(ledger, 'after-rebuild');
     const head: number = (await ledger.get('/healthz')).body.store.head;
-    const late = await ledger.get(`/v1/audit/events?type=NodeEnlisted&after=${EVENTS}&minPosition=${head}`);
+    const late = await ledger.get<Schema<'AuditEventsResponseDto'>>(`/v1/audit/events?type=NodeEnlisted&after=${EVENTS}&minPosition=${head}`);
     assert.deepEqual(
-      late.body.events.map((e: any) => e.data.nodeId),
+      late.body.events.map((e) => e.data.nodeId),
       [...Array.from({ length: 20 }, (_, i) => `late-${i}`), 'after-rebuild'],
     );
     assert.equal((await ledger.get(`/v1/audit/events?nodeId=node-00001&limit=1000`)).status, 200);

@@ -6,19 +6,20 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { LedgerProcess, addKey, until } from '@ledger/testing';
+import { LedgerProcess, addKey, until, type HttpResult } from '@ledger/testing';
 import { consumer, enlist, newRequestId } from './support/fixtures';
 import { buildRegion, type Region } from './support/region';
+import type { EventEnvelope, Schema, StateDocument, StateLease, WholeStateDocument } from './support/answers';
 
 /** Reads a server-sent event stream until `count` events came (or the stream ends). */
 const readEvents = async (
   url: string,
   headers: Record<string, string>,
   count: number,
-): Promise<{ status: number; contentType: string | null; events: { id: number; data: any }[] }> => {
+): Promise<{ status: number; contentType: string | null; events: { id: number; data: EventEnvelope }[] }> => {
   const controller = new AbortController();
   const response = await fetch(url, { headers, signal: controller.signal });
-  const events: { id: number; data: any }[] = [];
+  const events: { id: number; data: EventEnvelope }[] = [];
   if (!response.ok || !response.body) return { status: response.status, contentType: response.headers.get('content-type'), events };
   const reader = response.body.getReader();
   const decoder = new TextDecoder();
@@ -87,18 +88,18 @@ describe('the review API', () => {
   it("a node's state at every position equals the whole-ledger answer about it", async () => {
     for (let position = 1; position <= head; position++) {
       for (const nodeId of ['n-1', 'n-3']) {
-        const scoped = await ledger.get(`/v1/state/nodes/${nodeId}?at=${position}`);
+        const scoped = await ledger.get<StateDocument>(`/v1/state/nodes/${nodeId}?at=${position}`);
         assert.equal(scoped.status, 200, JSON.stringify(scoped.body));
-        const whole = await ledger.get(`/v1/state?at=${position}&nodeId=${nodeId}&limit=10000`);
-        const strip = (items: any[]) => items.map(({ lastPosition: _ignored, ...rest }) => rest);
+        const whole = await ledger.get<WholeStateDocument>(`/v1/state?at=${position}&nodeId=${nodeId}&limit=10000`);
+        const strip = <T extends object>(items: (T & { lastPosition?: unknown })[]) => items.map(({ lastPosition: _ignored, ...rest }) => rest);
         assert.deepEqual(strip(scoped.body.nodes), whole.body.nodes, `nodes of ${nodeId} at ${position}`);
         assert.deepEqual(strip(scoped.body.allocations), whole.body.allocations, `allocations of ${nodeId} at ${position}`);
-        const wholeLeases = whole.body.leases.flatMap((ip: any) => ip.history).filter((lease: any) => lease.owner.nodeId === nodeId);
+        const wholeLeases = whole.body.leases.flatMap((ip) => ip.history).filter((lease) => lease.owner.nodeId === nodeId);
         assert.deepEqual(
           strip(scoped.body.leases)
-            .map((l: any) => [l.leaseId, l.status])
+            .map((l) => [l.leaseId, l.status])
             .sort(),
-          wholeLeases.map((l: any) => [l.leaseId, l.status]).sort(),
+          wholeLeases.map((l: StateLease) => [l.leaseId, l.status]).sort(),
           `leases of ${nodeId} at ${position}`,
         );
         assert.equal(scoped.body.position, position);
@@ -118,46 +119,48 @@ describe('the review API', () => {
   it("a model's state holds its nodes, containers and leases; an address's, its owners", async () => {
     const before = await ledger.get(`/v1/state/models/landscape/region-a?at=${head - 60 > 0 ? head - 60 : 1}`);
     assert.equal(before.status, 200);
-    const now = await ledger.get('/v1/state/models/landscape/region-a');
-    assert.deepEqual(now.body.nodes.map((n: any) => n.nodeId).sort(), ['n-1', 'n-2']);
+    const now = await ledger.get<StateDocument>('/v1/state/models/landscape/region-a');
+    assert.deepEqual(now.body.nodes.map((n) => n.nodeId).sort(), ['n-1', 'n-2']);
     assert.equal(now.body.devices.length, 3);
     assert.equal(now.body.leases.length, 5);
-    assert.ok(now.body.leases.every((lease: any) => lease.status === 'released'));
-    assert.ok(now.body.allocations.every((a: any) => a.consumer.model === 'region-a'));
+    assert.ok(now.body.leases.every((lease) => lease.status === 'released'));
+    assert.ok(now.body.allocations.every((a) => a.consumer.model === 'region-a'));
 
-    const address = await ledger.get(`/v1/state/addresses/${region.containers[0].ip}`);
+    const address = await ledger.get<StateDocument>(`/v1/state/addresses/${region.containers[0].ip}`);
     assert.equal(address.status, 200);
-    assert.equal(address.body.address.status, 'valid');
+    assert.equal(address.body.address?.status, 'valid');
     assert.deepEqual(
-      address.body.address.history.map((l: any) => l.status),
+      address.body.address?.history.map((l) => l.status),
       ['valid', 'released'],
     );
-    assert.deepEqual(address.body.allocations.map((a: any) => a.consumer.controller).sort(), ['landscape', 'other']);
+    assert.deepEqual(address.body.allocations.map((a) => a.consumer.controller).sort(), ['landscape', 'other']);
   });
 
   it('the whole-ledger state comes in pages: limit and after walk every entity exactly once', async () => {
-    const all = await ledger.get(`/v1/state?at=${head}&limit=10000`);
+    type Page = { next: string | null } & Record<(typeof FIELDS)[number], unknown[]>;
+    const FIELDS = ['nodes', 'allocations', 'devices', 'leases'] as const;
+    const all = await ledger.get<Page>(`/v1/state?at=${head}&limit=10000`);
     assert.equal(all.body.next, null);
-    const seen: Record<string, unknown[]> = { nodes: [], allocations: [], devices: [], leases: [] };
+    const seen: Record<(typeof FIELDS)[number], unknown[]> = { nodes: [], allocations: [], devices: [], leases: [] };
     let after: string | null = null;
     let pages = 0;
     do {
-      const page: any = await ledger.get(`/v1/state?at=${head}&limit=3${after ? `&after=${encodeURIComponent(after)}` : ''}`);
+      const page: HttpResult<Page> = await ledger.get<Page>(`/v1/state?at=${head}&limit=3${after ? `&after=${encodeURIComponent(after)}` : ''}`);
       assert.equal(page.status, 200, JSON.stringify(page.body));
-      const count = Object.keys(seen).reduce((sum, field) => sum + page.body[field].length, 0);
+      const count = FIELDS.reduce((sum, field) => sum + page.body[field].length, 0);
       assert.ok(count <= 3);
-      for (const field of Object.keys(seen)) seen[field].push(...page.body[field]);
+      for (const field of FIELDS) seen[field].push(...page.body[field]);
       after = page.body.next;
       pages++;
     } while (after !== null && pages < 100);
-    for (const field of Object.keys(seen)) assert.deepEqual(seen[field], all.body[field], field);
+    for (const field of FIELDS) assert.deepEqual(seen[field], all.body[field], field);
     assert.ok(pages > 3);
     assert.equal((await ledger.get(`/v1/state?at=${head}&after=bogus`)).status, 400);
     assert.equal((await ledger.get(`/v1/state?at=${head}&limit=0`)).status, 400);
   });
 
   it('streams the log as server-sent events, filtered like the audit query, resumable with Last-Event-ID', { timeout: 120_000 }, async () => {
-    const expected = (await ledger.get('/v1/audit/events?nodeId=n-1&limit=1000')).body.events.map((event: any) => event.position);
+    const expected = (await ledger.get<Schema<'AuditEventsResponseDto'>>('/v1/audit/events?nodeId=n-1&limit=1000')).body.events.map((event) => event.position);
     assert.ok(expected.length > 5);
     const streamed = await readEvents(`${ledger.url}/v1/audit/stream?nodeId=n-1&after=0`, auth(), expected.length);
     assert.equal(streamed.status, 200);
@@ -227,10 +230,10 @@ describe('the review API', () => {
   });
 
   it('finds leases by MAC', async () => {
-    const found = await ledger.get(`/v1/leases?mac=${encodeURIComponent(region.containers[1].mac.toUpperCase())}`);
+    const found = await ledger.get<Schema<'LeaseListResponseDto'>>(`/v1/leases?mac=${encodeURIComponent(region.containers[1].mac.toUpperCase())}`);
     assert.equal(found.status, 200);
     assert.deepEqual(
-      found.body.leases.map((lease: any) => lease.ip),
+      found.body.leases.map((lease) => lease.ip),
       [region.containers[1].ip],
     );
     assert.equal((await ledger.get('/v1/leases?mac=zz')).status, 400);

@@ -95,8 +95,9 @@ describe('seed 1: a failed deployment released out of band never yields two owne
       const refusals = await streamEvents(ledger.dataDir, 'refusals-node-7');
       assert.equal(refusals.length, 1);
       assert.equal(refusals[0].type, 'CommandRefused');
+      const refusal = refusals[0].data as { command?: string; code?: string; token?: string };
       assert.deepEqual(
-        { command: (refusals[0].data as any).command, code: (refusals[0].data as any).code, token: (refusals[0].data as any).token },
+        { command: refusal.command, code: refusal.code, token: refusal.token },
         { command: 'ReleaseAllocation', code: 'stale_token', token: aliceToken },
       );
       const nodeEvents = (await streamEvents(ledger.dataDir, 'node-node-7')).map((e) => e.type);

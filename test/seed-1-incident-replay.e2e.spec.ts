@@ -11,6 +11,7 @@ import assert from 'node:assert/strict';
 import { type LedgerClient, addKey, runCli } from '@ledger/testing';
 import { consumer, enlist, newRequestId } from './support/fixtures';
 import { useLedger } from './support/lifecycle';
+import type { StateDocument } from './support/answers';
 
 describe('seed 1 replayed: the incident review of node-7', () => {
   // Small snapshot spacing, so time travel starts from snapshots even in this short story.
@@ -102,19 +103,19 @@ describe('seed 1 replayed: the incident review of node-7', () => {
     const failedAt = entries.find((entry) => entry.type === 'DeploymentFailed')!;
     assert.equal(failedAt.position, beforeCharlie);
     for (const at of [String(beforeCharlie), failedAt.at]) {
-      const state = await ledger.get(`/v1/state?at=${encodeURIComponent(at)}&nodeId=node-7`);
+      const state = await ledger.get<StateDocument>(`/v1/state?at=${encodeURIComponent(at)}&nodeId=node-7`);
       assert.equal(state.status, 200, JSON.stringify(state.body));
       assert.equal(state.body.position, beforeCharlie);
       assert.equal(state.body.nodes[0].status, 'failed_deployment');
-      assert.equal(state.body.nodes[0].allocation.token, aliceToken);
+      assert.equal(state.body.nodes[0].allocation?.token, aliceToken);
       assert.deepEqual(
-        state.body.allocations.map((a: any) => [a.token, a.live, a.current, a.status]),
+        state.body.allocations.map((a) => [a.token, a.live, a.current, a.status]),
         [[aliceToken, true, true, 'failed_deployment']],
       );
     }
-    const now = await ledger.get(`/v1/state?at=${head}`);
+    const now = await ledger.get<StateDocument>(`/v1/state?at=${head}`);
     assert.equal(now.body.fromSnapshot !== null, true, 'late positions start from a snapshot');
-    assert.deepEqual(now.body.allocations.find((a: any) => a.token === aliceToken).ending.kind, 'revoked');
+    assert.deepEqual(now.body.allocations.find((a) => a.token === aliceToken)?.ending?.kind, 'revoked');
 
     // The CLI, on the running ledger's data directory: the whole story, then the state before Charlie's release.
     const story = await runCli(['replay', '--data-dir', ledger.dataDir, '--until', String(head), '--node', 'node-7']);
@@ -126,15 +127,15 @@ describe('seed 1 replayed: the incident review of node-7', () => {
 
     const before = await runCli(['replay', '--data-dir', ledger.dataDir, '--until', failedAt.at, '--node', 'node-7', '--format', 'json']);
     assert.equal(before.status, 0, before.stderr);
-    const replay = JSON.parse(before.stdout);
+    const replay = JSON.parse(before.stdout) as { position: number; state: StateDocument; timeline: { type: string }[] };
     assert.equal(replay.position, beforeCharlie);
     assert.equal(replay.state.nodes[0].status, 'failed_deployment');
     assert.deepEqual(
-      replay.state.allocations.map((a: any) => [a.token, a.live, a.status]),
+      replay.state.allocations.map((a) => [a.token, a.live, a.status]),
       [[aliceToken, true, 'failed_deployment']],
     );
     assert.deepEqual(
-      replay.timeline.map((entry: any) => entry.type).filter((type: string) => type !== 'AcquireRouted'),
+      replay.timeline.map((entry) => entry.type).filter((type) => type !== 'AcquireRouted'),
       ['NodeEnlisted', 'NodeAcquired', 'DeploymentStarted', 'DeploymentFailed'],
     );
     const markdown = await runCli(['replay', '--data-dir', ledger.dataDir, '--until', String(beforeCharlie), '--node', 'node-7', '--format', 'md']);

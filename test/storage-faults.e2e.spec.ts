@@ -247,7 +247,7 @@ describe('storage faults: the store file removed or replaced under a running led
       const result = await enlist(ledger, 'after-replace');
       assert.equal(result.status, 503);
       assert.equal(result.body.code, 'storage_replaced');
-      assert.match(result.body.message, /replaced/);
+      assert.match(result.body.message ?? '', /replaced/);
       const health = await ledger.get('/healthz');
       assert.equal(health.status, 503);
       assert.equal(health.body.store.fault.code, 'storage_replaced');

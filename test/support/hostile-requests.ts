@@ -3,12 +3,12 @@
  * fuzz run set up (nodes, live and ended tokens, reservations). Every request they make
  * must be refused or harmless: none names a free node, a live token as is, or a
  * reservation with its own key, so a 2xx that changes a node would be a real bug.
- *
- * Why this file is over 300 lines: one generator per kind of hostile request, all over
- * the same FuzzTargets; they read as one catalogue of what the fuzz test throws.
+ * The bodies they carry are hostile-bodies.ts's; the tokens, hostile-tokens.ts's.
  */
 import fc from 'fast-check';
 import type { RawRequest } from './raw-http';
+import { anyBody, hostileValue, jsonBody, JSON_TYPE, PROTOTYPE_KEYS } from './hostile-bodies';
+import { wrongToken } from './hostile-tokens';
 
 export interface FuzzTargets {
   /** Nodes held by a live allocation (none is free, so no acquire can win). */
@@ -47,108 +47,6 @@ export const withSomeKey = (targets: FuzzTargets, requests: fc.Arbitrary<RawRequ
   );
   return fc.tuple(requests, auth).map(([request, headers]) => ({ ...request, headers: { ...headers, ...request.headers } }));
 };
-
-const b64 = (text: string) => Buffer.from(text, 'utf8').toString('base64url');
-
-const JSON_TYPE = { 'content-type': 'application/json' };
-const CONTENT_TYPES: Record<string, string>[] = [
-  JSON_TYPE,
-  JSON_TYPE,
-  JSON_TYPE,
-  {},
-  { 'content-type': 'text/plain' },
-  { 'content-type': 'application/json; charset=utf-16' },
-  { 'content-type': 'application/json; charset=latin1' },
-  { 'content-type': 'application/x-www-form-urlencoded' },
-  { 'content-type': 'multipart/form-data; boundary=x' },
-  { 'content-type': 'application/json', 'content-encoding': 'gzip' },
-  { 'content-type': 'application/json', 'transfer-encoding': 'chunked, identity' },
-];
-
-const PROTOTYPE_KEYS = ['__proto__', 'constructor', 'prototype'];
-
-/** Values of every wrong kind: types, sizes, encodings, numbers JSON cannot hold exactly. */
-export const hostileScalar: fc.Arbitrary<unknown> = fc.oneof(
-  fc.constant(null),
-  fc.boolean(),
-  fc.integer(),
-  fc.double({ noNaN: true }),
-  fc.constantFrom(1e308, -1e308, Number.MAX_SAFE_INTEGER + 2, 2 ** 64, -1, 0.5, 65_537, 1 << 30),
-  fc.string({ unit: 'binary', maxLength: 40 }),
-  fc.constantFrom(
-    '',
-    ' ',
-    '../../etc/passwd',
-    '%FF',
-    '\u0000',
-    '\ud800',
-    '\u202e',
-    'DROP TABLE events;--',
-    'x'.repeat(5_000),
-    '__proto__',
-    '${7*7}',
-    '<script>',
-    'node-a\r\nx-evil: 1',
-    'Ready',
-  ),
-);
-
-const hostileKey = fc.oneof(
-  fc.constantFrom(...PROTOTYPE_KEYS, 'nodeId', 'token', 'force', 'requestId', 'consumer', 'isAdmin', ''),
-  fc.string({ maxLength: 12 }),
-);
-
-export const hostileValue: fc.Arbitrary<unknown> = fc.letrec<{ value: unknown }>((tie) => ({
-  value: fc.oneof(
-    { depthSize: 'small', withCrossShrink: true },
-    hostileScalar,
-    fc.array(tie('value'), { maxLength: 4 }),
-    fc.dictionary(hostileKey, tie('value'), { maxKeys: 4 }),
-  ),
-})).value;
-
-/** Broken or hostile JSON text: truncated, not JSON, prototype keys, numbers out of range, very deep. */
-const hostileJsonText: fc.Arbitrary<string> = fc.oneof(
-  fc.string({ maxLength: 60 }),
-  fc.json({ maxDepth: 3 }).map((json) => json.slice(0, Math.max(0, json.length - 1))),
-  fc.constantFrom(
-    '{',
-    '}',
-    '{"a":}',
-    "{'nodeId':'x'}",
-    '{"nodeId":"x",}',
-    'NaN',
-    'undefined',
-    '\ufeff{"nodeId":"n","hostname":"h"}',
-    '{"nodeId":"a","nodeId":"b"}',
-    '{"cpuCount":1e99999}',
-    '{"cpuCount":-0}',
-    '{"cpuCount":123456789012345678901234567890}',
-    'null',
-    'true',
-    '[]',
-    '""',
-    '0',
-    '{"__proto__":{"isAdmin":true}}',
-    '{"constructor":{"prototype":{"isAdmin":true}}}',
-    '{"consumer":{"__proto__":{"controller":"c","model":"m"}}}',
-  ),
-  fc.integer({ min: 33, max: 20_000 }).map((depth) => `${'['.repeat(depth)}${']'.repeat(depth)}`),
-  fc.integer({ min: 33, max: 5_000 }).map((depth) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`),
-);
-
-const jsonBody = (value: unknown) => JSON.stringify(value) ?? 'null';
-
-/** A body for any endpoint: none, a hostile value, or hostile text. */
-const anyBody: fc.Arbitrary<{ body?: string | Buffer; headers: Record<string, string> }> = fc.record({
-  body: fc.oneof(
-    fc.constant(undefined),
-    hostileValue.map(jsonBody),
-    hostileJsonText,
-    fc.constant(Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x3a, 0x31, 0x7d])),
-  ),
-  headers: fc.constantFrom(...CONTENT_TYPES),
-});
 
 const SEGMENTS = [
   'v1',
@@ -192,38 +90,6 @@ const queryString = fc
     { maxLength: 3 },
   )
   .map((pairs) => (pairs.length ? `?${pairs.map(([key, value]) => `${key}=${value}`).join('&')}` : ''));
-
-/** A token that is NOT a live one: ended, forged, borrowed from another node, or subtly altered. */
-export const wrongToken = (targets: FuzzTargets): fc.Arbitrary<string> => {
-  const live = new Set(targets.liveTokens.map(({ token }) => token));
-  const nodes = [...targets.heldNodes, ...targets.reservedNodes.map(({ nodeId }) => nodeId), 'fz-ghost'];
-  const entropy = fc.string({ unit: fc.constantFrom(...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'), minLength: 16, maxLength: 64 });
-  const livePick = fc.constantFrom(...targets.liveTokens);
-  return fc
-    .oneof(
-      fc.constantFrom(...targets.endedTokens),
-      fc.tuple(fc.constantFrom(...nodes), fc.integer({ min: 1, max: 6 }), entropy).map(([nodeId, epoch, random]) => `${b64(nodeId)}.${epoch}.${random}`),
-      fc.tuple(livePick, fc.constantFrom(...nodes)).map(([{ token }, other]) => `${b64(other)}.${token.split('.').slice(1).join('.')}`),
-      livePick.map(({ token }) => `${token}x`),
-      livePick.map(({ token }) => token.slice(0, -1)),
-      livePick.map(({ token }) => token.replace(/\.(\d+)\./, (_, epoch: string) => `.${Number(epoch) + 1}.`)),
-      livePick.map(({ token }) => token.replace(/\.(\d+)\./, '.0.')),
-      livePick.map(({ token }) => token.replace(/\.(\d+)\./, '.99999999999999999999.')),
-      livePick.map(({ token }) => token.toUpperCase()),
-      livePick.map(({ token }) => encodeURIComponent(`${token}/../${token}`)),
-      fc.string({ unit: 'binary', maxLength: 30 }).map(encodeURIComponent),
-      fc.constantFrom('..', '%2e%2e', '%FF', 'x'.repeat(600), `${b64('../etc')}.1.AAAAAAAAAAAAAAAAAAAA`),
-    )
-    .filter((token) => token !== '' && !live.has(token) && !live.has(safeDecode(token)));
-};
-
-const safeDecode = (text: string): string => {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return text;
-  }
-};
 
 /** 1. Anything at all: methods, paths (traversal, huge, unicode, broken percent-encoding), headers, bodies. */
 export const garbageRequest = (targets: FuzzTargets): fc.Arbitrary<RawRequest> => {

@@ -108,6 +108,15 @@ export const foldFromZero = (events: readonly RecordedEvent[], upTo = Infinity):
   return view;
 };
 
+/** The fields of an event's data that evidence tells events apart by (each event has some of them). */
+export interface EvidenceData {
+  token?: string;
+  reservationId?: string;
+  ip?: string;
+  ending?: string;
+  request?: { requestId: string } | null;
+}
+
 /** What an acknowledged command must have left in the log. */
 export interface Evidence {
   /** For the failure message: which command, and what it was told. */
@@ -115,7 +124,7 @@ export interface Evidence {
   stream: string;
   /** The event's type (or the types it may have, e.g. a repeated report's own record). */
   type: string | readonly string[];
-  where?: (data: any) => boolean;
+  where?: (data: EvidenceData) => boolean;
   /**
    * The position the command answered with: its append ended exactly there (an event of
    * this stream is at that position) and the expected event is at or before it (an
@@ -135,7 +144,7 @@ export const missingEvidence = (evidence: readonly Evidence[], events: readonly 
     .filter((expected) => {
       const stream = byStream.get(expected.stream) ?? [];
       const types = typeof expected.type === 'string' ? [expected.type] : expected.type;
-      const found = stream.filter((event) => types.includes(event.type) && (expected.where ? expected.where(event.data) : true));
+      const found = stream.filter((event) => types.includes(event.type) && (expected.where ? expected.where(event.data as EvidenceData) : true));
       if (found.length === 0) return true;
       if (expected.position == null) return false;
       return !stream.some((event) => event.position === expected.position) || !found.some((event) => event.position <= expected.position!);

@@ -3,20 +3,29 @@
  * the state panel and the live stream to one view state that the URL mirrors.
  * That view state and its transitions are one state machine (every panel reads it, every
  * control changes it); the panels draw themselves in their own files (timeline-view,
- * state-panel, diff-panel, event-list, find, live).
+ * state-panel, diff-panel, event-list, find, live), and signing in has its own (sign-in).
  */
-import { ApiError, explain, forgetKey, get, query, storedKey, storeKey } from './api';
+import { ApiError, get, storedKey } from './api';
+import { cursorForTime, cursorTime, stepFrom } from './cursor';
 import { byId, fill, h } from './dom';
 import { showDiff } from './diff-panel';
 import { markCursor, showEventList } from './event-list';
 import { wireFindForm } from './find-form';
 import { buildLanes, type LaneLayout } from './lanes';
 import { LiveStream } from './live';
+import { showApp, signIn, wireSignIn } from './sign-in';
 import { renderState } from './state-panel';
-import type { StateDoc } from './state-doc';
+import { stateUrl, type StateDoc } from './state-doc';
 import { loadStory, MAX_STORY_EVENTS, subjectFilter, subjectTitle, toStoryEvent, type StoryEvent, type Subject } from './story';
 import { TimelineView, type TimeWindow } from './timeline-view';
 import { readUrl, writeUrl, type ViewState } from './url-state';
+
+declare global {
+  interface Window {
+    /** The page's own timings (request to a drawn story), which the browser test reads. */
+    reviewTimings: Record<string, number>;
+  }
+}
 
 const view: ViewState = readUrl(location);
 let events: StoryEvent[] = [];
@@ -27,10 +36,10 @@ let stateRequest: AbortController | null = null;
 let refreshTimer: number | undefined;
 /** Measured by the page itself (the browser test reports it): request to a drawn story. */
 const timings: Record<string, number> = {};
-(window as unknown as { reviewTimings: Record<string, number> }).reviewTimings = timings;
+window.reviewTimings = timings;
 
 const timeline = new TimelineView(byId('timeline'), {
-  cursorAt: (time) => setCursor(cursorForTime(time)),
+  cursorAt: (time) => setCursor(cursorForTime(events, time)),
   step: (direction) => stepCursor(direction),
   openEvent: (position) => openEvent(position),
   windowChanged: (window) => windowChanged(window),
@@ -38,41 +47,12 @@ const timeline = new TimelineView(byId('timeline'), {
 
 // ---- signing in ---------------------------------------------------------------------
 
-const signIn = async (key: string): Promise<boolean> => {
-  storeKey(key);
-  try {
-    await get('/v1/audit/events?limit=1');
-    return true;
-  } catch (error) {
-    forgetKey();
-    byId('sign-in-error').textContent = error instanceof ApiError ? error.message : explain(0, 'error', String(error));
-    return false;
-  }
-};
-
-const showApp = (signedIn: boolean): void => {
-  byId('sign-in').hidden = signedIn;
-  byId('app').hidden = !signedIn;
-  byId('sign-out').hidden = !signedIn;
-  byId('who').textContent = signedIn ? 'Signed in (read-only review: nothing here changes the ledger)' : '';
-};
-
-byId<HTMLFormElement>('sign-in-form').addEventListener('submit', async (event) => {
-  event.preventDefault();
-  const input = byId<HTMLInputElement>('api-key');
-  byId('sign-in-error').textContent = '';
-  if (await signIn(input.value.trim())) {
-    input.value = '';
-    showApp(true);
+wireSignIn(
+  () => {
     if (view.subject) void openStory(view.subject);
-  }
-});
-
-byId('sign-out').addEventListener('click', () => {
-  forgetKey();
-  live?.stop();
-  showApp(false);
-});
+  },
+  () => live?.stop(),
+);
 
 // ---- finding --------------------------------------------------------------------------
 
@@ -143,30 +123,7 @@ const windowChanged = (window: TimeWindow): void => {
 
 // ---- the cursor -----------------------------------------------------------------------
 
-/** The last event at or before a time: the cursor stands just after it. */
-const cursorForTime = (time: number): string => {
-  let chosen: StoryEvent | undefined;
-  for (const event of events) {
-    if (event.at > time) break;
-    chosen = event;
-  }
-  return chosen ? String(chosen.position) : new Date(time).toISOString();
-};
-
-const cursorTime = (): number | null => {
-  if (view.at === null) return null;
-  if (/^\d+$/.test(view.at)) {
-    const position = Number(view.at);
-    let time: number | null = null;
-    for (const event of events) {
-      if (event.position > position) break;
-      time = event.at;
-    }
-    return time ?? events[0]?.at ?? null;
-  }
-  const time = Date.parse(view.at);
-  return Number.isNaN(time) ? null : time;
-};
+const cursorTimeNow = (): number | null => cursorTime(events, view.at);
 
 const setCursor = (at: string | null): void => {
   view.at = at;
@@ -174,24 +131,14 @@ const setCursor = (at: string | null): void => {
 };
 
 const stepCursor = (direction: -1 | 1 | 'first' | 'last'): void => {
-  if (events.length === 0) return;
-  if (direction === 'first') return setCursor(String(events[0].position));
-  if (direction === 'last') return setCursor(String(events[events.length - 1].position));
-  const current = view.at !== null && /^\d+$/.test(view.at) ? Number(view.at) : view.at === null ? Infinity : cursorPositionOfTime();
-  const index = direction === 1 ? events.findIndex((event) => event.position > current) : findLastIndex(events, (event) => event.position < current);
-  if (index >= 0) setCursor(String(events[index].position));
-};
-
-const cursorPositionOfTime = (): number => Number(cursorForTime(cursorTime() ?? 0)) || 0;
-const findLastIndex = <T>(list: T[], test: (item: T) => boolean): number => {
-  for (let index = list.length - 1; index >= 0; index--) if (test(list[index])) return index;
-  return -1;
+  const target = stepFrom(events, view.at, direction);
+  if (target !== null) setCursor(target);
 };
 
 /** Puts the cursor where the view says, shows the state then, and follows live when it is "now". */
 const applyCursor = (): void => {
   writeUrl(view);
-  const time = cursorTime();
+  const time = cursorTimeNow();
   timeline.setCursor(time ?? (view.at === null ? Date.now() : null));
   byId<HTMLInputElement>('cursor-input').value = view.at ?? '';
   byId('now').setAttribute('aria-pressed', String(view.at === null));
@@ -212,8 +159,8 @@ byId<HTMLFormElement>('cursor-form').addEventListener('submit', (event) => {
   status(`"${raw}" is neither a time (2026-11-29T13:05:00Z) nor a position (digits)`);
 });
 byId('now').addEventListener('click', () => setCursor(null));
-byId('zoom-in').addEventListener('click', () => timeline.zoom(0.5, cursorTime() ?? undefined));
-byId('zoom-out').addEventListener('click', () => timeline.zoom(2, cursorTime() ?? undefined));
+byId('zoom-in').addEventListener('click', () => timeline.zoom(0.5, cursorTimeNow() ?? undefined));
+byId('zoom-out').addEventListener('click', () => timeline.zoom(2, cursorTimeNow() ?? undefined));
 byId('pan-left').addEventListener('click', () => timeline.pan(-0.25));
 byId('pan-right').addEventListener('click', () => timeline.pan(0.25));
 byId('fit').addEventListener('click', () => {
@@ -226,16 +173,6 @@ byId('pin').addEventListener('click', () => {
 });
 
 // ---- state and diff at the cursor ---------------------------------------------------------
-
-const stateUrl = (subject: Subject, at: string | null): string => {
-  const path =
-    subject.kind === 'node'
-      ? `/v1/state/nodes/${encodeURIComponent(subject.nodeId)}`
-      : subject.kind === 'model'
-        ? `/v1/state/models/${encodeURIComponent(subject.controller)}/${encodeURIComponent(subject.model)}`
-        : `/v1/state/addresses/${encodeURIComponent(subject.ip)}`;
-  return `${path}${query({ at })}`;
-};
 
 const refreshState = async (): Promise<void> => {
   const subject = view.subject;

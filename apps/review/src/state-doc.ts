@@ -1,3 +1,17 @@
+import { query } from './api';
+import type { Subject } from './story';
+
+/** Where the state document of `subject` at the cursor `at` (null: now) is read. */
+export const stateUrl = (subject: Subject, at: string | null): string => {
+  const path =
+    subject.kind === 'node'
+      ? `/v1/state/nodes/${encodeURIComponent(subject.nodeId)}`
+      : subject.kind === 'model'
+        ? `/v1/state/models/${encodeURIComponent(subject.controller)}/${encodeURIComponent(subject.model)}`
+        : `/v1/state/addresses/${encodeURIComponent(subject.ip)}`;
+  return `${path}${query({ at })}`;
+};
+
 /** The state of one node, model or address at a moment, as `/v1/state/{nodes,models,addresses}/...` answer it. */
 export interface StateDoc {
   at: string;

@@ -19,8 +19,9 @@ const oneReadEach = async (store: EventStore, positions: readonly number[]): Pro
   return found;
 };
 
-const readsByPosition = (store: EventStore): ReadsByPosition | null =>
-  typeof (store as Partial<ReadsByPosition>).eventsAt === 'function' ? (store as unknown as ReadsByPosition) : null;
+const readsByPosition = (store: EventStore): ReadsByPosition | null => (hasEventsAt(store) ? store : null);
+
+const hasEventsAt = (store: EventStore): store is EventStore & ReadsByPosition => 'eventsAt' in store && typeof store.eventsAt === 'function';
 
 /**
  * The events at `positions` (each one an event's own, as the log handed it out), in the

@@ -1,5 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -28,8 +29,10 @@ const gomaasapiRoot = (): { root: string } | { missing: string } => {
 
 /**
  * Juju's own MAAS client (gomaasapi, as Debian packages it) in a small Go program, built
- * offline in GOPATH mode into a temp folder; its build cache lives in a stable folder so
- * a second run builds in seconds. `missing` says why it cannot run here, for a skip.
+ * offline in GOPATH mode. The program and Go's build cache live in a stable folder: the
+ * first spec file to need it builds it, the others (and later runs) find it built, under a
+ * name that changes with its source, the Go toolchain and the library's folder. `missing`
+ * says why it cannot run here, for a skip.
  */
 export class JujuMaasClient {
   private constructor(
@@ -47,21 +50,27 @@ export class JujuMaasClient {
     const found = gomaasapiRoot();
     if ('missing' in found) throw new Error(found.missing);
     const folder = mkdtempSync(join(tmpdir(), 'juju-maas-client-'));
-    const binary = join(folder, 'juju-maas-client');
     const cache = join(tmpdir(), 'provisioning-ledger-go-build-cache');
     mkdirSync(cache, { recursive: true });
-    // Spec files run two at a time: one cold build at once, the other then finds the cache warm.
+    const goVersion = spawnSync('go', ['version'], { encoding: 'utf8' }).stdout;
+    const key = createHash('sha256').update(readFileSync(SOURCE)).update(goVersion).update(found.root).digest('hex').slice(0, 16);
+    const binary = join(cache, `juju-maas-client-${key}`);
+    // Spec files run two at a time: one builds, the other waits and finds the program built.
     const release = await lock(join(cache, 'build.lock'));
     const started = process.hrtime.bigint();
     try {
-      const result = await run('go', ['build', '-o', binary, SOURCE], {
-        GO111MODULE: 'off',
-        GOPATH: `${join(folder, 'gopath')}:${found.root}`,
-        GOCACHE: cache,
-        GOFLAGS: '',
-        GOTOOLCHAIN: 'local',
-      });
-      if (result.status !== 0) throw new Error(`building the gomaasapi program failed:\n${result.stderr}`);
+      if (!existsSync(binary)) {
+        const result = await run('go', ['build', '-o', `${binary}.partial`, SOURCE], {
+          GO111MODULE: 'off',
+          GOPATH: `${join(folder, 'gopath')}:${found.root}`,
+          GOCACHE: cache,
+          GOFLAGS: '',
+          GOTOOLCHAIN: 'local',
+        });
+        if (result.status !== 0) throw new Error(`building the gomaasapi program failed:\n${result.stderr}`);
+        // Renamed once whole: a build killed halfway leaves no program that looks built.
+        renameSync(`${binary}.partial`, binary);
+      }
     } finally {
       release();
     }

@@ -1,127 +1,23 @@
 /**
  * `ledger-cli import` against generated lease files of thousands of records, and a small
  * stand-in for the ledger's endpoint (the real one is exercised in test/lease-import.e2e).
- *
- * Why this file is over 300 lines: one command's every outcome (usage, formats, batches,
- * failures, reports) against one stand-in endpoint.
+ * Files that are compressed, empty, or no lease files at all: import-odd-files.int.spec.ts.
  */
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { gzipSync } from 'node:zlib';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { UsageError, type CliIo } from '../cli-command';
+import { UsageError } from '../cli-command';
 import { runCli } from '../main';
-import { parseCommandArgs } from '../parse-args';
-import { LEASE_STATES, type LeaseState } from '@ledger/lease-files';
-import { generateIscLeaseFile, generateKeaLeaseFiles, type GeneratedLeaseFiles } from '@ledger/lease-files/testing';
+import { generateKeaLeaseFiles, type GeneratedLeaseFiles } from '@ledger/lease-files/testing';
 import type { ImportReport } from '../lease-import/import-report';
-import { createImportCommand, type ImportDependencies } from './import.command';
-
-const captureIo = (env: NodeJS.ProcessEnv = {}, interactive = false) => {
-  const out: string[] = [];
-  const err: string[] = [];
-  const io: CliIo = { out: (t) => out.push(t), err: (t) => err.push(t), interactive, env };
-  return { io, out, err, text: () => out.join('\n'), errors: () => err.join('\n') };
-};
-
-const noNetwork = (async () => {
-  throw new Error('a dry run must not post');
-}) as unknown as typeof fetch;
-
-const runImport = async (argv: string[], options: { env?: NodeJS.ProcessEnv; interactive?: boolean; deps?: ImportDependencies } = {}) => {
-  const capture = captureIo(options.env, options.interactive);
-  const code = await createImportCommand({ retryDelaysMs: [], ...options.deps }).run(parseCommandArgs(createImportCommand(), argv), capture.io);
-  return { code, ...capture };
-};
-
-const expectedStates = (generated: GeneratedLeaseFiles) => {
-  const states = Object.fromEntries(LEASE_STATES.map((s) => [s, 0])) as Record<LeaseState, number>;
-  for (const { state } of generated.expected.values()) states[state]++;
-  return states;
-};
-
-const assertMatches = (report: ImportReport, generated: GeneratedLeaseFiles) => {
-  assert.equal(report.records, generated.expected.size);
-  assert.equal(report.entries, generated.entries);
-  assert.equal(report.superseded, generated.superseded);
-  assert.equal(report.skipped.length, generated.malformed);
-  assert.equal(
-    Object.values(report.ignored).reduce((a, b) => a + b, 0),
-    generated.ignored,
-  );
-  assert.deepEqual(report.states, expectedStates(generated));
-  assert.ok(report.skipped.every((p) => p.line > 0 && p.reason.length > 0));
-};
-
-/** The endpoint's contract, kept small: live owners' leases are valid, every other active lease orphaned, the rest released. */
-/** `storageFault`: calls from `from` (1-based) up to `until` (or all after) are answered as the ledger answers on a full or read-only disk. */
-type StorageFault = { from: number; until?: number; code: 'storage_full' | 'storage_read_only'; retryAfter: number };
-
-const startFakeLedger = async (live: Map<string, string>, options: { failOnCall?: number; status?: number; storageFault?: StorageFault } = {}) => {
-  const calls: { authorization?: string; body: { source: string; leases: { ip: string; mac: string; state: string }[] } }[] = [];
-  const readBody = async (request: IncomingMessage) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of request) chunks.push(chunk as Buffer);
-    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
-  };
-  const server: Server = createServer(async (request, response) => {
-    const body = await readBody(request);
-    calls.push({ authorization: request.headers.authorization, body });
-    response.setHeader('content-type', 'application/json');
-    if (options.failOnCall === calls.length) {
-      response.statusCode = options.status ?? 500;
-      response.end(JSON.stringify({ statusCode: response.statusCode, code: 'internal_error', message: 'internal error; quote correlation id x' }));
-      return;
-    }
-    const fault = options.storageFault;
-    if (fault && calls.length >= fault.from && (fault.until === undefined || calls.length < fault.until)) {
-      // As LedgerExceptionFilter answers a write the disk refused.
-      response.statusCode = 503;
-      response.setHeader('retry-after', String(fault.retryAfter));
-      const condition = fault.code === 'storage_full' ? 'the disk holding the ledger is full' : 'the file system holding the ledger is read-only';
-      response.end(
-        JSON.stringify({
-          code: fault.code,
-          message: `${condition}: nothing was written; retry after ${fault.retryAfter} s`,
-          statusCode: 503,
-          correlationId: 'x',
-        }),
-      );
-      return;
-    }
-    if (request.url !== '/v1/observations/leases' || body.leases.length > 5000) {
-      response.statusCode = 400;
-      response.end(JSON.stringify({ code: 'invalid_request', message: 'leases: at most 5000' }));
-      return;
-    }
-    const results = body.leases.map((lease: { ip: string; mac: string; state: string }) => {
-      if (lease.state !== 'active') return { ip: lease.ip, mac: lease.mac, verdict: 'released', reason: `the server says ${lease.state}` };
-      if (live.get(lease.ip) === lease.mac) return { ip: lease.ip, mac: lease.mac, verdict: 'valid', reason: 'owner live', token: 't-1' };
-      return { ip: lease.ip, mac: lease.mac, verdict: 'orphaned', reason: live.has(lease.ip) ? 'another MAC holds it' : 'no owner in the ledger' };
-    });
-    const summary = { valid: 0, orphaned: 0, released: 0, unknown: 0 } as Record<string, number>;
-    for (const r of results) summary[r.verdict]++;
-    response.end(JSON.stringify({ source: body.source, received: results.length, results, summary, position: calls.length * 10 }));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { url, calls, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
-};
+import { assertMatches, captureIo, noNetwork, runImport, useGeneratedIscFile } from './testing/import-harness';
+import { startFakeLedger } from './testing/lease-observations-stand-in';
 
 describe('ledger-cli import', () => {
   let dir: string;
   let isc: GeneratedLeaseFiles;
   let iscFile: string;
-  before(() => {
-    dir = mkdtempSync(join(tmpdir(), 'lease-import-'));
-    iscFile = join(dir, 'dhcpd.leases');
-    isc = generateIscLeaseFile(iscFile, { leases: 6_000, seed: 11, supersededRatio: 0.25, malformedRatio: 0.01, ipv6Ratio: 0.1 });
-  });
-  after(() => rmSync(dir, { recursive: true, force: true }));
+  useGeneratedIscFile((files) => ({ dir, iscFile, isc } = files));
 
   describe('usage', () => {
     const usage = async (argv: string[], pattern: RegExp) => {
@@ -329,102 +225,6 @@ describe('ledger-cli import', () => {
         errors(),
         /import failed after 0 of [\d,]+ records were posted: cannot reach the ledger at http:\/\/127\.0\.0\.1:\d+\/v1\/observations\/leases/,
       );
-    });
-  });
-
-  describe('files that are compressed, empty, or not lease files at all (issue 10, items 1 and 3)', () => {
-    const dryRunJson = async (file: string, extra: string[] = []) => {
-      const run = await runImport([file, '--dry-run', '--report', 'json', ...extra], { deps: { fetch: noNetwork } });
-      assert.equal(run.code, 0, run.errors());
-      return JSON.parse(run.text()) as ImportReport;
-    };
-    /** Exit 2, a short message on stderr, no raw control bytes anywhere, nothing on stdout. */
-    const refused = async (file: string, pattern: RegExp) => {
-      const run = await runImport([file, '--dry-run'], { deps: { fetch: noNetwork } });
-      assert.equal(run.code, 2, run.text() + run.errors());
-      assert.equal(run.text(), '');
-      assert.match(run.errors(), pattern);
-      assert.ok(run.errors().length < 600, run.errors());
-      assert.doesNotMatch(run.errors(), /[\u0000-\u0008\u000e-\u001f\u007f]/);
-    };
-
-    it('reads a gzipped dhcpd.leases exactly as the plain file, told by its magic bytes', async () => {
-      const gz = join(dir, 'dhcpd.leases-20240501');
-      writeFileSync(gz, gzipSync(readFileSync(iscFile)));
-      const report = await dryRunJson(gz);
-      assertMatches(report, isc);
-      assert.equal(report.format, 'isc');
-    });
-
-    it('reads a gzipped Kea CSV, its format told from the decompressed header', async () => {
-      const plain = join(dir, 'kea-gz-source.csv');
-      const kea = generateKeaLeaseFiles(plain, { leases: 500, seed: 8 });
-      const gz = join(dir, 'kea-leases4.csv.gz');
-      writeFileSync(gz, gzipSync(readFileSync(plain)));
-      const report = await dryRunJson(gz);
-      assert.equal(report.format, 'kea');
-      assertMatches(report, kea);
-    });
-
-    it('says "no leases" for an empty file, and exits 0', async () => {
-      const empty = join(dir, 'empty.leases');
-      writeFileSync(empty, '');
-      const run = await runImport([empty, '--dry-run'], { deps: { fetch: noNetwork } });
-      assert.equal(run.code, 0);
-      assert.match(run.text(), /no leases/);
-    });
-
-    it('refuses an executable and random bytes: binary is no lease file', async () => {
-      await refused(process.execPath, /is not a lease file: it holds binary data/);
-      const random = join(dir, 'random.bin');
-      writeFileSync(random, Buffer.from(Array.from({ length: 1 << 20 }, (_, i) => (i * 2_654_435_761) >>> 24)));
-      await refused(random, /is not a lease file: it holds binary data/);
-    });
-
-    it('stops reading a text of garbage after a bounded number of lines, and says so', async () => {
-      const garbage = join(dir, 'garbage.txt');
-      writeFileSync(garbage, Array.from({ length: 200_000 }, (_, i) => `\u001b[1m garbage ${i} \u0007 ${'z'.repeat(i % 300)}`).join('\n'));
-      await refused(garbage, /import stopped: this is not a dhcpd\.leases file: 20 of its first \d+ lines .*stopped reading at line \d+; nothing was posted/);
-    });
-
-    it('bounds what one line of garbage costs: a file without a newline is cut, not held whole', async () => {
-      const oneLine = join(dir, 'one-line.txt');
-      writeFileSync(oneLine, 'x'.repeat(8 << 20));
-      const report = await dryRunJson(oneLine);
-      assert.equal(report.records, 0);
-      assert.equal(report.skipped.length, 1);
-      assert.ok(report.skipped[0].reason.length < 200, report.skipped[0].reason.slice(0, 300));
-    });
-
-    it('stops a file read as Kea CSV without a valid header, or with a run of rows that are no lease rows; posts nothing', async () => {
-      // Not a dry run: a post would reach noNetwork and end in exit 1, not 2.
-      const refusedAsKea = async (file: string, pattern: RegExp) => {
-        const run = await runImport([file, '--format', 'kea'], { deps: { fetch: noNetwork } });
-        assert.equal(run.code, 2, run.text() + run.errors());
-        assert.equal(run.text(), '');
-        assert.match(run.errors(), pattern);
-        assert.ok(run.errors().length < 600, run.errors());
-        assert.doesNotMatch(run.errors(), /[\u0000-\u0008\u000e-\u001f\u007f]/);
-      };
-      const noHeader = join(dir, 'no-header.csv');
-      writeFileSync(noHeader, Array.from({ length: 50_000 }, (_, i) => `\u001b[1m garbage ${i} \u0007 ${'z'.repeat(i % 300)}`).join('\n'));
-      await refusedAsKea(
-        noHeader,
-        /import stopped: this is not a Kea lease file: its first line is no Kea lease-file header \(no 'address' column\): '\\x1b\[1m garbage 0 \\x07 '; stopped reading at line 1; nothing was posted/,
-      );
-      const kea = generateKeaLeaseFiles(join(dir, 'kea-then-garbage.csv'), { leases: 200, seed: 9 });
-      const last = kea.files[kea.files.length - 1];
-      writeFileSync(last, readFileSync(last, 'utf8') + Array.from({ length: 200_000 }, (_, i) => `\u0000\u0001 junk ${i}`).join('\n'));
-      await refusedAsKea(
-        last,
-        /import stopped: (this|\S*kea-then-garbage\.csv) is not a Kea lease file: lines \d+-\d+ are no lease rows \(1000 in a row\); stopped reading at line \d+; nothing was posted/,
-      );
-    });
-
-    it('refuses a file that starts like gzip but is not', async () => {
-      const corrupt = join(dir, 'corrupt.gz');
-      writeFileSync(corrupt, Buffer.concat([Buffer.from([0x1f, 0x8b, 8, 0]), Buffer.alloc(64, 0x41)]));
-      await refused(corrupt, /gzip/);
     });
   });
 

@@ -4,6 +4,7 @@ import { SeededRandom } from './seeded-random';
 import { SimulatedAddresses } from './simulated-addresses';
 import { actorOf, SimulatedConsumers } from './simulated-consumers';
 import { refusalRecord } from './simulated-refusal';
+import { enlistCommand, maintenanceCommand, powerSyncCommand, providerStatusCommand, reserveCommand } from './simulated-commands';
 import { envelope, type SimulatedAppend } from './simulated-append';
 
 export type { SimulatedAppend };
@@ -25,8 +26,6 @@ interface SimulatedNode {
   tokens: string[];
   reservationKeyHash: string | null;
 }
-
-const ZONES = ['default', 'rack-a', 'rack-b', 'rack-c'];
 
 /**
  * Realistic node histories, decided by the real node decider: nodes enlisted, reserved,
@@ -121,42 +120,12 @@ export class HistorySimulator {
   }
 
   private enlist(node: SimulatedNode): SimulatedAppend[] {
-    const r = this.random;
-    return this.decide(
-      node,
-      {
-        type: 'EnlistNode',
-        nodeId: node.nodeId,
-        profile: {
-          hostname: `${node.nodeId}.maas`,
-          arch: r.chance(0.8) ? 'amd64' : 'arm64',
-          cpuCount: r.pick([8, 16, 32, 64]),
-          memoryMb: r.pick([16384, 32768, 65536, 131072]),
-          tags: r.chance(0.3) ? ['gpu'] : [],
-          zone: r.pick(ZONES),
-        },
-      },
-      'operator:charlie',
-    );
+    return this.decide(node, enlistCommand(this.random, node.nodeId), 'operator:charlie');
   }
 
   private reserve(node: SimulatedNode): SimulatedAppend[] {
     node.reservationKeyHash = this.random.hex(64);
-    const ttlMs = (5 + this.random.below(55)) * 60_000;
-    return this.decide(
-      node,
-      {
-        type: 'ReserveNode',
-        nodeId: node.nodeId,
-        reservationId: this.random.uuid(this.now),
-        agentName: 'agent:picker',
-        owner: this.random.chance(0.5) ? 'charlie' : null,
-        keyHash: node.reservationKeyHash,
-        expiresAt: new Date(this.now + ttlMs).toISOString(),
-        now: this.iso(),
-      },
-      'agent:picker',
-    );
+    return this.decide(node, reserveCommand(this.random, node.nodeId, node.reservationKeyHash, this.now), 'agent:picker');
   }
 
   private acquire(node: SimulatedNode, reservationKeyHash: string | null): SimulatedAppend[] {
@@ -212,38 +181,17 @@ export class HistorySimulator {
     return this.decide(node, { type: 'ReleaseAllocation', nodeId: node.nodeId, token, ending: 'released', now: this.iso(), request: null }, 'anonymous');
   }
 
-  /** Power syncs mostly succeed; a node that started failing keeps failing for a while (seed 4). */
   private powerSync(node: SimulatedNode): SimulatedAppend[] {
-    const failing = node.state.health.power.consecutiveFailures > 0;
-    const ok = failing ? this.random.chance(0.4) : this.random.chance(0.8);
-    return this.decide(
-      node,
-      {
-        type: 'ObservePowerSync',
-        nodeId: node.nodeId,
-        ok,
-        error: ok ? null : this.random.pick(['IPMI timeout', 'BMC unreachable']),
-        observedAt: this.iso(),
-        failuresForFault: 3,
-        now: this.iso(),
-      },
-      'maas',
-    );
+    return this.decide(node, powerSyncCommand(this.random, node.nodeId, node.state, this.now), 'maas');
   }
 
   private maintenance(node: SimulatedNode): SimulatedAppend[] {
-    const by = 'operator:charlie';
-    return node.state.health.maintenance
-      ? this.decide(node, { type: 'EndMaintenance', nodeId: node.nodeId, reason: 'fixed', by, now: this.iso() }, by)
-      : this.decide(node, { type: 'StartMaintenance', nodeId: node.nodeId, reason: 'replacing a disk', by, now: this.iso() }, by);
+    const { command, actor } = maintenanceCommand(node.nodeId, node.state, this.now);
+    return this.decide(node, command, actor);
   }
 
   private observe(node: SimulatedNode, providerStatus: string, actor: string): SimulatedAppend[] {
-    return this.decide(
-      node,
-      { type: 'ObserveProviderStatus', nodeId: node.nodeId, providerStatus, source: 'maas', observedAt: this.iso(), now: this.iso() },
-      actor,
-    );
+    return this.decide(node, providerStatusCommand(node.nodeId, providerStatus, this.now), actor);
   }
 
   /** A container on the node (seed 2) and a DHCP lease for it on a free address. */

@@ -16,14 +16,15 @@ const lease = { ip: '10.0.0.1', mac: '52:54:00:00:00:01', state: 'active' as con
 const recordingFetch = (...answers: (Response | Error)[]) => {
   const calls: { url: string; init: RequestInit }[] = [];
   // The typed client hands fetch a Request; recorded here as url and init, as a caller would write them.
-  const fetch = (async (request: Request) => {
+  const fetch: typeof globalThis.fetch = async (input) => {
+    const request = input instanceof Request ? input : new Request(input);
     const init: RequestInit = { method: request.method, headers: Object.fromEntries(request.headers), body: await request.text() };
     calls.push({ url: request.url, init });
     const next = answers.shift();
     if (!next) throw new Error('no more answers');
     if (next instanceof Error) throw next;
     return next;
-  }) as unknown as typeof globalThis.fetch;
+  };
   return { fetch, calls };
 };
 

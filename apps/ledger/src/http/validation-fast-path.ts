@@ -1,6 +1,6 @@
-import { ValidationTypes, type ValidationArguments, type ValidatorOptions } from 'class-validator';
+import { ValidationTypes, type ValidatorOptions } from 'class-validator';
 import type { ValidationMetadata } from 'class-validator/types/metadata/ValidationMetadata';
-import { validationStorage, type Constraint, type Target, type ValidationStorage as Storage } from './validation-storage';
+import { validationStorage, type Constraint, type ConstraintArguments, type Target, type ValidationStorage as Storage } from './validation-storage';
 
 interface CheckedRule {
   metadata: ValidationMetadata;
@@ -68,8 +68,8 @@ const verdict = (result: unknown): boolean | null =>
 /** Every rule holds for `value` (each element, for a rule with `each` on a collection); null: cannot tell here. */
 const rulesHold = (object: object, value: unknown, rules: CheckedRule[]): boolean | null => {
   for (const { metadata, constraints } of rules) {
-    const args: ValidationArguments = {
-      targetName: object.constructor ? object.constructor.name : (undefined as never),
+    const args: ConstraintArguments = {
+      targetName: object.constructor ? object.constructor.name : undefined,
       property: metadata.propertyName,
       object,
       value,

@@ -6,9 +6,12 @@ export type Target = abstract new (...args: never[]) => unknown;
 
 export type TargetMetadatas = (target: Target, schema: string, always: boolean, strictGroups: boolean, groups?: string[]) => ValidationMetadata[];
 
+/** What class-validator passes a constraint: its arguments, whose `targetName` it leaves undefined for an object without a constructor. */
+export type ConstraintArguments = Omit<ValidationArguments, 'targetName'> & { targetName: string | undefined };
+
 /** A constraint class's validator, as class-validator's storage keeps it. */
 export interface Constraint {
-  instance: { validate(value: unknown, args: ValidationArguments): unknown };
+  instance: { validate(value: unknown, args?: ConstraintArguments): unknown };
   async: boolean;
 }
 
@@ -23,4 +26,4 @@ export interface ValidationStorage {
   getTargetValidatorConstraints(target: Target): Constraint[];
 }
 
-export const validationStorage = (): ValidationStorage => getMetadataStorage() as unknown as ValidationStorage;
+export const validationStorage = (): ValidationStorage => getMetadataStorage();

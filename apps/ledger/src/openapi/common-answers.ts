@@ -1,6 +1,7 @@
 import { getSchemaPath, type OpenAPIObject } from '@nestjs/swagger';
 import type { HeaderObject, OperationObject, ResponseObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { ApiErrorDto } from './api-error.dto';
+import { rolesOf } from './operation-roles';
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
 
@@ -61,7 +62,7 @@ export const withCommonAnswers = (document: OpenAPIObject): void => {
       const add = (status: number, answer: ResponseObject) => {
         responses[String(status)] ??= answer;
       };
-      const roles = ((operation as unknown as Record<string, unknown>)['x-roles'] as string[] | undefined) ?? [];
+      const roles = rolesOf(operation);
       if (path.startsWith('/v1/')) add(400, error('Bad input: the message and details name the field.', 'invalid_request', 400));
       if (roles.length > 0) {
         add(401, error('No API key, or one the ledger does not know.', 'unauthorized', 401));

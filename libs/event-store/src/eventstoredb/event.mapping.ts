@@ -38,7 +38,7 @@ export function toEventData(event: NewEvent): EventData {
     id: event.id,
     type: event.type,
     data: event.data as JSONType,
-    metadata: event.metadata as unknown as JSONType,
+    metadata: { ...event.metadata },
   });
 }
 

@@ -1,82 +1,36 @@
 import type Database from 'better-sqlite3';
-import { parseToken } from '@ledger/domain';
 import type { EventFields, RecordedEvent } from '@ledger/event-store';
 import type { Projector, ProjectorRebuild } from '../runtime/projector';
 import { ReadModelTables } from '../runtime/read-model-tables';
 import { LOCKED, writeUnlessLocked } from '../runtime/write-unless-locked';
-import { auditEventOf, deriveAuditFields, leaseGrantOf, ownerlessLeaseOf, type LeaseRef } from './audit-fields';
-import {
-  AUDIT_INDEX,
-  auditTableNames,
-  auditTablesOf,
-  createAuditIndexes,
-  createAuditTables,
-  dropOtherAuditVersions,
-  type AuditTableNames,
-} from './audit-index-tables';
-import { auditTypeValue } from './audit-type-codes';
-
-type Consumer = { controller: string; model: string };
-
-/** A row of the events table, in its column order. */
-type AuditEventRow = [
-  position: number,
-  type: number | string,
-  recordedAt: string,
-  nodeId: string | null,
-  token: string | null,
-  ip: string | null,
-  controller: string | null,
-  model: string | null,
-  leaseId: string | null,
-  leaseOwner: string | null,
-];
-
-interface Statements {
-  generation: number;
-  names: AuditTableNames;
-  insertEvent: Database.Statement;
-  /** The consumer of a token: the first row naming both (the event that did, or one filed under it since). */
-  findConsumer: Database.Statement;
-  /** The first grant of a lease on an address: its row names the owner. */
-  leaseGrant: Database.Statement;
-}
+import { auditEventOf } from './audit-fields';
+import { AUDIT_INDEX, auditTableNames, auditTablesOf, createAuditIndexes, createAuditTables, dropOtherAuditVersions } from './audit-index-tables';
+import { AuditEventRows, auditStatements, type AuditEventRow, type AuditStatements } from './audit-event-rows';
 
 /** The current generation is behind the events offered: they must be read again from its position. */
 export class GenerationBehindError extends Error {
   override readonly name = 'GenerationBehindError';
 }
 
-/** Tokens whose consumer is kept in memory; older ones are looked up in the index's rows. */
-const TOKEN_CACHE = 200_000;
-/** Leases whose owner is kept in memory; older ones are looked up in the index's rows. */
-const LEASE_CACHE = 200_000;
-
-const leaseKey = (lease: LeaseRef): string => `${lease.leaseId} ${lease.ip}`;
-
 /**
  * Folds the log into the audit index: one row per event, written a page per
  * transaction together with the generation's position (its checkpoint), so rows and
- * checkpoint never disagree. An event is filed under what it names and, through the rows
- * before it, under what it implies: a token's consumer (the row of the event that named
- * both), a lease's owner (the row of its first grant). The live projector follows whichever generation is
+ * checkpoint never disagree. An event is filed under what it names and what it implies
+ * (AuditEventRows). The live projector follows whichever generation is
  * current (a CLI rebuild may promote a new one under it); a rebuild writes a fresh
  * generation, optionally without indexes until it is complete (faster bulk load).
  */
 export class AuditIndexProjector implements Projector {
   readonly name = AUDIT_INDEX;
   private readonly tables: ReadModelTables;
-  private statements: Statements;
+  private statements: AuditStatements;
   private folded: number;
-  private readonly tokens = new Map<string, Consumer | null>();
-  /** Lease (leaseKey) -> the token its first grant named. */
-  private readonly leases = new Map<string, string | null>();
+  /** Makes the rows, filing each event under what the rows before it imply. */
+  private readonly rows: AuditEventRows;
   /** A rebuild's load of a fresh generation, indexed once its rows are in (queue, writeQueued). */
   private bulk = false;
   /** A bulk load's rows made by queue(), not written yet. */
   private queued: AuditEventRow[] = [];
-  /** The caches hold every token and lease of the generation (a fresh one, never evicted): a miss needs no lookup. */
-  private complete = false;
   /** A bulk load whose page failed: its caches may hold what was rolled back, so it must start again. */
   private broken = false;
 
@@ -87,6 +41,10 @@ export class AuditIndexProjector implements Projector {
     private deferIndexes: boolean,
   ) {
     this.tables = new ReadModelTables(db);
+    this.rows = new AuditEventRows(
+      () => this.statements,
+      () => this.following,
+    );
     this.statements = this.prepare(generation);
     this.folded = this.tables.position(AUDIT_INDEX, generation) ?? 0;
   }
@@ -118,7 +76,7 @@ export class AuditIndexProjector implements Projector {
   /** A new generation for a rebuild; with `deferIndexes` its indexes are built by promote(). */
   static fresh(db: Database.Database, options: { deferIndexes?: boolean } = {}): AuditIndexProjector {
     const projector = new AuditIndexProjector(db, new ReadModelTables(db).allocate(AUDIT_INDEX), false, options.deferIndexes === true);
-    projector.complete = true;
+    projector.rows.complete = true;
     projector.bulk = options.deferIndexes === true;
     return projector;
   }
@@ -151,7 +109,7 @@ export class AuditIndexProjector implements Projector {
     try {
       // The position moves only once rows and checkpoint are committed: a failed commit
       // (a full disk fails at COMMIT more often than at INSERT) leaves it where the disk is.
-      this.folded = this.db.transaction(() => this.write((after) => this.rowsAfter(after, events))).immediate();
+      this.folded = this.db.transaction(() => this.write((after) => this.rows.after(after, events))).immediate();
     } catch (error) {
       this.forgetUnstored();
       throw error;
@@ -167,7 +125,7 @@ export class AuditIndexProjector implements Projector {
     if (!this.bulk) throw new Error(`${AUDIT_INDEX}: only a bulk load queues its rows`);
     this.assertNotBroken();
     const after = this.queued.length > 0 ? this.queued[this.queued.length - 1][0] : this.folded;
-    for (const row of this.rowsAfter(after, events)) this.queued.push(row);
+    for (const row of this.rows.after(after, events)) this.queued.push(row);
   }
 
   /** queue() for events read as their fields at AUDIT_DATA_PATHS (the embedded store's readFieldsAfter). */
@@ -205,9 +163,8 @@ export class AuditIndexProjector implements Projector {
 
   /** After a failed write: what was learned inside the rolled-back transaction was never stored. */
   private forgetUnstored(): void {
-    this.tokens.clear();
-    this.leases.clear();
-    this.complete = false;
+    this.rows.forget();
+    this.rows.complete = false;
     // A bulk load never looks up what its caches lack: what the failed page taught them cannot be told apart.
     if (this.bulk) this.broken = true;
   }
@@ -234,7 +191,7 @@ export class AuditIndexProjector implements Projector {
   promote(): void {
     this.buildIndexes();
     this.bulk = false;
-    this.complete = false;
+    this.rows.complete = false;
     this.db
       .transaction(() => {
         this.tables.promote(AUDIT_INDEX, this.statements.generation, auditTablesOf);
@@ -273,105 +230,10 @@ export class AuditIndexProjector implements Projector {
     return position;
   }
 
-  /**
-   * The events table's rows for the events after `after`, in its column order; learns
-   * token consumers and lease grants as it goes (their rows record them).
-   */
-  private rowsAfter(after: number, events: readonly RecordedEvent[]): AuditEventRow[] {
-    const rows: AuditEventRow[] = [];
-    for (const event of events) {
-      if (event.position <= after) continue;
-      const fields = deriveAuditFields(event);
-      let { nodeId, token, controller, model } = fields;
-      const grant = leaseGrantOf(event, fields);
-      if (grant !== null) this.recordLeaseOwner(grant);
-      const lease = ownerlessLeaseOf(event, fields);
-      if (lease !== null) {
-        // A renewal, release or expiry: the lease's owner, as the live stream files it
-        // (auditFieldsInView), from what this generation has indexed, never the ledger view.
-        token = this.leaseOwner(lease);
-        if (token !== null) {
-          nodeId ??= parseToken(token)?.nodeId ?? null;
-          ({ controller, model } = this.tokenConsumer(token) ?? { controller: null, model: null });
-        }
-      } else if (fields.token !== null) {
-        if (controller !== null && model !== null) {
-          if (this.tokenConsumer(fields.token) === null) this.remember(fields.token, { controller, model });
-        } else {
-          const consumer = this.tokenConsumer(fields.token);
-          if (consumer) ({ controller, model } = consumer);
-        }
-      }
-      rows.push([
-        event.position,
-        auditTypeValue(event.type),
-        event.recordedAt,
-        nodeId,
-        token,
-        fields.ip,
-        controller,
-        model,
-        grant?.leaseId ?? null,
-        grant?.token ?? null,
-      ]);
-    }
-    return rows;
-  }
-
-  private tokenConsumer(token: string): Consumer | null {
-    const cached = this.tokens.get(token);
-    if (cached !== undefined) return cached;
-    if (this.complete) return null;
-    const row = this.statements.findConsumer.get(token) as Consumer | undefined;
-    this.remember(token, row ?? null);
-    return row ?? null;
-  }
-
-  private remember(token: string, consumer: Consumer | null): void {
-    // A live index keeps a bounded cache; a rebuild, which sees every token once, keeps them all.
-    if (this.following && this.tokens.size >= TOKEN_CACHE) this.tokens.delete(this.tokens.keys().next().value as string);
-    this.tokens.set(token, consumer);
-  }
-
-  /** The token a lease was granted to, or null if this generation never saw its grant. */
-  private leaseOwner(lease: LeaseRef): string | null {
-    const key = leaseKey(lease);
-    const cached = this.leases.get(key);
-    if (cached !== undefined) return cached;
-    if (this.complete) return null;
-    const owner = (this.statements.leaseGrant.get(lease.ip, lease.leaseId) as [string] | undefined)?.[0] ?? null;
-    this.rememberLease(key, owner);
-    return owner;
-  }
-
-  /** The first grant of a lease names its owner for good (as the ledger view keeps the first); its row records it. */
-  private recordLeaseOwner(grant: LeaseRef & { token: string }): void {
-    const key = leaseKey(grant);
-    if (typeof this.leases.get(key) === 'string') return;
-    if (this.leaseOwner(grant) === null) this.rememberLease(key, grant.token);
-  }
-
-  private rememberLease(key: string, token: string | null): void {
-    if (this.following && this.leases.size >= LEASE_CACHE) this.leases.delete(this.leases.keys().next().value as string);
-    this.leases.set(key, token);
-  }
-
-  private prepare(generation: number): Statements {
-    const names = auditTableNames(generation);
-    createAuditTables(this.db, names);
-    if (!this.deferIndexes) createAuditIndexes(this.db, names);
-    this.tokens.clear();
-    this.leases.clear();
+  private prepare(generation: number): AuditStatements {
+    const statements = auditStatements(this.db, generation, this.deferIndexes);
+    this.rows.forget();
     this.folded = this.tables?.position(AUDIT_INDEX, generation) ?? 0;
-    return {
-      generation,
-      names,
-      insertEvent: this.db.prepare(`INSERT INTO "${names.events}" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
-      findConsumer: this.db.prepare(
-        `SELECT controller, model FROM "${names.events}" WHERE token = ? AND controller IS NOT NULL AND model IS NOT NULL ORDER BY position LIMIT 1`,
-      ),
-      // The address's rows (ip index), oldest first: a few on most addresses.
-      leaseGrant: this.db.prepare(`SELECT lease_owner FROM "${names.events}" WHERE ip = ? AND lease_id = ? ORDER BY position LIMIT 1`).raw(true),
-    };
+    return statements;
   }
 }

@@ -16,10 +16,16 @@ import {
   ownerLivenessIn,
   Streams,
   type LeaseCommand,
+  type LeaseEvent,
   type LeaseOwner,
+  type LeaseReply,
+  type LeaseState,
   type NodeCommand,
+  type NodeEvent,
+  type NodeReply,
   type NodeState,
   type LeaseReleased,
+  type Refusal,
 } from '@ledger/domain';
 import { DeciderRunner, SqliteEventStore, type EventStore, type RecordedEvent, type SubscriptionRestart } from '@ledger/event-store';
 import { DroppingSubscriptionsStore } from '@ledger/event-store/testing';
@@ -33,8 +39,8 @@ after(() => Promise.all(directories.map((d) => rm(d, { recursive: true, force: t
 
 /** A ledger's command side in miniature: the real deciders on the real store. */
 class MiniLedger {
-  readonly nodes: DeciderRunner<NodeCommand, any, NodeState, any>;
-  readonly leases: DeciderRunner<LeaseCommand, any, any, any>;
+  readonly nodes: DeciderRunner<NodeCommand, NodeEvent, NodeState, NodeReply, Refusal>;
+  readonly leases: DeciderRunner<LeaseCommand, LeaseEvent, LeaseState, LeaseReply, Refusal>;
 
   private constructor(
     readonly store: EventStore,
@@ -60,10 +66,10 @@ class MiniLedger {
       })),
   });
 
-  async node(command: NodeCommand) {
+  async node(command: NodeCommand): Promise<NodeReply> {
     const handled = await this.nodes.handle(Streams.node(command.nodeId), command, this.envelope(null, 'test'));
-    assert.equal(handled.outcome, 'accepted', JSON.stringify(handled));
-    return handled.outcome === 'accepted' ? handled.reply : null;
+    assert.ok(handled.outcome === 'accepted', JSON.stringify(handled));
+    return handled.reply;
   }
 
   async grant(ip: string, mac: string, owner: LeaseOwner) {
@@ -114,7 +120,8 @@ const enlistAndAcquire = async (ledger: MiniLedger, nodeId: string, label: strin
     tokenEntropy: `${label}-entropy`.padEnd(16, 'x'),
     now: NOW,
   });
-  return reply.token as string;
+  assert.ok(reply.token, 'an acquire names its token');
+  return reply.token;
 };
 
 /** A node with a host lease and two containers with leases: three releases when it ends. */
@@ -127,6 +134,7 @@ const seedRegion = async (ledger: MiniLedger) => {
     [2, '00:16:3e:00:00:02'],
   ] as const) {
     const reply = await ledger.node({ type: 'RegisterDevice', nodeId: 'n1', token, hostname: `lxc-${n}`, mac, now: NOW });
+    assert.ok(reply.deviceId, 'a registration names its device');
     devices.push({ kind: 'device', deviceId: reply.deviceId, token, nodeId: 'n1' });
   }
   await ledger.grant('10.96.11.18', '2c:59:e5:3b:01:40', host);

@@ -40,7 +40,7 @@ describe('the ledger view’s fold reports what it changes', () => {
       fc.property(generatedHistoriesArb(30), (histories) => {
         const events = recordedOf(appendsOf(histories));
         const view = ledgerProjection.initialState();
-        const tracking = new TrackedState(view as unknown as Record<string, unknown>);
+        const tracking = new TrackedState(view);
         for (const event of events) {
           ledgerProjection.apply(view, event, tracking);
           for (const [field, collection] of tracking.collections()) {

@@ -4,7 +4,7 @@ import { AUDIT_DATA_PATHS } from '../audit/audit-fields';
 import { AuditIndexProjector } from '../audit/audit-index-projector';
 import { openReadModelDatabase } from '../runtime/read-model-database';
 import { ReadModelTables } from '../runtime/read-model-tables';
-import { snapshotStatements, writeTakenSnapshot, type SnapshotStatements, type TakenSnapshot } from '../runtime/snapshots/snapshot-writer';
+import { snapshotStatements, writeTakenSnapshot, type SnapshotStatements, type TakenSnapshot } from '../runtime/snapshots/taken-snapshot';
 import { LEDGER_UPCASTERS } from '../upcasting/ledger-upcasters';
 import { parseAuditFields } from './audit-fields-json';
 import { monotonicMs } from './monotonic-ms';

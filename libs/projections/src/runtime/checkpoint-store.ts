@@ -2,60 +2,23 @@ import type Database from 'better-sqlite3';
 import { StatementCache } from './statement-cache';
 import { openReadModelDatabase } from './read-model-database';
 import type { SnapshotMeta } from './snapshots/snapshot-tables';
-import type { ChangedEntities, GoneEntities } from './snapshots/snapshot-rows';
+import {
+  createCheckpointTables,
+  loadEntities,
+  writeEntities,
+  entitiesRow,
+  garbageRow,
+  partRow,
+  partsRow,
+  rowSetNumber,
+  WHOLE_PART_CHARS,
+  type EntityCheckpoint,
+  type StagedCommit,
+  type StoredCheckpoint,
+  type StoredMeta,
+} from './checkpoint-rows';
 
-export interface StoredCheckpoint<State> {
-  position: number;
-  state: State;
-  /** How it was saved: by entities (saveEntities; the next save may be a delta) or whole (save, saveJson, or an earlier version). */
-  savedAs: 'entities' | 'whole';
-}
-
-/** A state saved entity by entity: all of it, or what changed since its last save. */
-export interface EntityCheckpoint {
-  position: number;
-  /** The state's plain fields and the names of its collections. */
-  meta: SnapshotMeta;
-  /** Every entity of the state (the stored ones are replaced), or only the changes since the last save of this name. */
-  full: boolean;
-  /** For a delta: the position of the save it is taken against, which must still be the stored one. */
-  since: number | null;
-  /** Per collection, [key, JSON] of the entities to store. */
-  changed: ChangedEntities;
-  /** Per collection, the keys gone since the last save (a delta only). */
-  gone: GoneEntities;
-}
-
-/** The checkpoints row of a state saved whole in parts: its position and how many parts (`{"parts":N}`). */
-const partsRow = (name: string): string => `${name}/parts`;
-/** The checkpoints row holding part `index` of a state saved whole in parts (its text cut at `partChars`). */
-const partRow = (name: string, index: number): string => `${name}/part/${index}`;
-
-/**
- * Characters of a whole state's text one row holds. A bigger text (a 1,000,000-event ledger's
- * view: 108 MB) is written in parts: a write binds, and SQLite copies, a part at a time into
- * blocks malloc reuses, never a fresh block the size of the state (on a VM, the first touch of
- * fresh memory cost 0.8-9 ms a megabyte, moving the promotion's save between 0.23 and 2.8 s).
- */
-export const WHOLE_PART_CHARS = 1_048_576;
-
-/** The checkpoints row of a state saved entity by entity: its position, its meta, and the row set holding its entities. */
-const entitiesRow = (name: string): string => `${name}/entities`;
-/** The checkpoints row listing the row sets of `name` that are not its checkpoint (any more, or yet): their rows are deleted a step at a time. */
-const garbageRow = (name: string): string => `${name}/garbage`;
-/** The row sets of `name` are `name#1`, `name#2`...; a checkpoint saved before row sets keeps its rows under `name`. */
-const rowSetNumber = (name: string, set: string): number => (set.startsWith(`${name}#`) ? Number(set.slice(name.length + 1)) || 0 : 0);
-
-/** The meta a checkpoint saved entity by entity stores: the state's plain fields and collections, and where its rows are (absent: under its own name). */
-type StoredMeta = SnapshotMeta & { rows?: string };
-
-/** What commitStaged writes last: the changes since the staged save began, and the position and meta it saves. */
-export interface StagedCommit {
-  position: number;
-  meta: SnapshotMeta;
-  changed: ChangedEntities;
-  gone: GoneEntities;
-}
+export { WHOLE_PART_CHARS, type EntityCheckpoint, type StagedCommit, type StoredCheckpoint } from './checkpoint-rows';
 
 /**
  * Checkpoints of in-memory projections, in the read-model database: a projection's
@@ -81,21 +44,7 @@ export class CheckpointStore {
   ) {
     if (!(partChars >= 2)) throw new RangeError(`a whole state's part holds at least 2 characters, not ${partChars}`);
     this.statements = new StatementCache(db);
-    if (!db.readonly) {
-      db.exec(`CREATE TABLE IF NOT EXISTS checkpoints (
-        name TEXT PRIMARY KEY,
-        position INTEGER NOT NULL,
-        state TEXT NOT NULL,
-        saved_at TEXT NOT NULL
-      );
-      CREATE TABLE IF NOT EXISTS checkpoint_entities (
-        name       TEXT NOT NULL,
-        collection TEXT NOT NULL,
-        key        TEXT NOT NULL,
-        body       TEXT NOT NULL,
-        PRIMARY KEY (name, collection, key)
-      ) WITHOUT ROWID`);
-    }
+    if (!db.readonly) createCheckpointTables(db);
   }
 
   static open(file: string): CheckpointStore {
@@ -112,7 +61,7 @@ export class CheckpointStore {
     const row = this.loadJson(entitiesRow(name));
     if (row) {
       const { rows, ...meta } = JSON.parse(row.state) as StoredMeta;
-      return { position: row.position, state: this.loadEntities(rows ?? name, meta) as State, savedAs: 'entities' };
+      return { position: row.position, state: loadEntities(this.statements, rows ?? name, meta) as State, savedAs: 'entities' };
     }
     const parts = this.parts(name);
     if (parts) {
@@ -132,23 +81,9 @@ export class CheckpointStore {
     return row ? ((JSON.parse(row.state) as StoredMeta).rows ?? name) : null;
   }
 
-  private loadEntities(rowSet: string, meta: SnapshotMeta): Record<string, unknown> {
-    const state: Record<string, unknown> = { ...meta.scalars };
-    const collections = new Map<string, Record<string, unknown>>();
-    for (const collection of meta.collections) collections.set(collection, (state[collection] = {}) as Record<string, unknown>);
-    const rows = this.statements.get('SELECT collection, key, body FROM checkpoint_entities WHERE name = ?').raw(true).iterate(rowSet) as IterableIterator<
-      [string, string, string]
-    >;
-    for (const [collection, key, body] of rows) {
-      const entities = collections.get(collection);
-      if (entities) entities[key] = JSON.parse(body);
-    }
-    return state;
-  }
-
   private loadJson(name: string): { position: number; state: string } | null {
     if (!this.hasTable()) return null;
-    return (this.statements.get('SELECT position, state FROM checkpoints WHERE name = ?').get(name) as { position: number; state: string } | undefined) ?? null;
+    return this.statements.get<[string], { position: number; state: string }>('SELECT position, state FROM checkpoints WHERE name = ?').get(name) ?? null;
   }
 
   save<State>(name: string, position: number, state: State, savedAt: Date): void {
@@ -225,7 +160,7 @@ export class CheckpointStore {
         const row = this.loadJson(entitiesRow(name));
         if (row?.position !== checkpoint.since) return false;
         const rowSet = (JSON.parse(row.state) as StoredMeta).rows ?? name;
-        this.writeEntities(rowSet, checkpoint.changed, checkpoint.gone);
+        writeEntities(this.statements, rowSet, checkpoint.changed, checkpoint.gone);
         this.writeMeta(name, rowSet, checkpoint.position, checkpoint.meta, savedAt);
         return true;
       }
@@ -235,7 +170,7 @@ export class CheckpointStore {
       // itself; the garbage is left to the steps of a live fold, as a set listed there may be
       // one it is writing a step at a time, beside this save.
       for (const replaced of new Set([live ?? name, name])) this.statements.get('DELETE FROM checkpoint_entities WHERE name = ?').run(replaced);
-      this.writeEntities(rowSet, checkpoint.changed, new Map());
+      writeEntities(this.statements, rowSet, checkpoint.changed, new Map());
       this.writeMeta(name, rowSet, checkpoint.position, checkpoint.meta, savedAt);
       this.dropWhole(name);
       return true;
@@ -257,7 +192,7 @@ export class CheckpointStore {
 
   /** Writes entities of a staged save into its row set (in the caller's transaction, if one is open). */
   writeStaged(rowSet: string, collection: string, entities: [key: string, body: string][]): void {
-    this.writeEntities(rowSet, new Map([[collection, entities]]), new Map());
+    writeEntities(this.statements, rowSet, new Map([[collection, entities]]), new Map());
   }
 
   /**
@@ -267,7 +202,7 @@ export class CheckpointStore {
    */
   commitStaged(name: string, rowSet: string, commit: StagedCommit, savedAt: Date): void {
     this.db.transaction(() => {
-      this.writeEntities(rowSet, commit.changed, commit.gone);
+      writeEntities(this.statements, rowSet, commit.changed, commit.gone);
       this.retireLiveRowSet(name);
       this.writeGarbage(
         name,
@@ -306,19 +241,6 @@ export class CheckpointStore {
     }
     if (left.length !== garbage.length) this.writeGarbage(name, left);
     return left.length > 0;
-  }
-
-  private writeEntities(rowSet: string, changed: ChangedEntities, gone: GoneEntities): void {
-    const upsert = this.statements.get(
-      `INSERT INTO checkpoint_entities (name, collection, key, body) VALUES (?, ?, ?, ?)
-       ON CONFLICT(name, collection, key) DO UPDATE SET body = excluded.body`,
-    );
-    const remove = this.statements.get('DELETE FROM checkpoint_entities WHERE name = ? AND collection = ? AND key = ?');
-    for (const [collection, keys] of gone) for (const key of keys) remove.run(rowSet, collection, key);
-    // In key order within each collection, as changedEntities gives them: rows land at the B-tree's end on a full save.
-    for (const collection of [...changed.keys()].sort()) {
-      for (const [key, body] of changed.get(collection)!) upsert.run(rowSet, collection, key, body);
-    }
   }
 
   private writeMeta(name: string, rowSet: string, position: number, meta: SnapshotMeta, savedAt: Date): void {

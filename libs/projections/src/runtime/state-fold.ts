@@ -3,55 +3,14 @@ import type { CheckpointStore } from './checkpoint-store';
 import { UNTRACKED, type CollectionChanges } from './collection-changes';
 import type { Projection } from './projection';
 import type { FlushOptions, Projector } from './projector';
-import { byKey, changedEntitiesOf, type ChangedEntities, type GoneEntities } from './snapshots/snapshot-rows';
+import { changedEntitiesOf, type ChangedEntities, type GoneEntities } from './snapshots/snapshot-rows';
 import type { SnapshotWriter } from './snapshots/snapshot-writer';
 import { metaOf, TrackedState, trackersReplaced, type TrackedCollection } from './snapshots/tracked-collections';
+import { COMMITTED, keepFrom, stagedSaveStep, type StagedSave } from './staged-checkpoint-save';
+import type { StateFoldOptions } from './state-fold-options';
 import { GiveWay, LOCKED, writeUnlessLocked } from './write-unless-locked';
 
-export interface StateFoldOptions {
-  /** Where flush() saves state and position; none for a rebuild not yet promoted. */
-  checkpoints?: CheckpointStore | null;
-  /** Periodic snapshots for time travel, taken as the fold crosses each boundary. */
-  snapshots?: SnapshotWriter | null;
-  /**
-   * How `checkpoints` holds the state given, at its position (CheckpointStore.load's
-   * `savedAs`): by entities, so the first flush saves only what changed since; whole, so
-   * the first flush saves it by entities, moved or not (a server started on a rebuild's
-   * checkpoint turns it into rows before it serves); or not at all (absent).
-   */
-  stored?: 'entities' | 'whole';
-  /**
-   * Whether a snapshot falling due waits for the write lock another connection holds
-   * (default), or, on the event loop, gives way and is taken at a later page (takeSnapshot).
-   */
-  snapshotsWait?: boolean;
-  /** Told each time a snapshot due gave way to another holder of the write lock. */
-  onSnapshotDeferred?: () => void;
-  /**
-   * A full save of more entities than this, by a flush with `step` (a timed one, on the
-   * event loop), is written this many entities a step (stagedStep); absent: at once.
-   */
-  fullSaveStep?: number;
-  clock?: () => Date;
-}
-
-/** The checkpoints' next delta is taken against `position`: the collections' logs need nothing older for them. */
-const keepFrom = (collections: Map<string, TrackedCollection>, position: number): void => {
-  for (const collection of collections.values()) collection.keepFrom('checkpoints', position);
-};
-
-/** A full save written a step at a time: its row set, the position it began at, and the keys it still has to write. */
-interface StagedSave {
-  rowSet: string;
-  since: number;
-  /** The trackers when it began: one replaced since means beginning again. */
-  collections: Map<string, TrackedCollection>;
-  /** Per collection, the keys there when it began. */
-  keys: [field: string, keys: string[]][];
-  /** Where the next step starts: keys[field][1][index]. */
-  field: number;
-  index: number;
-}
+export type { StateFoldOptions } from './state-fold-options';
 
 /**
  * An in-memory projection folding the log: the state, its checkpoint, its snapshots.
@@ -195,51 +154,17 @@ export class StateFold<State extends { position: number }> implements Projector 
     return entities > this.options.fullSaveStep!;
   }
 
-  /**
-   * One step of a full save written a step at a time, in the open transaction: its
-   * beginning (a new row set, the keys to write), then fullSaveStep entities at a time as
-   * they are now, then its commit, which writes what changed and went since it began. An
-   * entity written and changed after is written again at the commit (it was reported
-   * changed since), so the set is the state at the commit's position.
-   */
+  /** One step of a full save written a step at a time (stagedSaveStep), in the open transaction. */
   private stagedStep(checkpoints: CheckpointStore): () => void {
     const collections = this.collections();
-    const staged = this.staged;
-    if (staged === null || trackersReplaced(staged.collections, collections)) {
-      const rowSet = checkpoints.beginStaged(this.projection.name);
-      const since = this.state.position;
-      // The removals from now on are the commit's: what went before is not in the new set.
-      for (const collection of collections.values()) collection.takeRemoved('checkpoints');
-      // Its commit asks what changed since this position.
-      keepFrom(collections, since);
-      const keys = [...collections].map(([field, collection]): [string, string[]] => [field, collection.keys()]);
-      return () => {
-        this.staged = { rowSet, since, collections: new Map(collections), keys, field: 0, index: 0 };
-      };
-    }
-    if (staged.field < staged.keys.length) {
-      let { field, index } = staged;
-      for (let budget = this.options.fullSaveStep!; budget > 0 && field < staged.keys.length;) {
-        const [name, keys] = staged.keys[field];
-        const collection = collections.get(name)!;
-        const end = Math.min(keys.length, index + budget);
-        const rows: [string, string][] = [];
-        for (let i = index; i < end; i++) if (collection.has(keys[i])) rows.push([keys[i], JSON.stringify(collection.target[keys[i]])]);
-        checkpoints.writeStaged(staged.rowSet, name, rows.sort(byKey));
-        budget -= end - index;
-        [field, index] = end === keys.length ? [field + 1, 0] : [field, end];
-      }
-      return () => {
-        staged.field = field;
-        staged.index = index;
-      };
-    }
-    const gone: GoneEntities = new Map();
-    for (const [field, collection] of collections) gone.set(field, collection.takeRemoved('checkpoints'));
     const position = this.state.position;
-    const commit = { position, meta: metaOf(this.state, collections), changed: changedEntitiesOf(collections, staged.since), gone };
-    checkpoints.commitStaged(this.projection.name, staged.rowSet, commit, this.now());
+    const step = stagedSaveStep(checkpoints, this.projection.name, this.state, collections, this.staged, this.options.fullSaveStep!, () => this.now());
     return () => {
+      const staged = step();
+      if (staged !== COMMITTED) {
+        this.staged = staged;
+        return;
+      }
       this.staged = null;
       this.savedPosition = position;
       this.savedCollections = new Map(collections);
@@ -357,7 +282,7 @@ export class StateFold<State extends { position: number }> implements Projector 
   private tracking(): TrackedState {
     const snapshots = this.options.snapshots;
     if (snapshots) return snapshots.tracking(this.state);
-    this.ownTracking ??= new TrackedState(this.state as unknown as Record<string, unknown>);
+    this.ownTracking ??= new TrackedState(this.state);
     return this.ownTracking;
   }
 

@@ -6,7 +6,7 @@ import type Database from 'better-sqlite3';
  * (SQLite re-prepares a cached statement by itself if the schema changed under it.)
  */
 export class StatementCache {
-  private readonly statements = new Map<string, Database.Statement>();
+  private readonly statements = new Map<string, Database.Statement<unknown[], unknown>>();
 
   constructor(private readonly db: Database.Database) {}
 
@@ -16,6 +16,7 @@ export class StatementCache {
       statement = this.db.prepare(sql);
       this.statements.set(sql, statement);
     }
-    return statement as unknown as Database.Statement<Params, Row>;
+    // The SQL text fixes what a statement binds and answers: the caller names them once.
+    return statement as Database.Statement<Params, Row>;
   }
 }

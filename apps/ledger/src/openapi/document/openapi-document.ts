@@ -3,6 +3,7 @@ import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swag
 import { ACCESS_POLICY } from '../../access/access-policy';
 import { ApiErrorDto } from '../api-error.dto';
 import { withCommonAnswers } from '../common-answers';
+import { setRoles } from '../operation-roles';
 import { withBodyRules } from '../schema-rules';
 import { withNullableReferences } from '../nullable-references';
 import { withStrictRequestBodies } from '../strict-request-bodies';
@@ -37,7 +38,7 @@ const withRoles = (document: OpenAPIObject): void => {
       const roles = rule ? [...rule.roles] : ['operator'];
       const scope = rule?.consumerScope && rule.consumerScope !== 'none' ? ` Consumer keys only for their own controller/model (${rule.consumerScope}).` : '';
       const operatorOnly = rule?.operatorOnlyFlags?.length ? ` Only an operator may set ${rule.operatorOnlyFlags.join(', ')}.` : '';
-      (operation as unknown as Record<string, unknown>)['x-roles'] = roles;
+      setRoles(operation, roles);
       operation.security = roles.length === 0 ? [] : [{ bearer: [] }];
       const who = roles.length === 0 ? 'Roles: anyone, no key needed.' : `Roles: ${roles.join(', ')}.${scope}${operatorOnly}`;
       operation.description = [operation.description, who].filter(Boolean).join('\n\n');

@@ -51,13 +51,16 @@ export const changedChunksOf = (collections: Map<string, TrackedCollection>, sin
   return changed;
 };
 
+/** The chunk row's insert: position, collection, chunk, keys, bodies, gone. */
+export type ChunkInsert = Database.Statement<[number, string, number, string, string, string]>;
+
 /**
  * Inserts a snapshot's chunks (the first row of a collection also carries its keys gone
  * since the base; a collection with nothing changed and nothing gone has no row).
  * `changed` is read for every collection named in `fields`.
  */
 export const insertChunks = (
-  insert: Database.Statement,
+  insert: ChunkInsert,
   position: number,
   fields: Iterable<string>,
   changed: (field: string) => Chunk[],

@@ -21,7 +21,8 @@ import { StateFold } from '../state-fold';
 import { faultPlan, faultyDatabase } from '../testing/faulty-database';
 import { SnapshotReader } from './snapshot-reader';
 import { snapshotsOf, snapshotTablesOf } from './snapshot-tables';
-import { SnapshotWriter, snapshotStatements, writeTakenSnapshot, type TakenSnapshot } from './snapshot-writer';
+import { SnapshotWriter } from './snapshot-writer';
+import { snapshotStatements, writeTakenSnapshot, type TakenSnapshot } from './taken-snapshot';
 
 interface Shelf {
   position: number;

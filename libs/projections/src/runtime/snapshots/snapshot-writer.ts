@@ -1,10 +1,12 @@
 import type Database from 'better-sqlite3';
 import { ReadModelTables } from '../read-model-tables';
 import { LOCKED, writeUnlessLocked } from '../write-unless-locked';
-import { createSnapshotTables, snapshotsOf, snapshotTableNames, type SnapshotTableNames } from './snapshot-tables';
+import { snapshotsOf } from './snapshot-tables';
 import { entityKeysAt, SnapshotReader } from './snapshot-reader';
 import type { GoneEntities } from './snapshot-rows';
-import { changedChunks, changedChunksOf, insertChunks, type ChangedChunks } from './snapshot-chunks';
+import { changedChunks, changedChunksOf, insertChunks } from './snapshot-chunks';
+import { RemovalPeriods } from './removal-periods';
+import { snapshotStatements, type Serialised, type SnapshotStatements, type TakenSnapshot } from './taken-snapshot';
 import { metaOf, TrackedState, trackersReplaced, type TrackedCollection } from './tracked-collections';
 
 export interface SnapshotWriterOptions {
@@ -16,76 +18,6 @@ export interface SnapshotWriterOptions {
   entitiesPerChunk?: number;
   clock?: () => Date;
 }
-
-/**
- * The trackers' past periods whose removals a writer keeps: a base as old as that (a CLI
- * rebuild's generation promoted under the server while the server took this many
- * snapshots of its own) still needs no read of its keys. Removals are few in the ledger
- * view: an allocation, a device, a lease record stays, with its ending.
- */
-export const REMOVAL_PERIODS_KEPT = 64;
-
-/** One past period of the trackers: the removals between two drains, by collection. */
-interface DrainedPeriod {
-  from: number;
-  to: number;
-  removed: Map<string, string[]>;
-}
-
-/** One generation's snapshot tables, created if need be, and the statements that write them. */
-export interface SnapshotStatements {
-  projectionName: string;
-  generation: number;
-  names: SnapshotTableNames;
-  exists: Database.Statement;
-  latestBefore: Database.Statement;
-  insertChunk: Database.Statement;
-  insertSnapshot: Database.Statement;
-}
-
-export const snapshotStatements = (db: Database.Database, projectionName: string, generation: number): SnapshotStatements => {
-  const names = snapshotTableNames(projectionName, generation);
-  createSnapshotTables(db, names);
-  return {
-    projectionName,
-    generation,
-    names,
-    exists: db.prepare(`SELECT 1 FROM "${names.snapshots}" WHERE position = ?`),
-    latestBefore: db.prepare(`SELECT MAX(position) AS latest FROM "${names.snapshots}" WHERE position < ?`),
-    insertChunk: db.prepare(`INSERT INTO "${names.chunks}" (position, collection, chunk, keys, bodies, gone) VALUES (?, ?, ?, ?, ?, ?)`),
-    insertSnapshot: db.prepare(`INSERT INTO "${names.snapshots}" (position, keyframe, meta, taken_at) VALUES (?, ?, ?, ?)`),
-  };
-};
-
-/** A snapshot's changed entities, serialised before its transaction opens, against the base (`since`) the writer expects it to find. */
-interface Serialised {
-  position: number;
-  since: number | null;
-  changed: ChangedChunks;
-}
-
-/** A snapshot handed to another thread to write (handOff): all of its rows, against the snapshot taken before it (`since`; null: a keyframe). */
-export interface TakenSnapshot extends Serialised {
-  gone: GoneEntities;
-  meta: string;
-  takenAt: string;
-}
-
-/**
- * Writes a snapshot a SnapshotWriter took and handed off (the rebuild's audit thread writes the
- * main thread's this way), in the caller's transaction. Refuses one the generation does not
- * hold the base of, or holds already.
- */
-export const writeTakenSnapshot = (tables: ReadModelTables, statements: SnapshotStatements, snapshot: TakenSnapshot): void => {
-  const name = snapshotsOf(statements.projectionName);
-  const latest = (statements.latestBefore.get(snapshot.position) as { latest: number | null }).latest;
-  if (statements.exists.get(snapshot.position) || (snapshot.since !== null && latest !== snapshot.since)) {
-    throw new Error(`${name}: generation ${statements.generation} holds snapshots the writer did not take; one taken against another cannot be written`);
-  }
-  insertChunks(statements.insertChunk, snapshot.position, snapshot.changed.keys(), (field) => snapshot.changed.get(field) ?? [], snapshot.gone);
-  statements.insertSnapshot.run(snapshot.position, snapshot.since === null ? 1 : 0, snapshot.meta, snapshot.takenAt);
-  tables.advance(name, statements.generation, snapshot.position);
-};
 
 /** What the next delta is taken against: the latest snapshot this writer wrote or found written (folding through it). */
 interface Base {
@@ -118,13 +50,8 @@ export class SnapshotWriter {
   private trackedState: object | null = null;
   /** The trackers in place when the base was taken: a different set means a collection was replaced. */
   private baseCollections = new Map<string, TrackedCollection>();
-  /**
-   * The position since which the trackers hold every removal (their last drain, or the start
-   * of tracking), with the same trackers as baseCollections; null: unknown (a drain rolled back).
-   */
-  private removalsSince: number | null = null;
-  /** The removals of the trackers' last periods, oldest first, contiguous up to removalsSince: cleared with it. */
-  private drained: DrainedPeriod[] = [];
+  /** The removals the trackers reported, by period, with the same trackers as baseCollections. */
+  private readonly removals: RemovalPeriods;
   /** Who writes the snapshots taken from now on instead of this writer (handOff). */
   private handedTo: ((snapshot: TakenSnapshot) => void) | null = null;
   /** The entity keys of a snapshot this writer did not take, read ahead (prefetchBase). */
@@ -142,6 +69,7 @@ export class SnapshotWriter {
   ) {
     this.tables = new ReadModelTables(db);
     this.name = snapshotsOf(projectionName);
+    this.removals = new RemovalPeriods(options.removalPeriodsKept);
     // A new generation has its tables from the start, so promoting it early never leaves readers without them.
     if (generation !== 'current') this.statementsFor(generation);
   }
@@ -168,14 +96,13 @@ export class SnapshotWriter {
 
   /** Tracks the collections of `state` from now on (TrackedState, fed by its fold's reports), so snapshots find changes cheaply. */
   track(state: object): void {
-    this.tracked = new TrackedState(state as Record<string, unknown>);
+    this.tracked = new TrackedState(state);
     this.trackedState = state;
     this.base = null;
     const position = (state as { position?: unknown }).position;
-    this.removalsSince = typeof position === 'number' ? position : null;
-    this.drained = [];
+    this.removals.restart(typeof position === 'number' ? position : null);
     this.baseCollections = new Map(this.tracked.collections());
-    // The trackers' first period starts here, where removalsSince says it does: a tracker
+    // The trackers' first period starts here, where the removals' restart says it does: a tracker
     // records removals only for a reader that has taken some, so a key removed before the
     // first snapshot went unrecorded, and a delta against a base another writer took after
     // this point kept it.
@@ -230,8 +157,7 @@ export class SnapshotWriter {
       // snapshot is taken against what the disk holds (a delta on the base's keys, read, or a keyframe).
       this.base = null;
       this.prepared = null;
-      this.removalsSince = null;
-      this.drained = [];
+      this.removals.restart(null);
       throw error;
     }
   }
@@ -252,7 +178,7 @@ export class SnapshotWriter {
       this.baseAt(generation, position, collections);
       return;
     }
-    const latest = (statements.latestBefore.get(position) as { latest: number | null }).latest;
+    const latest = statements.latestBefore.get(position)!.latest;
     const keyframe = latest === null || this.replaced(collections);
     // The keys gone since the base (the generation's latest snapshot) are those the trackers
     // saw go, when every removal since it is known: their last drain is no later than the
@@ -261,7 +187,7 @@ export class SnapshotWriter {
     // (all fold the same log), and no collection was replaced since. A NULL for a key the
     // base did not hold changes nothing. Else they are the base's keys the state lacks, read
     // from the table: on a big ledger, seconds of the event loop.
-    const trackersKnow = this.removalsSince !== null && (this.removalsSince <= latest! || this.keptSince(latest!));
+    const trackersKnow = this.removals.knownSince(latest!);
     const goneTracked = !keyframe && trackersKnow && !trackersReplaced(this.baseCollections, collections);
     const baseKeys =
       keyframe || goneTracked
@@ -271,7 +197,7 @@ export class SnapshotWriter {
           : entityKeysAt(this.db, statements.names, latest!);
     // Each collection's keys gone since the base; every tracker starts a new period.
     const gone: GoneEntities = new Map();
-    const removedSinceBase = goneTracked ? this.removedSince(latest!) : null;
+    const removedSinceBase = goneTracked ? this.removals.removedSince(latest!) : null;
     for (const [field, removed] of this.drain(collections, position)) {
       const collection = collections.get(field)!;
       if (removedSinceBase)
@@ -310,34 +236,12 @@ export class SnapshotWriter {
 
   /**
    * Starts every tracker's new period at `position`: answers the removals of the one that
-   * ends, and keeps them (removalPeriodsKept periods) for a base older than this drain.
+   * ends, and keeps them (RemovalPeriods) for a base older than this drain.
    */
   private drain(collections: Map<string, TrackedCollection>, position: number): Map<string, string[]> {
     const removed = new Map<string, string[]>();
     for (const [field, collection] of collections) removed.set(field, collection.takeRemoved());
-    // A period is known whole only if its trackers were the ones at its start: a collection
-    // replaced wholesale loses keys no tracker saw go, and the periods before it are no use.
-    if (this.removalsSince !== null && !trackersReplaced(this.baseCollections, collections)) {
-      this.drained.push({ from: this.removalsSince, to: position, removed });
-      const kept = this.options.removalPeriodsKept ?? REMOVAL_PERIODS_KEPT;
-      if (this.drained.length > kept) this.drained.splice(0, this.drained.length - kept);
-    } else this.drained = [];
-    this.removalsSince = position;
-    return removed;
-  }
-
-  /** Whether the periods kept reach back to `position`: every removal since it is known. */
-  private keptSince(position: number): boolean {
-    return this.drained.length > 0 && this.drained[0].from <= position;
-  }
-
-  /** The removals of the periods kept that end after `position`, by collection (the current period's are not among them). */
-  private removedSince(position: number): Map<string, string[]> {
-    const removed = new Map<string, string[]>();
-    for (const period of this.drained) {
-      if (period.to <= position) continue;
-      for (const [field, keys] of period.removed) removed.set(field, [...(removed.get(field) ?? []), ...keys]);
-    }
+    this.removals.ended(position, removed, !trackersReplaced(this.baseCollections, collections));
     return removed;
   }
 

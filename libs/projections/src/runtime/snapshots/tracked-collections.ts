@@ -173,9 +173,12 @@ export class TrackedCollection {
  */
 export class TrackedState implements CollectionChanges {
   private readonly tracked = new Map<string, TrackedCollection>();
+  /** The state, read field by field. */
+  private readonly state: Record<string, unknown>;
 
-  constructor(private readonly state: Record<string, unknown>) {
-    for (const field of Object.keys(state)) if (isCollection(state[field])) this.track(field);
+  constructor(state: object) {
+    this.state = state as Record<string, unknown>;
+    for (const field of Object.keys(state)) if (isCollection(this.state[field])) this.track(field);
   }
 
   changed(field: string, key: string, entity: unknown, position: number): void {

@@ -1,0 +1,50 @@
+import type { components } from '@ledger/client';
+
+/** An answer's body by its schema's name in the OpenAPI document (libs/ledger-client), for a request sent by path. */
+export type Schema<Name extends keyof components['schemas']> = components['schemas'][Name];
+
+/** An event as the audit log, its stream and the replay tools answer it. */
+export type EventEnvelope = Schema<'EventEnvelopeDto'>;
+
+/**
+ * The parts of a state document (`/v1/state...`) the tests read: the document describes its
+ * entities loosely (records of any fields), the read model's own types are the ledger's inside.
+ */
+export interface StateConsumer {
+  controller: string;
+  model: string;
+}
+export interface StateNode {
+  nodeId: string;
+  status: string;
+  zone?: string;
+  allocation: { token: string; foreign?: boolean; status: string } | null;
+}
+export interface StateAllocation {
+  token: string;
+  live: boolean;
+  current: boolean;
+  status: string;
+  consumer: StateConsumer;
+  ending: { kind: string } | null;
+}
+export interface StateLease {
+  leaseId: string;
+  ip: string;
+  status: string;
+  owner: { nodeId?: string };
+}
+export interface StateDocument {
+  position: number;
+  fromSnapshot?: number | null;
+  next?: string | null;
+  nodes: StateNode[];
+  allocations: StateAllocation[];
+  devices: unknown[];
+  leases: StateLease[];
+  address?: { status: string; history: StateLease[] };
+}
+/** The whole-ledger state keeps each address's leases under it. */
+export interface WholeStateDocument extends Omit<StateDocument, 'leases'> {
+  leases: { ip: string; history: StateLease[] }[];
+}
