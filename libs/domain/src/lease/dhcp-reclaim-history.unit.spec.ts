@@ -6,7 +6,11 @@
  * then the server's deletion row arrives (once or twice: a re-read journal), and agents
  * post reclaims of any lease id at all. Whatever the order:
  * - every lease ends at most once, and no reclaim names the lease then active;
- * - a server's binding of a lease is reclaimed at most once;
+ * - a server's binding of a lease is reclaimed at most once, and the agent's reclaim of a
+ *   binding the server holds for the last ended lease is on record. A binding is the
+ *   server's, from one record of it holding the address to the next: the MAC of an ended
+ *   owner can be bound again after a reclaim (the container still asks), the ledger lists
+ *   the same ended lease as orphaned again, and the agent's second deletion is a new fact;
  * - after a reclaim, that server's record of the address not being held for that MAC
  *   appends nothing until the server binds the address again;
  * - folding the appended log again gives the same state.
@@ -114,6 +118,7 @@ describe('reclaims at a DHCP server (generated histories)', () => {
             const { leaseId, mac } = state.lastEnded;
             server.held = false;
             for (let post = 0; post < next.posts; post++) run(reclaimOf(leaseId, mac));
+            assert.deepEqual(state.reclaimed[SOURCE], { leaseId, mac }, `the reclaim of ${leaseId}'s binding is not on record`);
             for (let read = 0; read < next.rows; read++) assert.deepEqual(row(mac, false), [], "the server's deletion row appended events");
           } else if (next.kind === 'reclaim-any') {
             run(reclaimOf(`${next.sequence}@${IP}`, next.mac));
@@ -123,16 +128,19 @@ describe('reclaims at a DHCP server (generated histories)', () => {
         const endings = new Map<string, number>();
         const reclaims = new Map<string, number>();
         let reclaimedMac: string | null = null;
+        let bindings = 0;
         for (const event of log) {
           if (event.type === 'LeaseReleased' || event.type === 'LeaseExpired') endings.set(event.data.leaseId, (endings.get(event.data.leaseId) ?? 0) + 1);
           if (event.type === 'DhcpLeaseReclaimed') {
-            const key = `${event.data.source} ${event.data.leaseId}`;
+            const key = `${event.data.source} ${event.data.leaseId} (binding ${bindings})`;
             reclaims.set(key, (reclaims.get(key) ?? 0) + 1);
             reclaimedMac = event.data.mac;
           }
           if (event.type === 'DhcpLeaseObserved') {
-            if (event.data.state === 'active') reclaimedMac = null;
-            else assert.notEqual(event.data.mac, reclaimedMac, 'the server said again that a reclaimed binding is over');
+            if (event.data.state === 'active') {
+              reclaimedMac = null;
+              bindings += 1;
+            } else assert.notEqual(event.data.mac, reclaimedMac, 'the server said again that a reclaimed binding is over');
           }
         }
         for (const [leaseId, count] of endings) assert.equal(count, 1, `${leaseId} ended ${count} times`);

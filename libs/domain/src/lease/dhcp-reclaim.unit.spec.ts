@@ -90,6 +90,32 @@ describe('recording a reclaim', () => {
     assert.deepEqual(released.outcome === 'accepted' && released.events.map((event) => event.type), ['DhcpLeaseObserved']);
   });
 
+  it("records a second deletion when the server bound the ended lease's MAC again after the first; that one too ends once", () => {
+    // Found by the generated histories: the client released, the agent reclaimed, the device's owner ended, the device asked again.
+    const clientReleased: LeaseEvent[] = [
+      learned,
+      observedActive,
+      { type: 'LeaseReleased', data: { ip: IP, leaseId: `1@${IP}`, reason: 'released' } },
+      { ...observedActive, data: { ...observedActive.data, state: 'released', observedAt: at(2) } } as LeaseEvent,
+      reclaimed({ reason: 'released', ownerEnding: null, reclaimedAt: at(3) }),
+    ];
+    const rebound: LeaseEvent = { ...observedActive, data: { ...observedActive.data, observedAt: at(11) } } as LeaseEvent;
+    spec(clientReleased)
+      .when({ ...observe(MAC_A, 'active', container), liveness: liveness([], [container]) })
+      .then([rebound]);
+    const second = reclaimed({ reason: 'released', ownerEnding: null, reclaimedAt: at(12) });
+    const history = [...clientReleased, rebound];
+    spec(history)
+      .when(reclaim({ now: at(12) }))
+      .then([second]);
+    spec([...history, second])
+      .when(reclaim({ now: at(13) }))
+      .thenNothingHappens();
+    spec([...history, second])
+      .when(observe(MAC_A, 'released'))
+      .thenNothingHappens();
+  });
+
   it('records an expired lease as expired, with no owner ending', () => {
     const expired: LeaseEvent = { type: 'LeaseExpired', data: { ip: IP, leaseId: `1@${IP}` } };
     spec([learned, observedActive, expired])
