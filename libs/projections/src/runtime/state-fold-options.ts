@@ -25,5 +25,7 @@ export interface StateFoldOptions {
    * event loop), is written this many entities a step (stagedStep); absent: at once.
    */
   fullSaveStep?: number;
+  /** The longest whole text a checkpoint is saved as (tests); V8's own cap on a string applies always. */
+  wholeTextLimit?: number;
   clock?: () => Date;
 }

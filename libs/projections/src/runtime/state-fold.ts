@@ -9,15 +9,14 @@ import { metaOf, TrackedState, trackersReplaced, type TrackedCollection } from '
 import { COMMITTED, keepFrom, stagedSaveStep, type StagedSave } from './staged-checkpoint-save';
 import type { StateFoldOptions } from './state-fold-options';
 import { GiveWay, LOCKED, writeUnlessLocked } from './write-unless-locked';
+import { wholeText } from './whole-text';
 
 export type { StateFoldOptions } from './state-fold-options';
 
 /**
- * An in-memory projection folding the log: the state, its checkpoint, its snapshots.
- * Its checkpoint is saved entity by entity: each flush writes the entities the fold
- * reported changed since the last one (CollectionChanges, as snapshots find them) and
- * removes those gone, so on a big ledger a checkpoint no longer stops the event loop for the
- * seconds that writing the whole state takes.
+ * An in-memory projection folding the log: the state, its checkpoint, its snapshots. Each flush
+ * saves the entities changed since the last (CollectionChanges) and removes those gone, so a
+ * big ledger's checkpoint never stops the event loop for the seconds a whole state's write takes.
  */
 export class StateFold<State extends { position: number }> implements Projector {
   private savedPosition: number;
@@ -32,7 +31,7 @@ export class StateFold<State extends { position: number }> implements Projector 
   /** The next flush saves the state whole, as one text (saveCheckpointsTo's `whole`). */
   private wholeNext = false;
   /** The state serialised ahead of that save (serialiseCheckpoint), at the position it was taken. */
-  private serialised: { position: number; json: string } | null = null;
+  private serialised: { position: number; json: string | null } | null = null;
   /** A full save under way, a step at a time. */
   private staged: StagedSave | null = null;
   /** Whether row sets this name no longer uses may remain (not known at the start): timed steps delete them. */
@@ -225,17 +224,14 @@ export class StateFold<State extends { position: number }> implements Projector 
   }
 
   /**
-   * Serialises the state now, for the next flush() to save whole (saveCheckpointsTo's
-   * `whole`) if it has not moved by then: a CLI rebuild does it while its other thread
-   * finishes, so its final transaction only writes the text (on a big ledger the state is a
-   * hundred megabytes, written in parts: CheckpointStore's WHOLE_PART_CHARS).
+   * Serialises the state now, for the next flush() to save whole if it has not moved: a CLI
+   * rebuild does it while its other thread finishes, so its final transaction only writes the
+   * text (in parts). A state too long for one string (wholeText) is saved by entities instead.
    */
   serialiseCheckpoint(): void {
-    const json = JSON.stringify(this.state);
-    // V8 prints a long text as a tree of pieces, joined into one string the first time it is
-    // read or cut: here, not when the save cuts the first part in the final transaction (the
-    // bench's 108 MB of view, new memory on a VM: 0.3 s).
-    json.charCodeAt(0);
+    const json = wholeText(this.state, this.options.wholeTextLimit);
+    // V8 joins a long text's pieces when first read: here, not in the final transaction (108 MB: 0.3 s).
+    json?.charCodeAt(0);
     this.serialised = { position: this.state.position, json };
   }
 
@@ -256,7 +252,11 @@ export class StateFold<State extends { position: number }> implements Projector 
   /** Writes the checkpoint as one text, in the open transaction; answers what its commit makes true. */
   private writeWhole(checkpoints: CheckpointStore): () => void {
     const position = this.state.position;
-    const json = this.serialised?.position === position ? this.serialised.json : JSON.stringify(this.state);
+    const json = this.serialised?.position === position ? this.serialised.json : wholeText(this.state, this.options.wholeTextLimit);
+    if (json === null) {
+      this.wholeNext = false;
+      return this.writeEntities(checkpoints, false);
+    }
     checkpoints.saveJson(this.projection.name, position, json, this.now());
     return () => {
       this.serialised = null;
