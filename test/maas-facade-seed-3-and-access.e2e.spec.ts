@@ -23,13 +23,15 @@ const raw = async (facadeUrl: string, maasKey: string | null, method: string, pa
   if (form) headers['content-type'] = 'application/x-www-form-urlencoded';
   const response = await fetch(new URL(`api/2.0/${path}`, facadeUrl), { method, headers, body: form ? new URLSearchParams(form).toString() : undefined });
   const text = await response.text();
-  let json: unknown = null;
+  let parsed: unknown = null;
   try {
-    json = JSON.parse(text);
+    parsed = JSON.parse(text);
   } catch {
     // MAAS answers most errors in plain text.
   }
-  return { status: response.status, text, json: json as any };
+  // MAAS's form errors are an object of field names, each with its messages.
+  const json = typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : null;
+  return { status: response.status, text, json };
 };
 
 describe('the MAAS facade: seed 3, who sees what, MAAS refusals and bad input', { skip: JujuMaasClient.unavailable() ?? false }, () => {
