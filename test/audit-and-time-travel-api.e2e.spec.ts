@@ -24,7 +24,7 @@ describe('audit events, node timelines and state at a point of the log, over HTT
       const acquired = await ledger.post('/v1/allocations', { requestId: newRequestId(), consumer: consumer('c', `m${i}`), nodeId });
       await ledger.post(`/v1/allocations/${acquired.body.token}/release`, {});
     }
-    head = (await ledger.get('/healthz')).body.store.head;
+    head = await ledger.storeHead();
     await new Promise((resolve) => setTimeout(resolve, 1_100)); // keys file re-read
   });
 
@@ -131,11 +131,11 @@ describe('audit events, node timelines and state at a point of the log, over HTT
     }
     const after = await ledger.get(`/v1/state?at=${head}`);
     assert.deepEqual(after.body, before.body, 'time travel answers the same from the rebuilt snapshots');
-    const now = (await ledger.get('/healthz')).body.store.head; // denials earlier were recorded too
+    const now = await ledger.storeHead(); // denials earlier were recorded too
     assert.equal((await ledger.get(`/v1/audit/events?limit=1000&minPosition=${now}`)).body.events.length, now);
     // And the ledger goes on: new events reach the rebuilt models.
     await enlist(ledger, 'a4');
-    const next = (await ledger.get('/healthz')).body.store.head;
+    const next = await ledger.storeHead();
     assert.equal((await ledger.get(`/v1/nodes/a4?minPosition=${next}`)).status, 200);
     assert.equal((await ledger.get(`/v1/audit/events?nodeId=a4&minPosition=${next}`)).body.events.length, 1);
   });

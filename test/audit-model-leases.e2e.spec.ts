@@ -63,7 +63,7 @@ describe("a model's leases in the audit index", () => {
 
   /** The lease endings the audit index files under one model, once it has indexed up to the head. */
   const endingsOf = async (query: string) => {
-    const head: number = (await ledger.get('/healthz')).body.store.head;
+    const head: number = await ledger.storeHead();
     const page = await ledger.get(`/v1/audit/events?${query}&type=${ENDINGS}&minPosition=${head}&limit=100`);
     assert.equal(page.status, 200, JSON.stringify(page.body));
     return (page.body.events as Envelope[]).map((event) => `${event.type} ${event.data.leaseId}${event.data.reason ? ` ${event.data.reason}` : ''}`);

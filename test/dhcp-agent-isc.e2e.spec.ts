@@ -51,7 +51,7 @@ describe('the DHCP agent beside a real ISC dhcpd 4.4', { skip: unavailable ?? fa
   const registered: (LabClient & { deviceId: string })[] = [];
   let stranger: LabClient;
 
-  const head = async (): Promise<number> => (await ledger.get('/healthz')).body.store.head;
+  const head = async (): Promise<number> => await ledger.storeHead();
   const ipView = async (address: string): Promise<IpView> => (await ledger.get(`/v1/leases/${address}`)).body as IpView;
   const appendedAfter = async (position: number): Promise<AuditEvent[]> =>
     (await ledger.get(`/v1/audit/events?after=${position}&limit=50`)).body.events as AuditEvent[];

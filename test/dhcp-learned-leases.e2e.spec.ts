@@ -20,7 +20,7 @@ describe('leases learned from a DHCP server', () => {
   let ledger: LedgerProcess;
   let agent: LedgerClient;
   const containers: { deviceId: string; mac: string; ip: string }[] = [];
-  const head = async (): Promise<number> => (await ledger.get('/healthz')).body.store.head;
+  const head = async (): Promise<number> => await ledger.storeHead();
   const report = (leases: object[]) => agent.post('/v1/observations/leases', { source: SOURCE, following: true, leases });
 
   before(async () => {

@@ -21,7 +21,7 @@ describe('leases and devices', () => {
     assert.equal(acquired.status, 201, JSON.stringify(acquired.body));
     return acquired.body.token as string;
   };
-  const head = async () => (await ledger.get('/healthz')).body.store.head as number;
+  const head = async () => await ledger.storeHead();
 
   before(async () => {
     ledger = await LedgerProcess.start();

@@ -68,7 +68,7 @@ describe(`ledger-cli on a ${EVENTS}-event log`, () => {
     assert.equal(rebuilt.status, 0, rebuilt.stderr);
     assert.match(rebuilt.stdout, /^rebuilt \d+ events to position \d+ in /);
     await enlist(ledger, 'after-rebuild');
-    const head: number = (await ledger.get('/healthz')).body.store.head;
+    const head: number = await ledger.storeHead();
     const late = await ledger.get<Schema<'AuditEventsResponseDto'>>(`/v1/audit/events?type=NodeEnlisted&after=${EVENTS}&minPosition=${head}`);
     assert.deepEqual(
       late.body.events.map((e) => e.data.nodeId),

@@ -77,7 +77,7 @@ describe('the review API', () => {
       kind: 'dhcp',
     });
     assert.equal(regranted.status, 201, JSON.stringify(regranted.body));
-    head = (await ledger.get('/healthz')).body.store.head;
+    head = await ledger.storeHead();
     await ledger.get(`/v1/audit/events?limit=1&minPosition=${head}`);
   });
   after(async () => {
@@ -183,7 +183,7 @@ describe('the review API', () => {
     );
 
     // Live: events appended after the stream opened arrive, filtered (by model here, through the token's consumer).
-    const from = (await ledger.get('/healthz')).body.store.head;
+    const from = await ledger.storeHead();
     const live = readEvents(`${ledger.url}/v1/audit/stream?controller=other&model=m&after=${from}`, auth(), 3);
     await ledger.post('/v1/nodes/n-1/maintenance', { reason: 'not about model other/m' });
     const n3 = (await ledger.get('/v1/nodes/n-3')).body.allocation.token;

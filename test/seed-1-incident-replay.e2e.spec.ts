@@ -70,7 +70,7 @@ describe('seed 1 replayed: the incident review of node-7', () => {
     await maas.post(`/v1/allocations/${bobs.body.token}/deployed`, {});
     const refused = await alice.post(`/v1/allocations/${aliceToken}/release`, { requestId: newRequestId('alice-release') });
     assert.equal(refused.body.code, 'stale_token');
-    const head: number = (await ledger.get('/healthz')).body.store.head;
+    const head: number = await ledger.storeHead();
 
     // The timeline: every step in order, who did it, with which token, and the refusal with its reason.
     const timeline = await ledger.get(`/v1/audit/nodes/node-7/timeline?minPosition=${head}`);

@@ -53,7 +53,7 @@ const restartAndCheck = async (ledger: LedgerProcess, acknowledged: string[]): P
       const node = await restarted.get(`/v1/nodes/${nodeId}`);
       assert.equal(node.status, 200, `acknowledged node ${nodeId} is there after kill -9`);
     }
-    const audit = await restarted.get(`/v1/audit/events?type=NodeEnlisted&limit=1000&minPosition=${(await restarted.get('/healthz')).body.store.head}`);
+    const audit = await restarted.get(`/v1/audit/events?type=NodeEnlisted&limit=1000&minPosition=${await restarted.storeHead()}`);
     assert.equal(audit.status, 200);
     const audited = new Set((audit.body.events as { data: { nodeId: string } }[]).map((event) => event.data.nodeId));
     assert.deepEqual(

@@ -42,7 +42,7 @@ describe('two ledger instances on one store', () => {
     const nodes = Array.from({ length: 8 }, (_, i) => `shared-${i}`);
     for (const nodeId of nodes) await enlist(i(nodeId) % 2 ? a : b, nodeId, { zone: 'shared' });
     // Let both instances' read models see every node, so both pick among all of them.
-    const head = (await a.get('/healthz')).body.store.head;
+    const head = await a.storeHead();
     await Promise.all([a.get(`/v1/nodes?minPosition=${head}`), b.get(`/v1/nodes?minPosition=${head}`)]);
 
     const byName = nodes.flatMap((nodeId) =>

@@ -19,7 +19,7 @@ export type AuditEvent = { type: string; data: Record<string, unknown>; metadata
  * the device's MAC), and what the ledger then says of an address.
  */
 export const dhcpLedger = (ledger: LedgerProcess) => ({
-  head: async (): Promise<number> => (await ledger.get('/healthz')).body.store.head,
+  head: async (): Promise<number> => await ledger.storeHead(),
   ipView: async (address: string): Promise<IpView> => (await ledger.get(`/v1/leases/${address}`)).body as IpView,
 
   /** Enlists `nodeId` and acquires it for the model: the allocation's token. */
