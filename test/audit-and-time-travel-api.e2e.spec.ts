@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { type LedgerClient, PATIENCE_MS, addKey } from '@ledger/testing';
 import { consumer, enlist, newRequestId } from './support/fixtures';
 import { useLedger } from './support/lifecycle';
-import type { Schema } from './support/answers';
+import type { Schema, Acquired } from './support/answers';
 
 describe('audit events, node timelines and state at a point of the log, over HTTP', () => {
   const started = useLedger({ env: { LEDGER_SNAPSHOT_EVERY: '5' } });
@@ -21,7 +21,7 @@ describe('audit events, node timelines and state at a point of the log, over HTT
     consumerKey = ledger.as(addKey(ledger.dataDir, '--name', 'juju', '--role', 'consumer', '--controller', 'c'));
     for (const nodeId of ['a1', 'a2', 'a3']) await enlist(ledger, nodeId);
     for (const [i, nodeId] of ['a1', 'a2', 'a3'].entries()) {
-      const acquired = await ledger.post('/v1/allocations', { requestId: newRequestId(), consumer: consumer('c', `m${i}`), nodeId });
+      const acquired = await ledger.post<Acquired>('/v1/allocations', { requestId: newRequestId(), consumer: consumer('c', `m${i}`), nodeId });
       await ledger.post(`/v1/allocations/${acquired.body.token}/release`, {});
     }
     head = await ledger.storeHead();

@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import { SqliteEventStore } from '@ledger/event-store';
 import { LedgerProcess, PATIENCE_MS, until } from '@ledger/testing';
 import { consumer, newRequestId } from './support/fixtures';
+import type { Acquired } from './support/answers';
 
 /** libfaketime from Debian's package (`faketime` depends on `libfaketime`), wherever dpkg put it. */
 const findLibfaketime = (): string | null => {
@@ -89,7 +90,7 @@ describe(
         for (let i = 0; running; i++) {
           const nodeId = `clk-${id}-${i}`;
           const answers = [await ledger.post('/v1/nodes', { nodeId, hostname: nodeId })];
-          const acquired = await ledger.post('/v1/allocations', { requestId: newRequestId(), consumer: consumer('ctl', `m${id}`), nodeId });
+          const acquired = await ledger.post<Acquired>('/v1/allocations', { requestId: newRequestId(), consumer: consumer('ctl', `m${id}`), nodeId });
           answers.push(acquired);
           if (acquired.status === 201) answers.push(await ledger.post(`/v1/allocations/${acquired.body.token}/release`, {}));
           answers.push(await ledger.get(`/v1/nodes/${nodeId}`));
@@ -114,7 +115,7 @@ describe(
         assert.ok(Date.parse(reserved.body.expiresAt) < before, 'stamped by the stepped-back clock');
         // A deployment (timeout LEDGER_DEPLOY_TIMEOUT_SECONDS, 30 minutes) and a lease ending in 40 minutes, both by the stepped-back clock.
         assert.equal((await ledger.post('/v1/nodes', { nodeId: 'clk-deploy', hostname: 'clk-deploy' })).status, 201);
-        const deploy = await ledger.post('/v1/allocations', { requestId: newRequestId(), consumer: consumer('ctl', 'md'), nodeId: 'clk-deploy' });
+        const deploy = await ledger.post<Acquired>('/v1/allocations', { requestId: newRequestId(), consumer: consumer('ctl', 'md'), nodeId: 'clk-deploy' });
         assert.equal(deploy.status, 201);
         assert.equal((await ledger.post(`/v1/allocations/${deploy.body.token}/deploying`, {})).status, 200);
         const lease = {

@@ -24,6 +24,7 @@ import { DhcpAgentProcess } from './support/dhcp-agent-process';
 import { consumer, enlist, newRequestId } from './support/fixtures';
 import { eventually } from './support/region';
 import { forceReleaseModel } from './support/dhcp-story';
+import type { Acquired } from './support/answers';
 
 const unavailable = labUnavailable('isc');
 const SOURCE = 'isc:dhcpd.leases';
@@ -83,7 +84,7 @@ describe('the DHCP agent beside a real ISC dhcpd 4.4', { skip: unavailable ?? fa
     ledger = await LedgerProcess.start();
     agentKey = addKey(ledger.dataDir, '--name', 'isc-agent', '--role', 'provider');
     assert.equal((await enlist(ledger, 'darby')).status, 201);
-    const acquired = await ledger.post('/v1/allocations', {
+    const acquired = await ledger.post<Acquired>('/v1/allocations', {
       requestId: newRequestId('acquire'),
       consumer: consumer('landscape', 'region-1', '0'),
       nodeId: 'darby',

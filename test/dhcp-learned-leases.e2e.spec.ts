@@ -11,6 +11,7 @@ import assert from 'node:assert/strict';
 import { LedgerProcess, addKey, type LedgerClient } from '@ledger/testing';
 import { consumer, enlist, newRequestId } from './support/fixtures';
 import { eventually } from './support/region';
+import type { Acquired } from './support/answers';
 
 const SOURCE = 'kea:kea-leases4.csv';
 const inAnHour = () => new Date(Date.now() + 3_600_000).toISOString();
@@ -27,7 +28,7 @@ describe('leases learned from a DHCP server', () => {
     ledger = await LedgerProcess.start();
     agent = ledger.as(addKey(ledger.dataDir, '--name', 'dhcp-agent-1', '--role', 'provider'));
     assert.equal((await enlist(ledger, 'darby')).status, 201);
-    const acquired = await ledger.post('/v1/allocations', {
+    const acquired = await ledger.post<Acquired>('/v1/allocations', {
       requestId: newRequestId('acquire'),
       consumer: consumer('landscape', 'region-1', '0'),
       nodeId: 'darby',

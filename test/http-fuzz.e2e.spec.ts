@@ -21,6 +21,7 @@ import { consumer, enlist } from './support/fixtures';
 import { rawHttp, type RawRequest, type RawResponse } from './support/raw-http';
 import { seedFrom } from './support/seeded-random';
 import { doomedAcquire, garbageRequest, mutatedCommand, withSomeKey, wrongReservation, wrongTokenCommand, type FuzzTargets } from './support/hostile-requests';
+import type { Acquired } from './support/answers';
 
 const SCALE = process.env.LEDGER_SOAK === '1' ? 10 : 1;
 const seed = seedFrom('LEDGER_FUZZ_SEED');
@@ -80,7 +81,7 @@ describe(`HTTP fuzz (seed ${seed})`, () => {
     ledger = await LedgerProcess.start({ env: { LEDGER_MAX_BODY_BYTES: '262144' } });
     store = await SqliteEventStore.open({ file: join(ledger.dataDir, 'events.sqlite') });
     const acquire = async (nodeId: string, requestId: string) => {
-      const { status, body } = await ledger.post('/v1/allocations', { requestId, consumer: consumer('owner', 'prod', nodeId), nodeId });
+      const { status, body } = await ledger.post<Acquired>('/v1/allocations', { requestId, consumer: consumer('owner', 'prod', nodeId), nodeId });
       assert.equal(status, 201);
       return body.token as string;
     };
@@ -177,7 +178,7 @@ describe(`HTTP fuzz (seed ${seed})`, () => {
     assert.equal(health.body.status, 'ok');
     const { token, nodeId } = targets.liveTokens[0];
     assert.equal((await ledger.post(`/v1/allocations/${token}/release`, {})).status, 200);
-    const again = await ledger.post('/v1/allocations', { requestId: 'fz-after', consumer: consumer('fuzz', 'm'), nodeId });
+    const again = await ledger.post<Acquired>('/v1/allocations', { requestId: 'fz-after', consumer: consumer('fuzz', 'm'), nodeId });
     assert.equal(again.status, 201, JSON.stringify(again.body));
     assert.equal(again.body.epoch, 2);
   });

@@ -7,6 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { LedgerProcess, type LedgerClient, addKey } from '@ledger/testing';
 import { consumer, newRequestId } from './support/fixtures';
+import type { Acquired } from './support/answers';
 
 describe('access to devices and leases', () => {
   let ledger: LedgerProcess;
@@ -31,8 +32,8 @@ describe('access to devices and leases', () => {
 
   it('applies the role matrix and the consumer scope to devices and leases', async () => {
     for (const nodeId of ['la-1', 'la-2']) assert.equal((await maas.post('/v1/nodes', { nodeId, hostname: nodeId })).status, 201);
-    const a = (await alice.post('/v1/allocations', { requestId: newRequestId(), consumer: consumer('ctl-a', 'm'), nodeId: 'la-1' })).body.token;
-    const b = (await bob.post('/v1/allocations', { requestId: newRequestId(), consumer: consumer('ctl-b', 'm'), nodeId: 'la-2' })).body.token;
+    const a = (await alice.post<Acquired>('/v1/allocations', { requestId: newRequestId(), consumer: consumer('ctl-a', 'm'), nodeId: 'la-1' })).body.token;
+    const b = (await bob.post<Acquired>('/v1/allocations', { requestId: newRequestId(), consumer: consumer('ctl-b', 'm'), nodeId: 'la-2' })).body.token;
 
     const mine = await alice.post(`/v1/allocations/${a}/devices`, { hostname: 'lxc-a', mac: '00:16:3e:0a:00:01' });
     assert.equal(mine.status, 201, JSON.stringify(mine.body));

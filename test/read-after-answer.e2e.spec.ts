@@ -10,6 +10,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { useLedger } from './support/lifecycle';
 import { consumer, enlist, newRequestId } from './support/fixtures';
+import type { Acquired } from './support/answers';
 
 const ROUNDS = 25;
 
@@ -21,7 +22,7 @@ describe('reads right after an answer', () => {
     await enlist(ledger, 'solo', { tags: ['read-after-answer'] });
     const holder = consumer('ctl-raa', 'model-raa');
     for (let round = 0; round < ROUNDS; round++) {
-      const acquired = await ledger.post('/v1/allocations', {
+      const acquired = await ledger.post<Acquired>('/v1/allocations', {
         requestId: newRequestId('raa'),
         consumer: holder,
         constraints: { tags: ['read-after-answer'] },

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { LedgerProcess, addKey, until, type HttpResult } from '@ledger/testing';
 import { consumer, enlist, newRequestId } from './support/fixtures';
 import { buildRegion, type Region } from './support/region';
-import type { EventEnvelope, Schema, StateDocument, StateLease, WholeStateDocument } from './support/answers';
+import type { EventEnvelope, Schema, StateDocument, StateLease, WholeStateDocument, Acquired } from './support/answers';
 
 /** Reads a server-sent event stream until `count` events came (or the stream ends). */
 const readEvents = async (
@@ -65,7 +65,7 @@ describe('the review API', () => {
       macPrefix: '00:16:3e:0a',
     });
     await enlist(ledger, 'n-3');
-    const acquired = await ledger.post('/v1/allocations', { requestId: newRequestId(), consumer: consumer('other', 'm', '1'), nodeId: 'n-3' });
+    const acquired = await ledger.post<Acquired>('/v1/allocations', { requestId: newRequestId(), consumer: consumer('other', 'm', '1'), nodeId: 'n-3' });
     await ledger.post(`/v1/allocations/${acquired.body.token}/deploying`, {});
     await ledger.post('/v1/models/release', { controller: 'landscape', model: 'region-a', force: true });
     // The first address passes to n-3 once the cascade released it.

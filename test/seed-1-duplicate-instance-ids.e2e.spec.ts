@@ -8,6 +8,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { consumer, enlist, newRequestId } from './support/fixtures';
 import { streamEvents, useLedger } from './support/lifecycle';
+import type { Acquired } from './support/answers';
 
 describe('seed 1: a failed deployment released out of band never yields two owners of one node', () => {
   const started = useLedger();
@@ -17,7 +18,7 @@ describe('seed 1: a failed deployment released out of band never yields two owne
     assert.equal((await enlist(ledger, 'node-7')).status, 201);
 
     // Alice scales up before lunch: her model acquires node-7 and starts deploying.
-    const alice = await ledger.post('/v1/allocations', {
+    const alice = await ledger.post<Acquired>('/v1/allocations', {
       requestId: newRequestId('alice'),
       consumer: consumer('fair-clouds', 'mobile-app', '87'),
       nodeId: 'node-7',
@@ -47,7 +48,7 @@ describe('seed 1: a failed deployment released out of band never yields two owne
     assert.equal(released.body.status, 'revoked');
 
     // Bob's model acquires the same machine and deploys it: a new token, the next epoch.
-    const bob = await ledger.post('/v1/allocations', {
+    const bob = await ledger.post<Acquired>('/v1/allocations', {
       requestId: newRequestId('bob'),
       consumer: consumer('fair-clouds', 'show-me-the-money', '5'),
       nodeId: 'node-7',

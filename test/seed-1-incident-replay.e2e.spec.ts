@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { type LedgerClient, addKey, runCli } from '@ledger/testing';
 import { consumer, enlist, newRequestId } from './support/fixtures';
 import { useLedger } from './support/lifecycle';
-import type { StateDocument } from './support/answers';
+import type { StateDocument, Acquired } from './support/answers';
 
 describe('seed 1 replayed: the incident review of node-7', () => {
   // Small snapshot spacing, so time travel starts from snapshots even in this short story.
@@ -34,7 +34,7 @@ describe('seed 1 replayed: the incident review of node-7', () => {
     await enlist(ledger, 'node-7');
 
     // Before lunch: Alice's model acquires node-7 and deploys; MAAS says the deployment failed.
-    const acquired = await alice.post('/v1/allocations', {
+    const acquired = await alice.post<Acquired>('/v1/allocations', {
       requestId: newRequestId('alice'),
       consumer: consumer('fair-clouds', 'mobile-app', '87'),
       nodeId: 'node-7',
@@ -61,7 +61,7 @@ describe('seed 1 replayed: the incident review of node-7', () => {
     assert.equal(released.body.status, 'revoked');
 
     // Bob's model gets the machine; Alice comes back and cleans up with her dead token.
-    const bobs = await bob.post('/v1/allocations', {
+    const bobs = await bob.post<Acquired>('/v1/allocations', {
       requestId: newRequestId('bob'),
       consumer: consumer('fair-clouds', 'show-me-the-money', '5'),
       nodeId: 'node-7',

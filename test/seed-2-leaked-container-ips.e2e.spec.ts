@@ -10,6 +10,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { LedgerProcess } from '@ledger/testing';
 import { buildRegion, eventually, regionIps, type Region } from './support/region';
+import type { Acquired } from './support/answers';
 
 const NODES = ['darby', 'correja', 'elkhart', 'knoxville', 'atlas', 'scapestack'];
 const CONTROLLER = 'landscape';
@@ -151,7 +152,7 @@ describe('seed 2: before the cascade catches up, the leases of a destroyed model
 
       // A new owner may take an orphaned address at once: the grant closes the orphan first.
       await ledger.post('/v1/nodes', { nodeId: 'fresh', hostname: 'fresh.maas' });
-      const fresh = await ledger.post('/v1/allocations', { requestId: 'fresh-1', consumer: { controller: 'other', model: 'm' }, nodeId: 'fresh' });
+      const fresh = await ledger.post<Acquired>('/v1/allocations', { requestId: 'fresh-1', consumer: { controller: 'other', model: 'm' }, nodeId: 'fresh' });
       const takeover = await ledger.post('/v1/leases', {
         ip: region.nodes[0].hostIp,
         mac: '00:16:3e:aa:00:01',

@@ -48,3 +48,6 @@ export interface StateDocument {
 export interface WholeStateDocument extends Omit<StateDocument, 'leases'> {
   leases: { ip: string; history: StateLease[] }[];
 }
+
+/** An acquire's 201: a node command's answer; a fresh acquire appended, so it names the new token and its position. */
+export type Acquired = Schema<'NodeCommandResponseDto'> & { token: string; position: number };

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import type { LedgerProcess } from '@ledger/testing';
 import { consumer, enlist, newRequestId } from './fixtures';
+import type { Acquired } from './answers';
 
 /** The shape of seed 2's cloud: nodes of one model, containers on them, each with a DHCP lease, and a static host lease per node. */
 export interface Region {
@@ -24,7 +25,7 @@ export const buildRegion = async (
   const region: Region = { controller: options.controller, model: options.model, nodes: [], containers: [] };
   for (const [n, nodeId] of options.nodeIds.entries()) {
     if ((await ledger.get(`/v1/nodes/${nodeId}`)).status === 404) assert.equal((await enlist(ledger, nodeId)).status, 201);
-    const acquired = await ledger.post('/v1/allocations', {
+    const acquired = await ledger.post<Acquired>('/v1/allocations', {
       requestId: newRequestId('acquire'),
       consumer: consumer(options.controller, options.model, String(n)),
       nodeId,
