@@ -10,6 +10,7 @@ import assert from 'node:assert/strict';
 import { addKey, until, type LedgerClient } from '@ledger/testing';
 import { consumer, enlist, newRequestId } from './support/fixtures';
 import { useLedger } from './support/lifecycle';
+import type { Schema } from './support/answers';
 
 const JUJU = { 'juju-model-uuid': 'c3f1e0d2-alice', 'juju-controller-uuid': 'fair-clouds-uuid', 'juju-machine-id': '87', 'juju-is-controller': 'true' };
 
@@ -36,8 +37,8 @@ describe("an allocation's owner data, and picking by pool", () => {
 
   it('an acquire asking for a pool gets a node of that pool, and none when no free node is in it', async () => {
     const ledger = started();
-    assert.equal((await ledger.get('/v1/nodes/od-1')).body.pool, 'gold');
-    assert.equal((await ledger.get('/v1/nodes/od-3')).body.pool, null, 'enlisted without a pool: in none');
+    assert.equal((await ledger.get<Schema<'NodeResponseDto'>>('/v1/nodes/od-1')).body.pool, 'gold');
+    assert.equal((await ledger.get<Schema<'NodeResponseDto'>>('/v1/nodes/od-3')).body.pool, null, 'enlisted without a pool: in none');
     const acquire = (constraints: Record<string, unknown>) =>
       alice.post('/v1/allocations', { requestId: newRequestId('pool'), consumer: consumer('fair-clouds', 'm'), constraints });
     const gold = await acquire({ tags: ['owner-data'], pool: 'gold' });
@@ -68,10 +69,10 @@ describe("an allocation's owner data, and picking by pool", () => {
     const again = await alice.post(`/v1/allocations/${token}/owner-data`, { ownerData: { 'juju-machine-id': '88' } });
     assert.equal(again.status, 200);
     assert.equal(again.body.position, null, 'nothing changed, nothing appended');
-    const read = await alice.get(`/v1/allocations/${token}?minPosition=${changed.body.position}`);
+    const read = await alice.get<Schema<'AllocationResponseDto'>>(`/v1/allocations/${token}?minPosition=${changed.body.position}`);
     assert.deepEqual(read.body.ownerData, expected);
 
-    const timeline = await started().get('/v1/audit/nodes/od-2/timeline');
+    const timeline = await started().get<Schema<'TimelineResponseDto'>>('/v1/audit/nodes/od-2/timeline');
     const lines: string[] = timeline.body.entries
       .filter((e: { type: string }) => e.type === 'AllocationOwnerDataSet')
       .map((e: { summary: string }) => e.summary);
@@ -94,9 +95,11 @@ describe("an allocation's owner data, and picking by pool", () => {
     const refused = await alice.post(`/v1/allocations/${stale}/owner-data`, { ownerData: { 'juju-machine-id': '87' } });
     assert.equal(refused.status, 409, JSON.stringify(refused.body));
     assert.equal(refused.body.code, 'stale_token');
-    assert.deepEqual((await alice.get(`/v1/allocations/${second.body.token}`)).body.ownerData, { 'juju-machine-id': '12' });
+    assert.deepEqual((await alice.get<Schema<'AllocationResponseDto'>>(`/v1/allocations/${second.body.token}`)).body.ownerData, { 'juju-machine-id': '12' });
     await until(async () => {
-      const entries: { type: string; token: string | null; summary: string }[] = (await ledger.get('/v1/audit/nodes/od-3/timeline')).body.entries;
+      const entries: { type: string; token: string | null; summary: string }[] = (
+        await ledger.get<Schema<'TimelineResponseDto'>>('/v1/audit/nodes/od-3/timeline')
+      ).body.entries;
       const refusal = entries.find((e) => e.type === 'CommandRefused' && e.token === stale);
       assert.ok(refusal, JSON.stringify(entries));
       assert.match(refusal.summary, /SetOwnerData.*stale_token/);
@@ -107,7 +110,7 @@ describe("an allocation's owner data, and picking by pool", () => {
     const ledger = started();
     const acquired = await alice.post('/v1/allocations', { requestId: newRequestId('od'), consumer: consumer('fair-clouds', 'm'), nodeId: 'od-2' });
     const token: string = acquired.body.token;
-    const before = (await ledger.get('/v1/nodes')).body.position;
+    const before = (await ledger.get<Schema<'NodeListResponseDto'>>('/v1/nodes')).body.position;
     const cases: [string, unknown, RegExp][] = [
       ['a number as a value', { ownerData: { 'juju-machine-id': 87 } }, /ownerData.*"juju-machine-id" must have a string value/],
       ['null as a value', { ownerData: { 'juju-machine-id': null } }, /ownerData.*"juju-machine-id"/],
@@ -126,7 +129,7 @@ describe("an allocation's owner data, and picking by pool", () => {
       assert.equal(answer.body.code, 'invalid_request', what);
       assert.match(answer.body.message, message, what);
     }
-    assert.deepEqual((await alice.get(`/v1/allocations/${token}`)).body.ownerData, {});
-    assert.equal((await ledger.get('/v1/nodes')).body.position, before, 'nothing was appended');
+    assert.deepEqual((await alice.get<Schema<'AllocationResponseDto'>>(`/v1/allocations/${token}`)).body.ownerData, {});
+    assert.equal((await ledger.get<Schema<'NodeListResponseDto'>>('/v1/nodes')).body.position, before, 'nothing was appended');
   });
 });

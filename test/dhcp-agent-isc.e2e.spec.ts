@@ -24,7 +24,7 @@ import { DhcpAgentProcess } from './support/dhcp-agent-process';
 import { consumer, enlist, newRequestId } from './support/fixtures';
 import { eventually } from './support/region';
 import { forceReleaseModel } from './support/dhcp-story';
-import type { Acquired } from './support/answers';
+import type { Acquired, Schema } from './support/answers';
 
 const unavailable = labUnavailable('isc');
 const SOURCE = 'isc:dhcpd.leases';
@@ -53,9 +53,9 @@ describe('the DHCP agent beside a real ISC dhcpd 4.4', { skip: unavailable ?? fa
   let stranger: LabClient;
 
   const head = async (): Promise<number> => await ledger.storeHead();
-  const ipView = async (address: string): Promise<IpView> => (await ledger.get(`/v1/leases/${address}`)).body as IpView;
+  const ipView = async (address: string): Promise<IpView> => (await ledger.get<Schema<'IpResponseDto'>>(`/v1/leases/${address}`)).body as IpView;
   const appendedAfter = async (position: number): Promise<AuditEvent[]> =>
-    (await ledger.get(`/v1/audit/events?after=${position}&limit=50`)).body.events as AuditEvent[];
+    (await ledger.get<Schema<'AuditEventsResponseDto'>>(`/v1/audit/events?after=${position}&limit=50`)).body.events as AuditEvent[];
   const shown = (events: AuditEvent[]) => events.map((event) => `${event.type} ${JSON.stringify(event.data)}`).join('\n');
   const addressOf = (client: LabClient): string => {
     const address = DhcpLab.addressOf(client);
@@ -70,7 +70,7 @@ describe('the DHCP agent beside a real ISC dhcpd 4.4', { skip: unavailable ?? fa
   const wouldReclaim = async (): Promise<WouldReclaim[]> =>
     ((await agent.health())?.body.reclaim as { wouldReclaim?: WouldReclaim[] } | undefined)?.wouldReclaim ?? [];
   const register = async (name: string, mac: string) => {
-    const device = await ledger.post(`/v1/allocations/${token}/devices`, { hostname: name, mac });
+    const device = await ledger.post<Schema<'RegisterDeviceResponseDto'>>(`/v1/allocations/${token}/devices`, { hostname: name, mac });
     assert.equal(device.status, 201, JSON.stringify(device.body));
     const client = Object.assign(lab.container(name, mac), { deviceId: device.body.deviceId as string });
     registered.push(client);
@@ -121,7 +121,7 @@ describe('the DHCP agent beside a real ISC dhcpd 4.4', { skip: unavailable ?? fa
       assert.equal(view.current?.learnedFrom, SOURCE);
       assert.equal(view.current?.owner.deviceId, client.deviceId);
     }
-    const granted = await ledger.get(`/v1/audit/events?ip=${addressOf(registered[0])}&type=LeaseGranted`);
+    const granted = await ledger.get<Schema<'AuditEventsResponseDto'>>(`/v1/audit/events?ip=${addressOf(registered[0])}&type=LeaseGranted`);
     assert.equal(granted.body.events[0].metadata.actor, 'isc-agent');
     const listed = (await ledger.get('/v1/leases?status=orphaned')).body.leases as { ip: string }[];
     assert.deepEqual(

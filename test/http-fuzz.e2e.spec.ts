@@ -21,7 +21,7 @@ import { consumer, enlist } from './support/fixtures';
 import { rawHttp, type RawRequest, type RawResponse } from './support/raw-http';
 import { seedFrom } from './support/seeded-random';
 import { doomedAcquire, garbageRequest, mutatedCommand, withSomeKey, wrongReservation, wrongTokenCommand, type FuzzTargets } from './support/hostile-requests';
-import type { Acquired } from './support/answers';
+import type { Acquired, Schema } from './support/answers';
 
 const SCALE = process.env.LEDGER_SOAK === '1' ? 10 : 1;
 const seed = seedFrom('LEDGER_FUZZ_SEED');
@@ -100,7 +100,10 @@ describe(`HTTP fuzz (seed ${seed})`, () => {
     for (const [index, nodeId] of held.entries()) liveTokens.push({ nodeId, token: await acquire(nodeId, `fz-setup-${index}`) });
     const reservedNodes = [];
     for (const nodeId of ['fz-reserved-1', 'fz-reserved-2']) {
-      const { status, body } = await ledger.post(`/v1/nodes/${nodeId}/reservations`, { agentName: 'owner', ttlSeconds: 7200 });
+      const { status, body } = await ledger.post<Schema<'ReserveNodeResponseDto'>>(`/v1/nodes/${nodeId}/reservations`, {
+        agentName: 'owner',
+        ttlSeconds: 7200,
+      });
       assert.equal(status, 201);
       reservedNodes.push({ nodeId, reservationId: body.reservationId, reservationKey: body.reservationKey });
     }
@@ -111,7 +114,8 @@ describe(`HTTP fuzz (seed ${seed})`, () => {
       auditor: addKey(ledger.dataDir, '--name', 'fuzz-auditor', '--role', 'auditor'),
     };
     // The ledger rereads its keys file at most once a second.
-    while ((await ledger.as(keys.auditor).get('/v1/nodes')).status === 401) await new Promise((resolve) => setTimeout(resolve, 100));
+    while ((await ledger.as(keys.auditor).get<Schema<'NodeListResponseDto'>>('/v1/nodes')).status === 401)
+      await new Promise((resolve) => setTimeout(resolve, 100));
     targets = {
       heldNodes: held,
       reservedNodes,
@@ -120,7 +124,7 @@ describe(`HTTP fuzz (seed ${seed})`, () => {
       usedRequestIds: ['fz-setup-r1', 'fz-setup-r2', ...held.map((_, index) => `fz-setup-${index}`)],
       keys,
     };
-    const ready = await ledger.get(`/v1/nodes?status=ready&minPosition=${await store.headPosition()}`);
+    const ready = await ledger.get<Schema<'NodeListResponseDto'>>(`/v1/nodes?status=ready&minPosition=${await store.headPosition()}`);
     assert.deepEqual(ready.body.nodes, [], 'no node is free');
     await newEvents();
     domainBefore = await domainEvents();
@@ -163,7 +167,7 @@ describe(`HTTP fuzz (seed ${seed})`, () => {
 
   it('a minPosition past the head is refused at once, not held until a 503', async () => {
     const started = performance.now();
-    const response = await ledger.get(`/v1/nodes/fz-held-1?minPosition=${(await store.headPosition()) + 1}`);
+    const response = await ledger.get<Schema<'NodeResponseDto'>>(`/v1/nodes/fz-held-1?minPosition=${(await store.headPosition()) + 1}`);
     assert.equal(response.status, 400);
     // Held, it would wait LEDGER_READ_WAIT_MS (60 s under LedgerProcess) and answer 503: far
     // beyond this bound, which a busy machine cannot reach by slowness alone.

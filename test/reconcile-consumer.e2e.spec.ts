@@ -6,7 +6,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { enlist, newRequestId } from './support/fixtures';
 import { useLedger } from './support/lifecycle';
-import type { Acquired } from './support/answers';
+import type { Acquired, Schema } from './support/answers';
 
 describe('POST /v1/reconcile', () => {
   const started = useLedger();
@@ -28,7 +28,10 @@ describe('POST /v1/reconcile', () => {
   });
 
   it('still names a consumer field that is wrong', async () => {
-    const refused = await started().post('/v1/reconcile', { consumer: { controller: 'ctl', model: 'model-a', machine: 7 }, instances: [] });
+    const refused = await started().post<Schema<'ReconcileResponseDto'>>('/v1/reconcile', {
+      consumer: { controller: 'ctl', model: 'model-a', machine: 7 },
+      instances: [],
+    });
     assert.equal(refused.status, 400);
     assert.match(JSON.stringify(refused.body), /machine/);
   });
