@@ -11,7 +11,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { SqliteEventStore } from '@ledger/event-store';
 import { LedgerProcess, type LedgerClient, addKey, runCli } from '@ledger/testing';
 import { consumer, newRequestId } from './support/fixtures';
-import type { Acquired } from './support/answers';
+import type { Acquired, Schema } from './support/answers';
 
 describe('access control', () => {
   let ledger: LedgerProcess;
@@ -155,7 +155,7 @@ describe('access control', () => {
   });
 
   it('never logs a secret', async () => {
-    const reservation = await alice.post('/v1/nodes/ac-3/reservations', { agentName: 'autopilot' });
+    const reservation = await alice.post<Schema<'ReserveNodeResponseDto'>>('/v1/nodes/ac-3/reservations', { agentName: 'autopilot' });
     assert.equal(reservation.status, 201);
     await ledger.post<Acquired>('/v1/allocations', {
       requestId: newRequestId(),

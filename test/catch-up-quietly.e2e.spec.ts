@@ -78,7 +78,7 @@ describe('a ledger catching up', () => {
 
     const ledger = await LedgerProcess.start({ dataDir, env });
     ledgers.push(ledger);
-    const ready = await ledger.get('/healthz/ready');
+    const ready = await ledger.get<{ details: Record<string, { position: number }> }>('/healthz/ready');
     assert.equal(ready.status, 200, `the first probe after the start: ${JSON.stringify(ready.body)}`);
     assert.equal(ready.body.details['lease-cascade'].position, head);
     assert.deepEqual(

@@ -67,7 +67,7 @@ describe(
     });
 
     const leaseStatuses = async (): Promise<string[]> => {
-      const answer = await ledger.get('/v1/leases?ip=10.77.0.1');
+      const answer = await ledger.get<Schema<'LeaseListResponseDto'>>('/v1/leases?ip=10.77.0.1');
       assert.equal(answer.status, 200, JSON.stringify(answer.body));
       return answer.body.leases.map((lease: { status: string }) => lease.status);
     };

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { addKey, type LedgerClient } from '@ledger/testing';
 import { consumer, enlist, newRequestId } from './support/fixtures';
 import { useLedger } from './support/lifecycle';
-import type { Schema } from './support/answers';
+import type { Schema, Acquired } from './support/answers';
 
 describe('the ledger API a facade relies on', () => {
   const started = useLedger();
@@ -86,7 +86,7 @@ describe('the ledger API a facade relies on', () => {
   });
 
   it('an allocation lists its devices in registration order, each live while it and the allocation are', async () => {
-    const acquired = await juju.post('/v1/allocations', { requestId: newRequestId('facade'), consumer: consumer('fair-clouds', 'b'), nodeId: 'f-3' });
+    const acquired = await juju.post<Acquired>('/v1/allocations', { requestId: newRequestId('facade'), consumer: consumer('fair-clouds', 'b'), nodeId: 'f-3' });
     assert.equal(acquired.status, 201, JSON.stringify(acquired.body));
     const token: string = acquired.body.token;
     const first = await juju.post<Schema<'RegisterDeviceResponseDto'>>(`/v1/allocations/${token}/devices`, { hostname: 'lxd-0', mac: '00:16:3e:00:00:10' });

@@ -18,7 +18,7 @@ describe('POST /v1/reconcile', () => {
     const acquired = await ledger.post<Acquired>('/v1/allocations', { requestId: newRequestId('rc'), consumer, nodeId: 'node-rc' });
     assert.equal(acquired.status, 201, JSON.stringify(acquired.body));
 
-    const verdicts = await ledger.post(`/v1/reconcile?minPosition=${acquired.body.position}`, {
+    const verdicts = await ledger.post<Schema<'ReconcileResponseDto'>>(`/v1/reconcile?minPosition=${acquired.body.position}`, {
       consumer,
       instances: [{ machine: '7', token: acquired.body.token }],
     });

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { LedgerProcess, type LedgerClient, addKey, button, field, PATIENCE_MS, screenshot, signIn, textMatching, until } from '@ledger/testing';
 import { consumer, enlist, newRequestId } from './support/fixtures';
 import { axeViolations, box, centreX, dragCursor, IN_CHROMIUM, keyAccepted, recordRequests, storyReady, useChromium } from './support/review-browser';
-import type { Acquired } from './support/answers';
+import type { Acquired, Appended } from './support/answers';
 
 describe('the review page in headless Chromium', IN_CHROMIUM, () => {
   const browser = useChromium();
@@ -53,7 +53,7 @@ describe('the review page in headless Chromium', IN_CHROMIUM, () => {
         ).body.status,
         'failed_deployment',
       );
-      const revoked = await charlie.post('/v1/observations/nodes', {
+      const revoked = await charlie.post<Appended>('/v1/observations/nodes', {
         nodeId: 'node-7',
         providerStatus: 'Ready',
         observedAt: new Date().toISOString(),

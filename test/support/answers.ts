@@ -49,5 +49,7 @@ export interface WholeStateDocument extends Omit<StateDocument, 'leases'> {
   leases: { ip: string; history: StateLease[] }[];
 }
 
-/** An acquire's 201: a node command's answer; a fresh acquire appended, so it names the new token and its position. */
-export type Acquired = Schema<'NodeCommandResponseDto'> & { token: string; position: number };
+/** A node command's answer when it appended (not a replay, not a no-op): its position is a number. */
+export type Appended = Schema<'NodeCommandResponseDto'> & { position: number };
+/** An acquire's 201: a fresh acquire appended, so it names the new token and its position. */
+export type Acquired = Appended & { token: string };
