@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { type LedgerClient, PATIENCE_MS, addKey } from '@ledger/testing';
 import { consumer, enlist, newRequestId } from './support/fixtures';
 import { useLedger } from './support/lifecycle';
-import type { Schema, Acquired } from './support/answers';
+import type { Schema, Acquired, ApiError } from './support/answers';
 
 describe('audit events, node timelines and state at a point of the log, over HTTP', () => {
   const started = useLedger({ env: { LEDGER_SNAPSHOT_EVERY: '5' } });
@@ -51,7 +51,7 @@ describe('audit events, node timelines and state at a point of the log, over HTT
       ['/v1/state?at=1&extra=2', /unknown query parameter extra/],
     ];
     for (const [path, message] of cases) {
-      const response = await ledger.get(path);
+      const response = await ledger.get<ApiError>(path);
       assert.equal(response.status, 400, `${path}: ${JSON.stringify(response.body)}`);
       assert.equal(response.body.code, 'invalid_request');
       assert.match(response.body.message, message, path);
@@ -98,7 +98,7 @@ describe('audit events, node timelines and state at a point of the log, over HTT
     );
     assert.equal(ndjson.headers.get('x-position'), String(head));
     assert.equal(ndjson.headers.get('x-next-after'), '');
-    assert.equal((await ledger.get('/v1/audit/events?nodeId=a1&format=ndjson')).body.trim().split('\n').length, 4);
+    assert.equal((await ledger.get<string>('/v1/audit/events?nodeId=a1&format=ndjson')).body.trim().split('\n').length, 4);
   });
 
   it('is for operators and auditors only', async () => {
@@ -123,9 +123,9 @@ describe('audit events, node timelines and state at a point of the log, over HTT
       list.body.projections.map((p) => p.name),
       ['ledger-view', 'audit-index'],
     );
-    const waited = await ledger.post('/v1/admin/projections/audit-index/rebuild?wait=true');
+    const waited = await ledger.post<Schema<'RebuildResponseDto'>>('/v1/admin/projections/audit-index/rebuild?wait=true');
     assert.equal(waited.status, 200, JSON.stringify(waited.body));
-    assert.ok(waited.body.position >= head);
+    assert.ok((waited.body.position ?? -1) >= head, JSON.stringify(waited.body));
     const deadline = performance.now() + PATIENCE_MS;
     while ((await ledger.get<Schema<'ProjectionListResponseDto'>>('/v1/admin/projections')).body.projections[0].rebuilding) {
       assert.ok(performance.now() < deadline, 'the ledger view rebuild finished');
