@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { addKey, until, type LedgerClient } from '@ledger/testing';
 import { consumer, enlist, newRequestId } from './support/fixtures';
 import { useLedger } from './support/lifecycle';
-import type { Schema } from './support/answers';
+import type { Schema, Acquired, ApiError } from './support/answers';
 
 const JUJU = { 'juju-model-uuid': 'c3f1e0d2-alice', 'juju-controller-uuid': 'fair-clouds-uuid', 'juju-machine-id': '87', 'juju-is-controller': 'true' };
 
@@ -54,7 +54,7 @@ describe("an allocation's owner data, and picking by pool", () => {
   });
 
   it('is recorded against the live allocation, answered whole, and read back with the allocation; the same data again appends nothing', async () => {
-    const acquired = await alice.post('/v1/allocations', { requestId: newRequestId('od'), consumer: consumer('fair-clouds', 'm'), nodeId: 'od-2' });
+    const acquired = await alice.post<Acquired>('/v1/allocations', { requestId: newRequestId('od'), consumer: consumer('fair-clouds', 'm'), nodeId: 'od-2' });
     assert.equal(acquired.status, 201, JSON.stringify(acquired.body));
     const token: string = acquired.body.token;
     const set = await alice.post(`/v1/allocations/${token}/owner-data`, { ownerData: JUJU });
@@ -86,7 +86,7 @@ describe("an allocation's owner data, and picking by pool", () => {
 
   it('a stale token is refused (409 stale_token), the refusal recorded, the next holder’s data untouched', async () => {
     const ledger = started();
-    const first = await alice.post('/v1/allocations', { requestId: newRequestId('od'), consumer: consumer('fair-clouds', 'm'), nodeId: 'od-3' });
+    const first = await alice.post<Acquired>('/v1/allocations', { requestId: newRequestId('od'), consumer: consumer('fair-clouds', 'm'), nodeId: 'od-3' });
     const stale: string = first.body.token;
     assert.equal((await alice.post(`/v1/allocations/${stale}/release`, {})).status, 200);
     const second = await alice.post('/v1/allocations', { requestId: newRequestId('od'), consumer: consumer('fair-clouds', 'n'), nodeId: 'od-3' });
@@ -108,7 +108,7 @@ describe("an allocation's owner data, and picking by pool", () => {
 
   it('bad input is a 400 naming the field, and appends nothing', async () => {
     const ledger = started();
-    const acquired = await alice.post('/v1/allocations', { requestId: newRequestId('od'), consumer: consumer('fair-clouds', 'm'), nodeId: 'od-2' });
+    const acquired = await alice.post<Acquired>('/v1/allocations', { requestId: newRequestId('od'), consumer: consumer('fair-clouds', 'm'), nodeId: 'od-2' });
     const token: string = acquired.body.token;
     const before = (await ledger.get<Schema<'NodeListResponseDto'>>('/v1/nodes')).body.position;
     const cases: [string, unknown, RegExp][] = [
@@ -124,7 +124,7 @@ describe("an allocation's owner data, and picking by pool", () => {
       ['an unknown field', { ownerData: {}, extra: 1 }, /extra/],
     ];
     for (const [what, body, message] of cases) {
-      const answer = await alice.post(`/v1/allocations/${token}/owner-data`, body);
+      const answer = await alice.post<ApiError>(`/v1/allocations/${token}/owner-data`, body);
       assert.equal(answer.status, 400, `${what}: ${JSON.stringify(answer.body).slice(0, 300)}`);
       assert.equal(answer.body.code, 'invalid_request', what);
       assert.match(answer.body.message, message, what);

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { LedgerProcess, addKey, until, type HttpResult } from '@ledger/testing';
 import { consumer, enlist, newRequestId } from './support/fixtures';
 import { buildRegion, type Region } from './support/region';
-import type { EventEnvelope, Schema, StateDocument, StateLease, WholeStateDocument, Acquired } from './support/answers';
+import type { EventEnvelope, Schema, StateDocument, StateLease, WholeStateDocument, Acquired, ApiError, OwnNode } from './support/answers';
 
 /** Reads a server-sent event stream until `count` events came (or the stream ends). */
 const readEvents = async (
@@ -69,7 +69,11 @@ describe('the review API', () => {
     await ledger.post(`/v1/allocations/${acquired.body.token}/deploying`, {});
     await ledger.post('/v1/models/release', { controller: 'landscape', model: 'region-a', force: true });
     // The first address passes to n-3 once the cascade released it.
-    await until(async () => assert.equal((await ledger.get(`/v1/leases/${region.containers[0].ip}`)).body.status, 'released'), 30_000, 'the cascade');
+    await until(
+      async () => assert.equal((await ledger.get<Schema<'IpResponseDto'>>(`/v1/leases/${region.containers[0].ip}`)).body.status, 'released'),
+      30_000,
+      'the cascade',
+    );
     const regranted = await ledger.post('/v1/leases', {
       ip: region.containers[0].ip,
       mac: '00:16:3e:0b:00:01',
@@ -78,7 +82,7 @@ describe('the review API', () => {
     });
     assert.equal(regranted.status, 201, JSON.stringify(regranted.body));
     head = await ledger.storeHead();
-    await ledger.get(`/v1/audit/events?limit=1&minPosition=${head}`);
+    await ledger.get<Schema<'AuditEventsResponseDto'>>(`/v1/audit/events?limit=1&minPosition=${head}`);
   });
   after(async () => {
     await ledger?.stop();
@@ -111,8 +115,8 @@ describe('the review API', () => {
     const node = await ledger.get(`/v1/state/nodes/n-1?at=${encodeURIComponent(new Date().toISOString())}`);
     assert.equal(node.status, 200);
     assert.equal(node.body.allocations[0].status, 'model_released');
-    assert.match((await ledger.get('/v1/state/nodes/n-1?at=yesterday')).body.message, /at must be an RFC 3339 date-time/);
-    assert.match((await ledger.get(`/v1/state/nodes/n-1?at=${head + 10}`)).body.message, /beyond the log's head/);
+    assert.match((await ledger.get<ApiError>('/v1/state/nodes/n-1?at=yesterday')).body.message, /at must be an RFC 3339 date-time/);
+    assert.match((await ledger.get<ApiError>(`/v1/state/nodes/n-1?at=${head + 10}`)).body.message, /beyond the log's head/);
     assert.equal((await ledger.get('/v1/state/nodes/n-1?at=1&extra=1')).status, 400);
   });
 
@@ -186,7 +190,7 @@ describe('the review API', () => {
     const from = await ledger.storeHead();
     const live = readEvents(`${ledger.url}/v1/audit/stream?controller=other&model=m&after=${from}`, auth(), 3);
     await ledger.post('/v1/nodes/n-1/maintenance', { reason: 'not about model other/m' });
-    const n3 = (await ledger.get('/v1/nodes/n-3')).body.allocation.token;
+    const n3 = (await ledger.get<OwnNode>('/v1/nodes/n-3')).body.allocation?.token;
     await ledger.post(`/v1/allocations/${n3}/deployed`, {});
     await ledger.post(`/v1/allocations/${n3}/release`, {});
     // The cascade's release names only the lease: the stream attributes it to the lease's owner, so the model sees its address freed.
@@ -202,7 +206,7 @@ describe('the review API', () => {
       ['limit=5', /limit has no meaning on a stream/],
       ['from=yesterday', /from must be an RFC 3339 date-time/],
     ] as const) {
-      const answer = await ledger.get(`/v1/audit/stream?${query}`);
+      const answer = await ledger.get<ApiError>(`/v1/audit/stream?${query}`);
       assert.equal(answer.status, 400, query);
       assert.match(answer.body.message, pattern);
     }
