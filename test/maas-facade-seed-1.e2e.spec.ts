@@ -228,7 +228,11 @@ describe('seed 1 through the MAAS facade, with Juju’s own MAAS client', { skip
       });
       assert.equal(lease.status, 201, JSON.stringify(lease.body));
     }
-    const destroyed = await world.ledger.post('/v1/models/release', { controller: 'fair-clouds-bob', model: BOB_MODEL, force: true });
+    const destroyed = await world.ledger.post<Schema<'ModelReleaseResponseDto'>>('/v1/models/release', {
+      controller: 'fair-clouds-bob',
+      model: BOB_MODEL,
+      force: true,
+    });
     assert.equal(destroyed.status, 200, JSON.stringify(destroyed.body));
     assert.deepEqual(
       destroyed.body.released.map((r: { token: string }) => r.token),

@@ -112,7 +112,7 @@ describe('the review API', () => {
   });
 
   it('answers by time too, and refuses a bad moment or a position past the head with a 400 naming it', async () => {
-    const node = await ledger.get(`/v1/state/nodes/n-1?at=${encodeURIComponent(new Date().toISOString())}`);
+    const node = await ledger.get<StateDocument>(`/v1/state/nodes/n-1?at=${encodeURIComponent(new Date().toISOString())}`);
     assert.equal(node.status, 200);
     assert.equal(node.body.allocations[0].status, 'model_released');
     assert.match((await ledger.get<ApiError>('/v1/state/nodes/n-1?at=yesterday')).body.message, /at must be an RFC 3339 date-time/);

@@ -62,3 +62,6 @@ export type Health = Omit<Schema<'HealthSummaryDto'>, 'store' | 'readModels'> & 
 
 /** A node as its owner or an operator reads it: an allocation, if any, is never foreign to them, so it names its token. */
 export type OwnNode = Omit<Schema<'NodeResponseDto'>, 'allocation'> & { allocation: Schema<'NodeAllocationSummaryDto'> | null };
+
+/** A 409 stale_token: the error names what the holder of the stale token should do. */
+export type StaleToken = ApiError & { details: { action: string } };
