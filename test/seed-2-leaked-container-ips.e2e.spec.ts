@@ -10,7 +10,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { LedgerProcess } from '@ledger/testing';
 import { buildRegion, eventually, regionIps, type Region } from './support/region';
-import type { Acquired } from './support/answers';
+import type { Acquired, Schema } from './support/answers';
 
 const NODES = ['darby', 'correja', 'elkhart', 'knoxville', 'atlas', 'scapestack'];
 const CONTROLLER = 'landscape';
@@ -85,13 +85,13 @@ describe('seed 2: no container IP outlives its machine', () => {
     assert.equal((await ledger.get('/v1/leases?status=valid')).body.leases.length, regionIps(bystander).length);
 
     // The container's own view of its address, as reconcile tells it: orphaned, stop using it.
-    const reconciled = await ledger.post('/v1/reconcile', {
+    const reconciled = await ledger.post<Schema<'ReconcileResponseDto'>>('/v1/reconcile', {
       consumer: { controller: CONTROLLER, model: MODEL },
       instances: [],
       ips: regionIps(region).slice(0, 3),
     });
     assert.deepEqual(
-      reconciled.body.ips.map((v: { verdict: string }) => v.verdict),
+      reconciled.body.ips?.map((v) => v.verdict),
       ['orphaned', 'orphaned', 'orphaned'],
     );
   });
@@ -110,7 +110,7 @@ describe('seed 2: no container IP outlives its machine', () => {
     const leases = await leasesOf(ledger, 'openstack-region-2');
     assert.equal(leases.length, 43);
     assert.ok(leases.every((lease) => lease.status === 'valid' && lease.leaseId.startsWith('2@')));
-    const history = await ledger.get(`/v1/leases/${region.containers[5].ip}`);
+    const history = await ledger.get<Schema<'IpResponseDto'>>(`/v1/leases/${region.containers[5].ip}`);
     assert.equal(history.body.status, 'valid');
     assert.deepEqual(
       history.body.history.map((l: { status: string }) => l.status),
@@ -142,7 +142,7 @@ describe('seed 2: before the cascade catches up, the leases of a destroyed model
       assert.equal((await ledger.get(`/v1/leases?status=valid&controller=${CONTROLLER}`)).body.leases.length, 0);
 
       // The DHCP server still hands them out: its records are orphaned, never valid.
-      const observed = await ledger.post('/v1/observations/leases', {
+      const observed = await ledger.post<Schema<'LeaseObservationsResponseDto'>>('/v1/observations/leases', {
         source: 'dhcpd@maas',
         leases: region.containers.map((c) => ({ ip: c.ip, mac: c.mac, state: 'active', ends: new Date(Date.now() + 3_600_000).toISOString() })),
       });
@@ -183,7 +183,7 @@ describe('seed 2: before the cascade catches up, the leases of a destroyed model
       // The 37 container addresses stay orphaned while the DHCP server says it holds them...
       assert.equal(ended.filter((l) => l.status === 'orphaned').length, 37);
       // ...until it reports them free.
-      const freed = await ledger.post('/v1/observations/leases', {
+      const freed = await ledger.post<Schema<'LeaseObservationsResponseDto'>>('/v1/observations/leases', {
         source: 'dhcpd@maas',
         leases: region.containers.map((c) => ({ ip: c.ip, mac: c.mac, state: 'free' })),
       });
@@ -192,7 +192,11 @@ describe('seed 2: before the cascade catches up, the leases of a destroyed model
         status: string;
       }[];
       assert.ok(settled.every((l) => l.status === 'released'));
-      assert.equal((await ledger.get(`/v1/leases/${region.nodes[0].hostIp}`)).body.current.owner.token, fresh.body.token, 'the new owner keeps the address');
+      assert.equal(
+        (await ledger.get<Schema<'IpResponseDto'>>(`/v1/leases/${region.nodes[0].hostIp}`)).body.current?.owner?.token,
+        fresh.body.token,
+        'the new owner keeps the address',
+      );
     } finally {
       await ledger.stop();
       ledger.removeData();
