@@ -58,7 +58,7 @@ describe('seed 2: no container IP outlives its machine', () => {
     assert.deepEqual([...new Set(before.map((l) => l.status))], ['valid']);
     assert.equal(before.filter((l) => l.owner.kind === 'device').length, 37);
 
-    const destroyed = await ledger.post('/v1/models/release', { controller: CONTROLLER, model: MODEL, force: true });
+    const destroyed = await ledger.post<Schema<'ModelReleaseResponseDto'>>('/v1/models/release', { controller: CONTROLLER, model: MODEL, force: true });
     assert.equal(destroyed.status, 200, JSON.stringify(destroyed.body));
     assert.equal(destroyed.body.released.length, 6);
 
@@ -76,13 +76,13 @@ describe('seed 2: no container IP outlives its machine', () => {
     t.diagnostic(`43 leases released ${took} ms after the model release answered (statuses seen on the way: ${[...seen].join(', ')})`);
 
     for (const lease of await leasesOf(ledger, MODEL)) assert.equal(lease.ended?.reason, 'owner_ended');
-    const container = await ledger.get(`/v1/devices/${region.containers[0].deviceId}`);
-    assert.equal(container.body.removed.reason, 'allocation_ended');
+    const container = await ledger.get<Schema<'DeviceResponseDto'>>(`/v1/devices/${region.containers[0].deviceId}`);
+    assert.equal(container.body.removed?.reason, 'allocation_ended');
     assert.equal(container.body.live, false);
 
     // The other model of the same controller is untouched.
     assert.deepEqual([...new Set((await leasesOf(ledger, 'staging')).map((l) => l.status))], ['valid']);
-    assert.equal((await ledger.get('/v1/leases?status=valid')).body.leases.length, regionIps(bystander).length);
+    assert.equal((await ledger.get<Schema<'LeaseListResponseDto'>>('/v1/leases?status=valid')).body.leases.length, regionIps(bystander).length);
 
     // The container's own view of its address, as reconcile tells it: orphaned, stop using it.
     const reconciled = await ledger.post<Schema<'ReconcileResponseDto'>>('/v1/reconcile', {
@@ -133,13 +133,15 @@ describe('seed 2: before the cascade catches up, the leases of a destroyed model
         containerNet: '10.96.14',
         macPrefix: '00:16:3e:00',
       });
-      const destroyed = await ledger.post('/v1/models/release', { controller: CONTROLLER, model: MODEL, force: true });
+      const destroyed = await ledger.post<Schema<'ModelReleaseResponseDto'>>('/v1/models/release', { controller: CONTROLLER, model: MODEL, force: true });
       assert.equal(destroyed.status, 200);
 
-      const leases = (await ledger.get(`/v1/leases?controller=${CONTROLLER}&model=${MODEL}&minPosition=${destroyed.body.position}`)).body.leases;
+      const leases = (
+        await ledger.get<Schema<'LeaseListResponseDto'>>(`/v1/leases?controller=${CONTROLLER}&model=${MODEL}&minPosition=${destroyed.body.position}`)
+      ).body.leases;
       assert.equal(leases.length, 43);
       assert.ok(leases.every((lease: { status: string }) => lease.status === 'orphaned'));
-      assert.equal((await ledger.get(`/v1/leases?status=valid&controller=${CONTROLLER}`)).body.leases.length, 0);
+      assert.equal((await ledger.get<Schema<'LeaseListResponseDto'>>(`/v1/leases?status=valid&controller=${CONTROLLER}`)).body.leases.length, 0);
 
       // The DHCP server still hands them out: its records are orphaned, never valid.
       const observed = await ledger.post<Schema<'LeaseObservationsResponseDto'>>('/v1/observations/leases', {
@@ -165,7 +167,7 @@ describe('seed 2: before the cascade catches up, the leases of a destroyed model
       await ledger.stop();
       ledger = await LedgerProcess.start({ dataDir });
       await eventually(5_000, async () => {
-        const now = (await ledger.get(`/v1/leases?controller=${CONTROLLER}&model=${MODEL}`)).body.leases as {
+        const now = (await ledger.get<Schema<'LeaseListResponseDto'>>(`/v1/leases?controller=${CONTROLLER}&model=${MODEL}`)).body.leases as {
           status: string;
           ended: { reason: string } | null;
         }[];
@@ -188,7 +190,9 @@ describe('seed 2: before the cascade catches up, the leases of a destroyed model
         leases: region.containers.map((c) => ({ ip: c.ip, mac: c.mac, state: 'free' })),
       });
       assert.deepEqual(freed.body.summary, { valid: 0, orphaned: 0, released: 37, unknown: 0 });
-      const settled = (await ledger.get(`/v1/leases?controller=${CONTROLLER}&model=${MODEL}&minPosition=${freed.body.position}`)).body.leases as {
+      const settled = (
+        await ledger.get<Schema<'LeaseListResponseDto'>>(`/v1/leases?controller=${CONTROLLER}&model=${MODEL}&minPosition=${freed.body.position}`)
+      ).body.leases as {
         status: string;
       }[];
       assert.ok(settled.every((l) => l.status === 'released'));
