@@ -11,6 +11,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { SqliteEventStore } from '@ledger/event-store';
 import { LedgerProcess, type LedgerClient, addKey, runCli } from '@ledger/testing';
 import { consumer, newRequestId } from './support/fixtures';
+import type { Acquired, Schema } from './support/answers';
 
 describe('access control', () => {
   let ledger: LedgerProcess;
@@ -62,13 +63,13 @@ describe('access control', () => {
       [
         'provider cannot acquire',
         maas,
-        async () => (await maas.post('/v1/allocations', { requestId: newRequestId(), consumer: consumer('ctl-a', 'm1'), nodeId: 'ac-1' })).status,
+        async () => (await maas.post<Acquired>('/v1/allocations', { requestId: newRequestId(), consumer: consumer('ctl-a', 'm1'), nodeId: 'ac-1' })).status,
         403,
       ],
       [
         'auditor cannot acquire',
         audit,
-        async () => (await audit.post('/v1/allocations', { requestId: newRequestId(), consumer: consumer('ctl-a', 'm1'), nodeId: 'ac-1' })).status,
+        async () => (await audit.post<Acquired>('/v1/allocations', { requestId: newRequestId(), consumer: consumer('ctl-a', 'm1'), nodeId: 'ac-1' })).status,
         403,
       ],
       ['auditor reads nodes', audit, async () => (await audit.get('/v1/nodes')).status, 200],
@@ -90,7 +91,7 @@ describe('access control', () => {
       [
         'consumer acts for another controller',
         alice,
-        async () => (await alice.post('/v1/allocations', { requestId: newRequestId(), consumer: consumer('ctl-b', 'm1'), nodeId: 'ac-1' })).status,
+        async () => (await alice.post<Acquired>('/v1/allocations', { requestId: newRequestId(), consumer: consumer('ctl-b', 'm1'), nodeId: 'ac-1' })).status,
         403,
       ],
       ['auditor reads the audit log', audit, async () => (await audit.get('/v1/audit/events?limit=5')).status, 200],
@@ -101,7 +102,7 @@ describe('access control', () => {
       [
         'model-scoped key, other model',
         aliceM1,
-        async () => (await aliceM1.post('/v1/allocations', { requestId: newRequestId(), consumer: consumer('ctl-a', 'm2'), nodeId: 'ac-1' })).status,
+        async () => (await aliceM1.post<Acquired>('/v1/allocations', { requestId: newRequestId(), consumer: consumer('ctl-a', 'm2'), nodeId: 'ac-1' })).status,
         403,
       ],
     ];
@@ -109,9 +110,13 @@ describe('access control', () => {
   });
 
   it('keeps consumers to their own tokens, records the attempts, and stamps the principal as actor', async () => {
-    const a = await aliceM1.post('/v1/allocations', { requestId: newRequestId(), consumer: consumer('ctl-a', 'm1'), nodeId: 'ac-1' });
+    const a = await aliceM1.post<Acquired>('/v1/allocations', { requestId: newRequestId(), consumer: consumer('ctl-a', 'm1'), nodeId: 'ac-1' });
     assert.equal(a.status, 201, JSON.stringify(a.body));
-    const b = await bob.post('/v1/allocations', { requestId: newRequestId(), consumer: { ...consumer('ctl-b', 'mb'), owner: 'mallory' }, nodeId: 'ac-2' });
+    const b = await bob.post<Acquired>('/v1/allocations', {
+      requestId: newRequestId(),
+      consumer: { ...consumer('ctl-b', 'mb'), owner: 'mallory' },
+      nodeId: 'ac-2',
+    });
     assert.equal(b.status, 201);
 
     assert.equal((await alice.get(`/v1/allocations/${a.body.token}`)).status, 200);
@@ -150,9 +155,9 @@ describe('access control', () => {
   });
 
   it('never logs a secret', async () => {
-    const reservation = await alice.post('/v1/nodes/ac-3/reservations', { agentName: 'autopilot' });
+    const reservation = await alice.post<Schema<'ReserveNodeResponseDto'>>('/v1/nodes/ac-3/reservations', { agentName: 'autopilot' });
     assert.equal(reservation.status, 201);
-    await ledger.post('/v1/allocations', {
+    await ledger.post<Acquired>('/v1/allocations', {
       requestId: newRequestId(),
       consumer: consumer('ctl-a', 'm1'),
       nodeId: 'ac-3',

@@ -14,6 +14,7 @@ import { resolve } from 'node:path';
 import { apiContract, type Operation } from '@ledger/testing';
 import { useLedger } from './support/lifecycle';
 import { DocumentRequests, wrongTypeFor } from './support/document-requests';
+import type { ApiError } from './support/answers';
 
 const DOCUMENT_FILE = resolve(__dirname, '../../libs/ledger-client/src/openapi.json');
 
@@ -120,14 +121,14 @@ describe('the API document as the contract', () => {
         const field = required[0] ?? Object.keys(properties)[0];
         const wrong = { ...valid, [field]: wrongTypeFor(contract.resolve(properties[field])) };
         assert.notEqual(contract.requestBodyProblem(method, template, wrong), null, `${key}: the document refuses ${field} of the wrong type`);
-        const refusedType = await ledger.request(method, url, wrong);
+        const refusedType = await ledger.request<ApiError>(method, url, wrong);
         assert.equal(refusedType.status, 400, `${key} with ${field} of the wrong type: ${JSON.stringify(refusedType.body)}`);
         assert.equal(refusedType.body.code, 'invalid_request');
         assert.match(refusedType.body.message, new RegExp(`\\b${field}\\b`), `${key}: the 400 names ${field}`);
 
         if (required.length > 0) {
           const { [required[0]]: _left, ...missing } = valid;
-          const refusedMissing = await ledger.request(method, url, missing);
+          const refusedMissing = await ledger.request<ApiError>(method, url, missing);
           assert.equal(refusedMissing.status, 400, `${key} without ${required[0]}: ${JSON.stringify(refusedMissing.body)}`);
           assert.match(refusedMissing.body.message, new RegExp(`\\b${required[0]}\\b.*required`), `${key}: the 400 says ${required[0]} is required`);
         }
@@ -156,7 +157,7 @@ describe('the API document as the contract', () => {
 
   it('refuses, naming the parameter, a query parameter no operation declares', async () => {
     const ledger = started();
-    const answer = await ledger.request('GET', '/v1/admin/projections?x=1');
+    const answer = await ledger.request<ApiError>('GET', '/v1/admin/projections?x=1');
     assert.equal(answer.status, 400);
     assert.match(answer.body.message, /unknown query parameter x/);
   });

@@ -12,6 +12,7 @@ import assert from 'node:assert/strict';
 import type { HttpResult, LedgerClient } from '@ledger/testing';
 import { useLedger } from './support/lifecycle';
 import { consumer, enlist, newRequestId } from './support/fixtures';
+import type { Schema } from './support/answers';
 
 /** At least 500 command-then-query pairs in each run (one client, then sixteen at once). */
 const PAIRS = 512;
@@ -25,7 +26,7 @@ type Step = { send: (token: string | null) => Promise<Answer>; status: number; t
 const auditedTypeAt = async (ledger: LedgerClient, nodeId: string, position: number, way: number): Promise<string | null> => {
   const after = position - 1;
   if (way === 0) {
-    const page = await ledger.get(`/v1/audit/events?nodeId=${nodeId}&after=${after}&limit=1`);
+    const page = await ledger.get<Schema<'AuditEventsResponseDto'>>(`/v1/audit/events?nodeId=${nodeId}&after=${after}&limit=1`);
     assert.equal(page.status, 200, JSON.stringify(page.body));
     const event = page.body.events[0];
     return event?.position === position ? event.type : null;
@@ -38,7 +39,7 @@ const auditedTypeAt = async (ledger: LedgerClient, nodeId: string, position: num
     const event = typeof page.body === 'object' ? page.body : page.body ? JSON.parse(String(page.body).split('\n')[0]) : null;
     return event?.position === position ? event.type : null;
   }
-  const timeline = await ledger.get(`/v1/audit/nodes/${nodeId}/timeline?after=${after}&limit=1`);
+  const timeline = await ledger.get<Schema<'TimelineResponseDto'>>(`/v1/audit/nodes/${nodeId}/timeline?after=${after}&limit=1`);
   // A node the index has never heard of is a 404: it has not indexed the enlistment yet.
   if (timeline.status === 404) return null;
   assert.equal(timeline.status, 200, JSON.stringify(timeline.body));
@@ -99,7 +100,9 @@ describe('audit answers right after a command', () => {
     const stale = await ledger.post(`/v1/allocations/${acquired.body.token}/release`, {});
     assert.equal(stale.status, 409);
     assert.equal(stale.body.code, 'stale_token');
-    const page = await ledger.get(`/v1/audit/events?nodeId=aaa-refused&type=CommandRefused&minPosition=${stale.body.position}`);
+    const page = await ledger.get<Schema<'AuditEventsResponseDto'>>(
+      `/v1/audit/events?nodeId=aaa-refused&type=CommandRefused&minPosition=${stale.body.position}`,
+    );
     assert.equal(page.status, 200);
     const last = page.body.events.at(-1);
     assert.equal(last?.position, stale.body.position, JSON.stringify(page.body));

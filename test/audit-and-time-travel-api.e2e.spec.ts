@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { type LedgerClient, PATIENCE_MS, addKey } from '@ledger/testing';
 import { consumer, enlist, newRequestId } from './support/fixtures';
 import { useLedger } from './support/lifecycle';
-import type { Schema } from './support/answers';
+import type { Schema, Acquired, ApiError } from './support/answers';
 
 describe('audit events, node timelines and state at a point of the log, over HTTP', () => {
   const started = useLedger({ env: { LEDGER_SNAPSHOT_EVERY: '5' } });
@@ -21,10 +21,10 @@ describe('audit events, node timelines and state at a point of the log, over HTT
     consumerKey = ledger.as(addKey(ledger.dataDir, '--name', 'juju', '--role', 'consumer', '--controller', 'c'));
     for (const nodeId of ['a1', 'a2', 'a3']) await enlist(ledger, nodeId);
     for (const [i, nodeId] of ['a1', 'a2', 'a3'].entries()) {
-      const acquired = await ledger.post('/v1/allocations', { requestId: newRequestId(), consumer: consumer('c', `m${i}`), nodeId });
+      const acquired = await ledger.post<Acquired>('/v1/allocations', { requestId: newRequestId(), consumer: consumer('c', `m${i}`), nodeId });
       await ledger.post(`/v1/allocations/${acquired.body.token}/release`, {});
     }
-    head = (await ledger.get('/healthz')).body.store.head;
+    head = await ledger.storeHead();
     await new Promise((resolve) => setTimeout(resolve, 1_100)); // keys file re-read
   });
 
@@ -51,12 +51,12 @@ describe('audit events, node timelines and state at a point of the log, over HTT
       ['/v1/state?at=1&extra=2', /unknown query parameter extra/],
     ];
     for (const [path, message] of cases) {
-      const response = await ledger.get(path);
+      const response = await ledger.get<ApiError>(path);
       assert.equal(response.status, 400, `${path}: ${JSON.stringify(response.body)}`);
       assert.equal(response.body.code, 'invalid_request');
       assert.match(response.body.message, message, path);
     }
-    assert.equal((await ledger.get('/v1/audit/nodes/nobody/timeline')).status, 404);
+    assert.equal((await ledger.get<Schema<'TimelineResponseDto'>>('/v1/audit/nodes/nobody/timeline')).status, 404);
     assert.equal((await ledger.post('/v1/admin/projections/no-such-thing/rebuild')).status, 404);
   });
 
@@ -69,7 +69,9 @@ describe('audit events, node timelines and state at a point of the log, over HTT
       ['NodeAcquired', 'AllocationReleased', 'NodeAcquired', 'AllocationReleased'],
     );
     assert.equal(first.body.position, head);
-    const rest = await ledger.get(`/v1/audit/events?type=NodeAcquired,AllocationReleased&limit=4&after=${first.body.nextAfter}`);
+    const rest = await ledger.get<Schema<'AuditEventsResponseDto'>>(
+      `/v1/audit/events?type=NodeAcquired,AllocationReleased&limit=4&after=${first.body.nextAfter}`,
+    );
     assert.deepEqual([rest.body.events.length, rest.body.nextAfter], [2, null]);
     const envelope = first.body.events[0];
     assert.deepEqual(Object.keys(envelope), ['id', 'type', 'stream', 'revision', 'position', 'recordedAt', 'data', 'metadata']);
@@ -84,7 +86,7 @@ describe('audit events, node timelines and state at a point of the log, over HTT
       "the release counts as the model's, through its token",
     );
 
-    const ndjson = await ledger.get('/v1/audit/events?nodeId=a1', { accept: 'application/x-ndjson' });
+    const ndjson = await ledger.get<Schema<'AuditEventsResponseDto'>>('/v1/audit/events?nodeId=a1', { accept: 'application/x-ndjson' });
     assert.match(ndjson.headers.get('content-type') ?? '', /application\/x-ndjson/);
     const lines = String(ndjson.body)
       .trim()
@@ -96,17 +98,17 @@ describe('audit events, node timelines and state at a point of the log, over HTT
     );
     assert.equal(ndjson.headers.get('x-position'), String(head));
     assert.equal(ndjson.headers.get('x-next-after'), '');
-    assert.equal((await ledger.get('/v1/audit/events?nodeId=a1&format=ndjson')).body.trim().split('\n').length, 4);
+    assert.equal((await ledger.get<string>('/v1/audit/events?nodeId=a1&format=ndjson')).body.trim().split('\n').length, 4);
   });
 
   it('is for operators and auditors only', async () => {
-    assert.equal((await auditor.get('/v1/audit/events?limit=1')).status, 200);
-    assert.equal((await auditor.get('/v1/audit/nodes/a1/timeline')).status, 200);
+    assert.equal((await auditor.get<Schema<'AuditEventsResponseDto'>>('/v1/audit/events?limit=1')).status, 200);
+    assert.equal((await auditor.get<Schema<'TimelineResponseDto'>>('/v1/audit/nodes/a1/timeline')).status, 200);
     assert.equal((await auditor.get('/v1/state?at=1')).status, 200);
     assert.equal((await auditor.post('/v1/admin/projections/ledger-view/rebuild')).status, 403);
-    assert.equal((await consumerKey.get('/v1/audit/events')).status, 403);
+    assert.equal((await consumerKey.get<Schema<'AuditEventsResponseDto'>>('/v1/audit/events')).status, 403);
     assert.equal((await consumerKey.get('/v1/state?at=1')).status, 403);
-    assert.equal((await started().as(null).get('/v1/audit/events')).status, 401);
+    assert.equal((await started().as(null).get<Schema<'AuditEventsResponseDto'>>('/v1/audit/events')).status, 401);
   });
 
   it('rebuilds the ledger view and the audit index while serving, and answers the same afterwards', async () => {
@@ -115,28 +117,28 @@ describe('audit events, node timelines and state at a point of the log, over HTT
     const started202 = await ledger.post('/v1/admin/projections/ledger-view/rebuild');
     assert.equal(started202.status, 202, JSON.stringify(started202.body));
     // Queries keep answering whatever the rebuild is doing.
-    assert.equal((await ledger.get('/v1/nodes/a1')).status, 200);
+    assert.equal((await ledger.get<Schema<'NodeResponseDto'>>('/v1/nodes/a1')).status, 200);
     const list = await ledger.get<Schema<'ProjectionListResponseDto'>>('/v1/admin/projections');
     assert.deepEqual(
       list.body.projections.map((p) => p.name),
       ['ledger-view', 'audit-index'],
     );
-    const waited = await ledger.post('/v1/admin/projections/audit-index/rebuild?wait=true');
+    const waited = await ledger.post<Schema<'RebuildResponseDto'>>('/v1/admin/projections/audit-index/rebuild?wait=true');
     assert.equal(waited.status, 200, JSON.stringify(waited.body));
-    assert.ok(waited.body.position >= head);
+    assert.ok((waited.body.position ?? -1) >= head, JSON.stringify(waited.body));
     const deadline = performance.now() + PATIENCE_MS;
-    while ((await ledger.get('/v1/admin/projections')).body.projections[0].rebuilding) {
+    while ((await ledger.get<Schema<'ProjectionListResponseDto'>>('/v1/admin/projections')).body.projections[0].rebuilding) {
       assert.ok(performance.now() < deadline, 'the ledger view rebuild finished');
       await new Promise((r) => setTimeout(r, 20));
     }
     const after = await ledger.get(`/v1/state?at=${head}`);
     assert.deepEqual(after.body, before.body, 'time travel answers the same from the rebuilt snapshots');
-    const now = (await ledger.get('/healthz')).body.store.head; // denials earlier were recorded too
-    assert.equal((await ledger.get(`/v1/audit/events?limit=1000&minPosition=${now}`)).body.events.length, now);
+    const now = await ledger.storeHead(); // denials earlier were recorded too
+    assert.equal((await ledger.get<Schema<'AuditEventsResponseDto'>>(`/v1/audit/events?limit=1000&minPosition=${now}`)).body.events.length, now);
     // And the ledger goes on: new events reach the rebuilt models.
     await enlist(ledger, 'a4');
-    const next = (await ledger.get('/healthz')).body.store.head;
-    assert.equal((await ledger.get(`/v1/nodes/a4?minPosition=${next}`)).status, 200);
-    assert.equal((await ledger.get(`/v1/audit/events?nodeId=a4&minPosition=${next}`)).body.events.length, 1);
+    const next = await ledger.storeHead();
+    assert.equal((await ledger.get<Schema<'NodeResponseDto'>>(`/v1/nodes/a4?minPosition=${next}`)).status, 200);
+    assert.equal((await ledger.get<Schema<'AuditEventsResponseDto'>>(`/v1/audit/events?nodeId=a4&minPosition=${next}`)).body.events.length, 1);
   });
 });

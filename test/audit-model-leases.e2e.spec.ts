@@ -14,6 +14,7 @@ import Database from 'better-sqlite3';
 import { AUDIT_INDEX, auditTableNames } from '@ledger/projections';
 import { LedgerProcess, runCli, until } from '@ledger/testing';
 import { consumer, enlist, newRequestId } from './support/fixtures';
+import type { Acquired } from './support/answers';
 
 const ENDINGS = 'LeaseRenewed,LeaseReleased,LeaseExpired';
 /** This version's table prefix, as generationTable spells it: audit_index_vN. */
@@ -63,7 +64,7 @@ describe("a model's leases in the audit index", () => {
 
   /** The lease endings the audit index files under one model, once it has indexed up to the head. */
   const endingsOf = async (query: string) => {
-    const head: number = (await ledger.get('/healthz')).body.store.head;
+    const head: number = await ledger.storeHead();
     const page = await ledger.get(`/v1/audit/events?${query}&type=${ENDINGS}&minPosition=${head}&limit=100`);
     assert.equal(page.status, 200, JSON.stringify(page.body));
     return (page.body.events as Envelope[]).map((event) => `${event.type} ${event.data.leaseId}${event.data.reason ? ` ${event.data.reason}` : ''}`);
@@ -78,7 +79,7 @@ describe("a model's leases in the audit index", () => {
   it('lists the renewals, releases and expiries of a destroyed model’s leases under that model', async () => {
     for (const nodeId of ['lease-a', 'lease-b']) assert.equal((await enlist(ledger, nodeId)).status, 201);
     const acquire = async (nodeId: string, model: string) => {
-      const acquired = await ledger.post('/v1/allocations', { requestId: newRequestId(), consumer: consumer('lab', model, '0'), nodeId });
+      const acquired = await ledger.post<Acquired>('/v1/allocations', { requestId: newRequestId(), consumer: consumer('lab', model, '0'), nodeId });
       assert.equal(acquired.status, 201, JSON.stringify(acquired.body));
       return acquired.body.token as string;
     };

@@ -10,6 +10,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import type { LedgerProcess } from '@ledger/testing';
 import { consumer, enlist, newRequestId } from './support/fixtures';
 import { useLedger } from './support/lifecycle';
+import type { Acquired, Schema } from './support/answers';
 
 /** A thread's nice value as the kernel keeps it: the 19th field of its stat line (after the name, which may hold spaces). */
 const niceOf = (pid: number, threadId: number): number => Number(readFileSync(`/proc/${pid}/task/${threadId}/stat`, 'utf8').split(') ')[1].split(' ')[16]);
@@ -58,9 +59,9 @@ describe('the audit index thread’s priority', () => {
         );
 
         await enlist(ledger, 'prio-1');
-        const acquired = await ledger.post('/v1/allocations', { requestId: newRequestId(), consumer: consumer('c', 'm'), nodeId: 'prio-1' });
+        const acquired = await ledger.post<Acquired>('/v1/allocations', { requestId: newRequestId(), consumer: consumer('c', 'm'), nodeId: 'prio-1' });
         assert.equal(acquired.status, 201);
-        const events = await ledger.get(`/v1/audit/events?nodeId=prio-1&minPosition=${acquired.body.position}`);
+        const events = await ledger.get<Schema<'AuditEventsResponseDto'>>(`/v1/audit/events?nodeId=prio-1&minPosition=${acquired.body.position}`);
         assert.equal(events.status, 200);
         assert.deepEqual(
           events.body.events.map((event: { type: string }) => event.type),

@@ -6,6 +6,7 @@ import { consumer, enlist, newRequestId } from './support/fixtures';
 import { useLedger } from './support/lifecycle';
 import { MALFORMED_REQUESTS } from './support/bad-input-cases';
 import { UNRULY_NAMES_AND_RECORDS } from './support/bad-input-names-and-records';
+import type { ApiError, Schema } from './support/answers';
 
 describe('bad input', () => {
   let ledger: LedgerProcess;
@@ -13,11 +14,11 @@ describe('bad input', () => {
   before(async () => {
     ledger = await LedgerProcess.start({ env: { LEDGER_MAX_BODY_BYTES: '65536' } });
     await enlist(ledger, 'good-node');
-    head = (await ledger.get('/healthz')).body.store.head;
+    head = await ledger.storeHead();
   });
   after(async () => {
     // None of the requests below may have written anything.
-    const now = (await ledger.get('/healthz')).body.store.head;
+    const now = await ledger.storeHead();
     await ledger.stop();
     ledger.removeData();
     assert.equal(now, head, 'bad input wrote to the log');
@@ -86,10 +87,10 @@ describe('input the document allows', () => {
     const ledger = started();
     await enlist(ledger, 'with-devices');
     const { token } = (await ledger.post('/v1/allocations', { requestId: newRequestId(), consumer: consumer('c', 'm'), nodeId: 'with-devices' })).body;
-    const underscore = await ledger.post(`/v1/allocations/${token}/devices`, { hostname: 'juju_lxd_0', mac: '52:54:00:00:00:07' });
+    const underscore = await ledger.post<ApiError>(`/v1/allocations/${token}/devices`, { hostname: 'juju_lxd_0', mac: '52:54:00:00:00:07' });
     assert.equal(underscore.status, 400);
     assert.match(underscore.body.message, /^hostname: hostname must be a host name/);
-    const multicast = await ledger.post(`/v1/allocations/${token}/devices`, { hostname: 'juju-lxd-0', mac: '01:00:5e:00:00:01' });
+    const multicast = await ledger.post<ApiError>(`/v1/allocations/${token}/devices`, { hostname: 'juju-lxd-0', mac: '01:00:5e:00:00:01' });
     assert.equal(multicast.status, 400);
     assert.match(multicast.body.message, /mac must be a unicast MAC address/);
     assert.equal((await ledger.post(`/v1/allocations/${token}/devices`, { hostname: 'juju-lxd-0', mac: '52:54:00:00:00:07' })).status, 201);
@@ -99,7 +100,10 @@ describe('input the document allows', () => {
     const ledger = started();
     await enlist(ledger, 'long-hold');
     const before = Date.now();
-    const reserved = await ledger.post('/v1/nodes/long-hold/reservations', { agentName: 'autopilot', ttlSeconds: 31_536_000 });
+    const reserved = await ledger.post<Schema<'ReserveNodeResponseDto'>>('/v1/nodes/long-hold/reservations', {
+      agentName: 'autopilot',
+      ttlSeconds: 31_536_000,
+    });
     assert.equal(reserved.status, 201, JSON.stringify(reserved.body));
     const held = Date.parse(reserved.body.expiresAt) - before;
     assert.ok(held <= 7 * 86_400_000 + 60_000 && held >= 7 * 86_400_000 - 60_000, `held for the default maximum, 7 days: ${held} ms`);

@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import { SqliteEventStore } from '@ledger/event-store';
 import { LedgerProcess, PATIENCE_MS, until } from '@ledger/testing';
 import { consumer, newRequestId } from './support/fixtures';
+import type { Acquired, Schema } from './support/answers';
 
 /** libfaketime from Debian's package (`faketime` depends on `libfaketime`), wherever dpkg put it. */
 const findLibfaketime = (): string | null => {
@@ -66,7 +67,7 @@ describe(
     });
 
     const leaseStatuses = async (): Promise<string[]> => {
-      const answer = await ledger.get('/v1/leases?ip=10.77.0.1');
+      const answer = await ledger.get<Schema<'LeaseListResponseDto'>>('/v1/leases?ip=10.77.0.1');
       assert.equal(answer.status, 200, JSON.stringify(answer.body));
       return answer.body.leases.map((lease: { status: string }) => lease.status);
     };
@@ -89,10 +90,10 @@ describe(
         for (let i = 0; running; i++) {
           const nodeId = `clk-${id}-${i}`;
           const answers = [await ledger.post('/v1/nodes', { nodeId, hostname: nodeId })];
-          const acquired = await ledger.post('/v1/allocations', { requestId: newRequestId(), consumer: consumer('ctl', `m${id}`), nodeId });
+          const acquired = await ledger.post<Acquired>('/v1/allocations', { requestId: newRequestId(), consumer: consumer('ctl', `m${id}`), nodeId });
           answers.push(acquired);
           if (acquired.status === 201) answers.push(await ledger.post(`/v1/allocations/${acquired.body.token}/release`, {}));
-          answers.push(await ledger.get(`/v1/nodes/${nodeId}`));
+          answers.push(await ledger.get<Schema<'NodeResponseDto'>>(`/v1/nodes/${nodeId}`));
           for (const answer of answers) {
             statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
             if (answer.status >= 400) refusals.push(JSON.stringify(answer.body));
@@ -109,12 +110,15 @@ describe(
         await until(async () => assert.equal(await stepsCounted('backward'), 1), PATIENCE_MS, 'the step back counted');
         // A reservation the step forward must expire: 30 minutes from the stepped-back time, an hour before the time stepped to.
         assert.equal((await ledger.post('/v1/nodes', { nodeId: 'clk-reserved', hostname: 'clk-reserved' })).status, 201);
-        const reserved = await ledger.post('/v1/nodes/clk-reserved/reservations', { agentName: 'autopilot', ttlSeconds: 1_800 });
+        const reserved = await ledger.post<Schema<'ReserveNodeResponseDto'>>('/v1/nodes/clk-reserved/reservations', {
+          agentName: 'autopilot',
+          ttlSeconds: 1_800,
+        });
         assert.equal(reserved.status, 201);
         assert.ok(Date.parse(reserved.body.expiresAt) < before, 'stamped by the stepped-back clock');
         // A deployment (timeout LEDGER_DEPLOY_TIMEOUT_SECONDS, 30 minutes) and a lease ending in 40 minutes, both by the stepped-back clock.
         assert.equal((await ledger.post('/v1/nodes', { nodeId: 'clk-deploy', hostname: 'clk-deploy' })).status, 201);
-        const deploy = await ledger.post('/v1/allocations', { requestId: newRequestId(), consumer: consumer('ctl', 'md'), nodeId: 'clk-deploy' });
+        const deploy = await ledger.post<Acquired>('/v1/allocations', { requestId: newRequestId(), consumer: consumer('ctl', 'md'), nodeId: 'clk-deploy' });
         assert.equal(deploy.status, 201);
         assert.equal((await ledger.post(`/v1/allocations/${deploy.body.token}/deploying`, {})).status, 200);
         const lease = {
@@ -132,12 +136,17 @@ describe(
         await until(async () => assert.equal(await stepsCounted('forward'), 1), PATIENCE_MS, 'the step forward counted');
         const cyclesAfter = cycles;
         await until(async () => assert.ok(cycles >= cyclesAfter + 10), PATIENCE_MS, 'load after the step forward');
-        const node = await ledger.get('/v1/nodes/clk-reserved');
+        const node = await ledger.get<Schema<'NodeResponseDto'>>('/v1/nodes/clk-reserved');
         assert.equal(node.body.reservation, null, 'the reservation the new time says has expired is gone');
         assert.equal(node.body.status, 'ready');
         assert.deepEqual(await leaseStatuses(), ['expired'], 'the lease the new time says has ended');
         await until(
-          async () => assert.ok((await ledger.get('/v1/nodes/clk-deploy')).body.faults.some((fault: { name: string }) => fault.name === 'deploy_timeout')),
+          async () =>
+            assert.ok(
+              (await ledger.get<Schema<'NodeResponseDto'>>('/v1/nodes/clk-deploy')).body.faults.some(
+                (fault: { name: string }) => fault.name === 'deploy_timeout',
+              ),
+            ),
           PATIENCE_MS,
           'the deployment past its timeout by the new time faulted',
         );

@@ -33,7 +33,7 @@ describe('concurrent and repeated commands', () => {
   it('16 different constraint-based acquires racing for 4 nodes: 4 win, 12 hear no_matching_node, none 5xx', async () => {
     const ledger = started();
     for (const id of ['race-a', 'race-b', 'race-c', 'race-d']) await enlist(ledger, id, { zone: 'race' });
-    await ledger.get(`/v1/nodes?minPosition=${(await ledger.get('/healthz')).body.store.head}`);
+    await ledger.get(`/v1/nodes?minPosition=${await ledger.storeHead()}`);
     const responses = await Promise.all(
       Array.from({ length: 16 }, (_, i) =>
         ledger.post('/v1/allocations', { requestId: newRequestId(`zone${i}`), consumer: consumer('c', `z${i}`), constraints: { zone: 'race' } }),
@@ -78,7 +78,7 @@ describe('concurrent and repeated commands', () => {
   it('a constraint-based acquire retried after it took the last matching node answers the same, not no_matching_node', async () => {
     const ledger = started();
     await enlist(ledger, 'last-one', { zone: 'last' });
-    await ledger.get(`/v1/nodes?minPosition=${(await ledger.get('/healthz')).body.store.head}`);
+    await ledger.get(`/v1/nodes?minPosition=${await ledger.storeHead()}`);
     const body = { requestId: newRequestId('last'), consumer: consumer('c', 'last-model'), constraints: { zone: 'last' } };
     const first = await ledger.post('/v1/allocations', body);
     assert.equal(first.status, 201, JSON.stringify(first.body));

@@ -10,7 +10,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { LedgerProcess, PATIENCE_MS, type LedgerClient, addKey, until } from '@ledger/testing';
 import { consumer, newRequestId } from './support/fixtures';
-import type { Schema } from './support/answers';
+import type { Schema, Acquired } from './support/answers';
 
 describe('what a consumer reads of other controllers', () => {
   let ledger: LedgerProcess;
@@ -40,7 +40,7 @@ describe('what a consumer reads of other controllers', () => {
     for (const nodeId of ['cr-a', 'cr-b', 'cr-c', 'cr-d', 'cr-free']) assert.equal((await maas.post('/v1/nodes', { nodeId, hostname: nodeId })).status, 201);
 
     const acquire = async (client: LedgerClient, nodeId: string, who: ReturnType<typeof consumer>) => {
-      const answer = await client.post('/v1/allocations', { requestId: newRequestId(), consumer: who, nodeId });
+      const answer = await client.post<Acquired>('/v1/allocations', { requestId: newRequestId(), consumer: who, nodeId });
       assert.equal(answer.status, 201, JSON.stringify(answer.body));
       return answer.body.token as string;
     };

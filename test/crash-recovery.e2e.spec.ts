@@ -23,6 +23,7 @@ import { LoadGate } from './support/load-gate';
 import { seededRandom, seedFrom, type SeededRandom } from './support/seeded-random';
 import { CrashWorld, pickCommand, type MixContext } from './support/crash-command-mix';
 import { allocationInvariantProblems, foldFromZero, missingEvidence, readWholeLog, structuralProblems } from './support/log-audit';
+import type { Schema } from './support/answers';
 
 const SOAK = process.env.LEDGER_SOAK === '1';
 const KILLS = Number(process.env.LEDGER_CRASH_KILLS || (SOAK ? 200 : 20));
@@ -157,7 +158,7 @@ async function assertServedViewsEqualFold(
     if (position > (log.at(-1)?.position ?? 0)) log = await readWholeLog(eventsFile);
     return foldFromZero(log, position);
   };
-  const served = await ledger.get(`/v1/nodes?minPosition=${head}`);
+  const served = await ledger.get<Schema<'NodeListResponseDto'>>(`/v1/nodes?minPosition=${head}`);
   assert.equal(served.status, 200, label);
   const view = await viewAt(served.body.position);
   const now = new Date();
@@ -168,7 +169,7 @@ async function assertServedViewsEqualFold(
   for (let start = 0; start < checked.length; start += 16) {
     await Promise.all(
       checked.slice(start, start + 16).map(async (token) => {
-        const { status, body } = await ledger.get(`/v1/allocations/${token}?minPosition=${head}`);
+        const { status, body } = await ledger.get<Schema<'AllocationResponseDto'>>(`/v1/allocations/${token}?minPosition=${head}`);
         assert.equal(status, 200, `${label}: GET /v1/allocations/${token}`);
         const { position, ...allocation } = body;
         const at = await viewAt(position);

@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LedgerProcess, runCli } from '@ledger/testing';
 import { consumer, newRequestId } from './support/fixtures';
+import type { Acquired } from './support/answers';
 
 const modeOf = (path: string) => (statSync(path).mode & 0o777).toString(8);
 
@@ -37,7 +38,7 @@ describe('data file modes', () => {
     const ledger = await LedgerProcess.start({ dataDir });
     try {
       assert.equal((await ledger.post('/v1/nodes', { nodeId: 'fm-1', hostname: 'fm-1' })).status, 201);
-      assert.equal((await ledger.post('/v1/allocations', { requestId: newRequestId(), consumer: consumer('c', 'm'), nodeId: 'fm-1' })).status, 201);
+      assert.equal((await ledger.post<Acquired>('/v1/allocations', { requestId: newRequestId(), consumer: consumer('c', 'm'), nodeId: 'fm-1' })).status, 201);
       assert.equal((await ledger.get('/v1/nodes/fm-1?minPosition=2')).status, 200);
       assert.equal(modeOf(dataDir), '700');
       assert.equal(modeOf(join(parent, 'server')), '700', 'a parent it creates too');

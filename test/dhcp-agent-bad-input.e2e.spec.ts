@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { LedgerProcess, addKey } from '@ledger/testing';
 import { DhcpAgentProcess } from './support/dhcp-agent-process';
 import { eventually } from './support/region';
+import type { Schema } from './support/answers';
 
 const HEADER = 'address,hwaddr,client_id,valid_lifetime,expire,subnet_id,fqdn_fwd,fqdn_rev,hostname,state,user_context\n';
 const row = (n: number, state = 0) =>
@@ -30,7 +31,7 @@ describe('the DHCP agent given bad input', () => {
   let dir: string;
   let ledger: LedgerProcess | null = null;
   const agents: DhcpAgentProcess[] = [];
-  const seen = async (n: number) => ((await ledger!.get(`/v1/leases/10.9.0.${n}`)).body.dhcp?.observations?.length ?? 0) > 0;
+  const seen = async (n: number) => ((await ledger!.get<Schema<'IpResponseDto'>>(`/v1/leases/10.9.0.${n}`)).body.dhcp?.observations?.length ?? 0) > 0;
   const health = async (agent: DhcpAgentProcess) => {
     let answer: Awaited<ReturnType<DhcpAgentProcess['health']>> = null;
     await eventually(20_000, async () => (answer = await agent.health()) !== null);

@@ -24,6 +24,7 @@ import { DhcpAgentProcess } from './support/dhcp-agent-process';
 import { consumer, enlist, newRequestId } from './support/fixtures';
 import { eventually } from './support/region';
 import { forceReleaseModel } from './support/dhcp-story';
+import type { Acquired, Schema } from './support/answers';
 
 const unavailable = labUnavailable('isc');
 const SOURCE = 'isc:dhcpd.leases';
@@ -51,10 +52,10 @@ describe('the DHCP agent beside a real ISC dhcpd 4.4', { skip: unavailable ?? fa
   const registered: (LabClient & { deviceId: string })[] = [];
   let stranger: LabClient;
 
-  const head = async (): Promise<number> => (await ledger.get('/healthz')).body.store.head;
-  const ipView = async (address: string): Promise<IpView> => (await ledger.get(`/v1/leases/${address}`)).body as IpView;
+  const head = async (): Promise<number> => await ledger.storeHead();
+  const ipView = async (address: string): Promise<IpView> => (await ledger.get<Schema<'IpResponseDto'>>(`/v1/leases/${address}`)).body as IpView;
   const appendedAfter = async (position: number): Promise<AuditEvent[]> =>
-    (await ledger.get(`/v1/audit/events?after=${position}&limit=50`)).body.events as AuditEvent[];
+    (await ledger.get<Schema<'AuditEventsResponseDto'>>(`/v1/audit/events?after=${position}&limit=50`)).body.events as AuditEvent[];
   const shown = (events: AuditEvent[]) => events.map((event) => `${event.type} ${JSON.stringify(event.data)}`).join('\n');
   const addressOf = (client: LabClient): string => {
     const address = DhcpLab.addressOf(client);
@@ -69,7 +70,7 @@ describe('the DHCP agent beside a real ISC dhcpd 4.4', { skip: unavailable ?? fa
   const wouldReclaim = async (): Promise<WouldReclaim[]> =>
     ((await agent.health())?.body.reclaim as { wouldReclaim?: WouldReclaim[] } | undefined)?.wouldReclaim ?? [];
   const register = async (name: string, mac: string) => {
-    const device = await ledger.post(`/v1/allocations/${token}/devices`, { hostname: name, mac });
+    const device = await ledger.post<Schema<'RegisterDeviceResponseDto'>>(`/v1/allocations/${token}/devices`, { hostname: name, mac });
     assert.equal(device.status, 201, JSON.stringify(device.body));
     const client = Object.assign(lab.container(name, mac), { deviceId: device.body.deviceId as string });
     registered.push(client);
@@ -83,7 +84,7 @@ describe('the DHCP agent beside a real ISC dhcpd 4.4', { skip: unavailable ?? fa
     ledger = await LedgerProcess.start();
     agentKey = addKey(ledger.dataDir, '--name', 'isc-agent', '--role', 'provider');
     assert.equal((await enlist(ledger, 'darby')).status, 201);
-    const acquired = await ledger.post('/v1/allocations', {
+    const acquired = await ledger.post<Acquired>('/v1/allocations', {
       requestId: newRequestId('acquire'),
       consumer: consumer('landscape', 'region-1', '0'),
       nodeId: 'darby',
@@ -120,7 +121,7 @@ describe('the DHCP agent beside a real ISC dhcpd 4.4', { skip: unavailable ?? fa
       assert.equal(view.current?.learnedFrom, SOURCE);
       assert.equal(view.current?.owner.deviceId, client.deviceId);
     }
-    const granted = await ledger.get(`/v1/audit/events?ip=${addressOf(registered[0])}&type=LeaseGranted`);
+    const granted = await ledger.get<Schema<'AuditEventsResponseDto'>>(`/v1/audit/events?ip=${addressOf(registered[0])}&type=LeaseGranted`);
     assert.equal(granted.body.events[0].metadata.actor, 'isc-agent');
     const listed = (await ledger.get('/v1/leases?status=orphaned')).body.leases as { ip: string }[];
     assert.deepEqual(

@@ -30,6 +30,7 @@ import { eventually } from './support/region';
 import { forceReleaseModel } from './support/dhcp-story';
 import { KeaControl } from '../apps/dhcp-agent/src/kea-control';
 import { keaDeleteLease, keaLease } from '../apps/dhcp-agent/src/kea-leases';
+import type { Schema } from './support/answers';
 
 const unavailable = labUnavailable('kea');
 const SOURCE = 'kea:kea-leases4.csv';
@@ -97,7 +98,7 @@ describe('the DHCP agent beside a real Kea 2.2', { skip: unavailable ?? false },
       assert.equal(view.current?.learnedFrom, SOURCE);
       assert.equal(view.current?.owner.deviceId, client.deviceId);
     }
-    const granted = await ledger.get(`/v1/audit/events?ip=${addressOf(registered[0])}&type=LeaseGranted`);
+    const granted = await ledger.get<Schema<'AuditEventsResponseDto'>>(`/v1/audit/events?ip=${addressOf(registered[0])}&type=LeaseGranted`);
     assert.equal(granted.body.events[0].metadata.actor, 'kea-agent');
     const listed = (await ledger.get('/v1/leases?status=orphaned')).body.leases as { ip: string; leaseId: string | null }[];
     assert.deepEqual(
@@ -114,7 +115,10 @@ describe('the DHCP agent beside a real Kea 2.2', { skip: unavailable ?? false },
     // Each client renews at half the lifetime: a lifetime and a bit covers two rounds of renewals, which Kea writes and the agent posts.
     await new Promise((resolve) => setTimeout(resolve, (LIFETIME + 4) * 1_000));
     assert.ok(agent.postedRecords() >= postedBefore + 4, `the agent posted ${agent.postedRecords() - postedBefore} renewal records`);
-    const appended = (await ledger.get(`/v1/audit/events?after=${before}&limit=20`)).body.events as { type: string; data: object }[];
+    const appended = (await ledger.get<Schema<'AuditEventsResponseDto'>>(`/v1/audit/events?after=${before}&limit=20`)).body.events as {
+      type: string;
+      data: object;
+    }[];
     assert.equal(await head(), before, `renewals appended ${appended.map((event) => `${event.type} ${JSON.stringify(event.data)}`).join('\n')}`);
     for (const client of registered) assert.equal((await ipView(addressOf(client))).status, 'valid');
     assert.ok(/following the new lease file/.test(agent.output), 'kea-lfc rotated the file meanwhile and the agent followed');
@@ -141,7 +145,10 @@ describe('the DHCP agent beside a real Kea 2.2', { skip: unavailable ?? false },
     );
     await new Promise((resolve) => setTimeout(resolve, 2_000));
     // Exactly: the new lease (granted + observed) and the release (released + observed).
-    const appended = (await ledger.get(`/v1/audit/events?after=${before}&limit=20`)).body.events as { type: string; data: object }[];
+    const appended = (await ledger.get<Schema<'AuditEventsResponseDto'>>(`/v1/audit/events?after=${before}&limit=20`)).body.events as {
+      type: string;
+      data: object;
+    }[];
     assert.equal(await head(), before + 4, appended.map((event) => `${event.type} ${JSON.stringify(event.data)}`).join('\n'));
   });
 
@@ -222,7 +229,7 @@ describe('the DHCP agent beside a real Kea 2.2', { skip: unavailable ?? false },
       [midwayIp, killedMidway],
     ] as const) {
       // The reclaim, recorded by the agent (Kea's lease4-del fires no hook): its key the actor, why the binding was an orphan; Kea's own row of the deletion appends nothing.
-      const appended = (await ledger.get(`/v1/audit/events?ip=${address}&after=${before}`)).body.events as AuditEvent[];
+      const appended = (await ledger.get<Schema<'AuditEventsResponseDto'>>(`/v1/audit/events?ip=${address}&after=${before}`)).body.events as AuditEvent[];
       assert.deepEqual(
         appended.map((event) => [event.type, event.data.mac, event.data.source, event.data.reason, event.data.ownerEnding, event.metadata.actor]),
         [['DhcpLeaseReclaimed', client.mac, SOURCE, 'owner_ended', 'model_released', 'kea-agent']],

@@ -24,6 +24,7 @@ import { dhcpLedger, type AuditEvent } from './support/dhcp-ledger';
 import { eventually } from './support/region';
 import { KeaControl } from '../apps/dhcp-agent/src/kea-control';
 import { KeaLeases, keaDeleteLease, keaLease } from '../apps/dhcp-agent/src/kea-leases';
+import type { Schema } from './support/answers';
 
 const unavailable = labUnavailable('kea6');
 const SOURCE = 'kea:kea-leases6.csv';
@@ -129,7 +130,7 @@ describe('the DHCP agent beside a real Kea 2.2 DHCPv6 server', { skip: unavailab
     const view = await ipView(ip);
     assert.equal(view.current?.learnedFrom, SOURCE);
     assert.equal(view.current?.owner.deviceId, container.deviceId);
-    const granted = await ledger.get(`/v1/audit/events?ip=${ip}&type=LeaseGranted`);
+    const granted = await ledger.get<Schema<'AuditEventsResponseDto'>>(`/v1/audit/events?ip=${ip}&type=LeaseGranted`);
     assert.equal(granted.body.events[0].metadata.actor, 'kea6-agent');
   });
 
@@ -166,7 +167,10 @@ describe('the DHCP agent beside a real Kea 2.2 DHCPv6 server', { skip: unavailab
     await eventually(30_000, async () => (await ipView(addressOf(late))).status === 'valid').catch((error) => diagnose(error, addressOf(late)));
     await new Promise((resolve) => setTimeout(resolve, 2_000));
     // Exactly the new lease, granted and observed; what the agent had posted before it was killed is not posted again.
-    const appended = (await ledger.get(`/v1/audit/events?after=${before}&limit=20`)).body.events as { type: string; data: object }[];
+    const appended = (await ledger.get<Schema<'AuditEventsResponseDto'>>(`/v1/audit/events?after=${before}&limit=20`)).body.events as {
+      type: string;
+      data: object;
+    }[];
     assert.equal(await head(), before + 2, appended.map((event) => `${event.type} ${JSON.stringify(event.data)}`).join('\n'));
   });
 
@@ -194,7 +198,7 @@ describe('the DHCP agent beside a real Kea 2.2 DHCPv6 server', { skip: unavailab
       return !!position && (position.ino !== file.ino || position.offset >= file.size);
     });
     for (const [n, ip] of ips.entries()) {
-      const events = (await ledger.get(`/v1/audit/events?ip=${ip}&after=${before}`)).body.events as AuditEvent[];
+      const events = (await ledger.get<Schema<'AuditEventsResponseDto'>>(`/v1/audit/events?ip=${ip}&after=${before}`)).body.events as AuditEvent[];
       // lease6-del fires no hook: the agent records the reclaim, its key the actor, with why the binding was an orphan.
       assert.deepEqual(
         events

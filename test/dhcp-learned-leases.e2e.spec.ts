@@ -11,6 +11,7 @@ import assert from 'node:assert/strict';
 import { LedgerProcess, addKey, type LedgerClient } from '@ledger/testing';
 import { consumer, enlist, newRequestId } from './support/fixtures';
 import { eventually } from './support/region';
+import type { Acquired, Schema } from './support/answers';
 
 const SOURCE = 'kea:kea-leases4.csv';
 const inAnHour = () => new Date(Date.now() + 3_600_000).toISOString();
@@ -20,14 +21,15 @@ describe('leases learned from a DHCP server', () => {
   let ledger: LedgerProcess;
   let agent: LedgerClient;
   const containers: { deviceId: string; mac: string; ip: string }[] = [];
-  const head = async (): Promise<number> => (await ledger.get('/healthz')).body.store.head;
-  const report = (leases: object[]) => agent.post('/v1/observations/leases', { source: SOURCE, following: true, leases });
+  const head = async (): Promise<number> => await ledger.storeHead();
+  const report = (leases: object[]) =>
+    agent.post<Schema<'LeaseObservationsResponseDto'>>('/v1/observations/leases', { source: SOURCE, following: true, leases });
 
   before(async () => {
     ledger = await LedgerProcess.start();
     agent = ledger.as(addKey(ledger.dataDir, '--name', 'dhcp-agent-1', '--role', 'provider'));
     assert.equal((await enlist(ledger, 'darby')).status, 201);
-    const acquired = await ledger.post('/v1/allocations', {
+    const acquired = await ledger.post<Acquired>('/v1/allocations', {
       requestId: newRequestId('acquire'),
       consumer: consumer('landscape', 'region-1', '0'),
       nodeId: 'darby',
@@ -35,7 +37,7 @@ describe('leases learned from a DHCP server', () => {
     assert.equal(acquired.status, 201, JSON.stringify(acquired.body));
     for (let c = 0; c < 4; c++) {
       const mac = `00:16:3e:00:00:0${c}`;
-      const device = await ledger.post(`/v1/allocations/${acquired.body.token}/devices`, { hostname: `lxc-${c}`, mac });
+      const device = await ledger.post<Schema<'RegisterDeviceResponseDto'>>(`/v1/allocations/${acquired.body.token}/devices`, { hostname: `lxc-${c}`, mac });
       assert.equal(device.status, 201, JSON.stringify(device.body));
       containers.push({ deviceId: device.body.deviceId, mac, ip: `10.77.0.${20 + c}` });
     }
@@ -63,7 +65,9 @@ describe('leases learned from a DHCP server', () => {
     }
     assert.equal(byIp.get(stranger.ip)?.status, 'orphaned');
 
-    const granted = await ledger.get(`/v1/audit/events?ip=${containers[0].ip}&type=LeaseGranted&minPosition=${answer.body.position}`);
+    const granted = await ledger.get<Schema<'AuditEventsResponseDto'>>(
+      `/v1/audit/events?ip=${containers[0].ip}&type=LeaseGranted&minPosition=${answer.body.position}`,
+    );
     assert.equal(granted.body.events.length, 1);
     assert.equal(granted.body.events[0].metadata.actor, 'dhcp-agent-1');
   });
@@ -84,9 +88,9 @@ describe('leases learned from a DHCP server', () => {
 
     const released = await report([{ ip: containers[2].ip, mac: containers[2].mac, state: 'released', ends: null }]);
     assert.deepEqual(released.body.summary, { valid: 0, orphaned: 0, released: 1, unknown: 0 });
-    const ip = await ledger.get(`/v1/leases/${containers[2].ip}?minPosition=${released.body.position}`);
+    const ip = await ledger.get<Schema<'IpResponseDto'>>(`/v1/leases/${containers[2].ip}?minPosition=${released.body.position}`);
     assert.equal(ip.body.status, 'released');
-    assert.equal(ip.body.history[0].ended.reason, 'released');
+    assert.equal(ip.body.history[0]?.ended?.reason, 'released');
   });
 
   it('a forced model release ends every learned lease; the server still holding them shows them orphaned', async () => {
@@ -98,6 +102,7 @@ describe('leases learned from a DHCP server', () => {
       return leases.every((lease) => lease.ended !== null);
     });
     const held = [containers[0], containers[1], containers[3]];
-    for (const c of held) assert.equal((await ledger.get(`/v1/leases/${c.ip}`)).body.status, 'orphaned', `${c.ip}: Kea still holds it`);
+    for (const c of held)
+      assert.equal((await ledger.get<Schema<'IpResponseDto'>>(`/v1/leases/${c.ip}`)).body.status, 'orphaned', `${c.ip}: Kea still holds it`);
   });
 });

@@ -21,6 +21,7 @@ import { consumer, enlist } from './support/fixtures';
 import { rawHttp, type RawRequest, type RawResponse } from './support/raw-http';
 import { seedFrom } from './support/seeded-random';
 import { doomedAcquire, garbageRequest, mutatedCommand, withSomeKey, wrongReservation, wrongTokenCommand, type FuzzTargets } from './support/hostile-requests';
+import type { Acquired, Schema } from './support/answers';
 
 const SCALE = process.env.LEDGER_SOAK === '1' ? 10 : 1;
 const seed = seedFrom('LEDGER_FUZZ_SEED');
@@ -80,7 +81,7 @@ describe(`HTTP fuzz (seed ${seed})`, () => {
     ledger = await LedgerProcess.start({ env: { LEDGER_MAX_BODY_BYTES: '262144' } });
     store = await SqliteEventStore.open({ file: join(ledger.dataDir, 'events.sqlite') });
     const acquire = async (nodeId: string, requestId: string) => {
-      const { status, body } = await ledger.post('/v1/allocations', { requestId, consumer: consumer('owner', 'prod', nodeId), nodeId });
+      const { status, body } = await ledger.post<Acquired>('/v1/allocations', { requestId, consumer: consumer('owner', 'prod', nodeId), nodeId });
       assert.equal(status, 201);
       return body.token as string;
     };
@@ -99,7 +100,10 @@ describe(`HTTP fuzz (seed ${seed})`, () => {
     for (const [index, nodeId] of held.entries()) liveTokens.push({ nodeId, token: await acquire(nodeId, `fz-setup-${index}`) });
     const reservedNodes = [];
     for (const nodeId of ['fz-reserved-1', 'fz-reserved-2']) {
-      const { status, body } = await ledger.post(`/v1/nodes/${nodeId}/reservations`, { agentName: 'owner', ttlSeconds: 7200 });
+      const { status, body } = await ledger.post<Schema<'ReserveNodeResponseDto'>>(`/v1/nodes/${nodeId}/reservations`, {
+        agentName: 'owner',
+        ttlSeconds: 7200,
+      });
       assert.equal(status, 201);
       reservedNodes.push({ nodeId, reservationId: body.reservationId, reservationKey: body.reservationKey });
     }
@@ -110,7 +114,8 @@ describe(`HTTP fuzz (seed ${seed})`, () => {
       auditor: addKey(ledger.dataDir, '--name', 'fuzz-auditor', '--role', 'auditor'),
     };
     // The ledger rereads its keys file at most once a second.
-    while ((await ledger.as(keys.auditor).get('/v1/nodes')).status === 401) await new Promise((resolve) => setTimeout(resolve, 100));
+    while ((await ledger.as(keys.auditor).get<Schema<'NodeListResponseDto'>>('/v1/nodes')).status === 401)
+      await new Promise((resolve) => setTimeout(resolve, 100));
     targets = {
       heldNodes: held,
       reservedNodes,
@@ -119,7 +124,7 @@ describe(`HTTP fuzz (seed ${seed})`, () => {
       usedRequestIds: ['fz-setup-r1', 'fz-setup-r2', ...held.map((_, index) => `fz-setup-${index}`)],
       keys,
     };
-    const ready = await ledger.get(`/v1/nodes?status=ready&minPosition=${await store.headPosition()}`);
+    const ready = await ledger.get<Schema<'NodeListResponseDto'>>(`/v1/nodes?status=ready&minPosition=${await store.headPosition()}`);
     assert.deepEqual(ready.body.nodes, [], 'no node is free');
     await newEvents();
     domainBefore = await domainEvents();
@@ -162,7 +167,7 @@ describe(`HTTP fuzz (seed ${seed})`, () => {
 
   it('a minPosition past the head is refused at once, not held until a 503', async () => {
     const started = performance.now();
-    const response = await ledger.get(`/v1/nodes/fz-held-1?minPosition=${(await store.headPosition()) + 1}`);
+    const response = await ledger.get<Schema<'NodeResponseDto'>>(`/v1/nodes/fz-held-1?minPosition=${(await store.headPosition()) + 1}`);
     assert.equal(response.status, 400);
     // Held, it would wait LEDGER_READ_WAIT_MS (60 s under LedgerProcess) and answer 503: far
     // beyond this bound, which a busy machine cannot reach by slowness alone.
@@ -177,7 +182,7 @@ describe(`HTTP fuzz (seed ${seed})`, () => {
     assert.equal(health.body.status, 'ok');
     const { token, nodeId } = targets.liveTokens[0];
     assert.equal((await ledger.post(`/v1/allocations/${token}/release`, {})).status, 200);
-    const again = await ledger.post('/v1/allocations', { requestId: 'fz-after', consumer: consumer('fuzz', 'm'), nodeId });
+    const again = await ledger.post<Acquired>('/v1/allocations', { requestId: 'fz-after', consumer: consumer('fuzz', 'm'), nodeId });
     assert.equal(again.status, 201, JSON.stringify(again.body));
     assert.equal(again.body.epoch, 2);
   });

@@ -15,6 +15,7 @@ import type { LeaseSpec } from '@ledger/lease-files/testing';
 import { runCli, type LedgerProcess } from '@ledger/testing';
 import { consumer, enlist, newRequestId } from './support/fixtures';
 import { useLedger } from './support/lifecycle';
+import type { Acquired } from './support/answers';
 
 interface HeldLease {
   ip: string;
@@ -23,7 +24,11 @@ interface HeldLease {
 
 const acquire = async (ledger: LedgerProcess, nodeId: string, machine: string): Promise<string> => {
   assert.equal((await enlist(ledger, nodeId)).status, 201);
-  const acquired = await ledger.post('/v1/allocations', { requestId: newRequestId(nodeId), consumer: consumer('autopilot', 'openstack', machine), nodeId });
+  const acquired = await ledger.post<Acquired>('/v1/allocations', {
+    requestId: newRequestId(nodeId),
+    consumer: consumer('autopilot', 'openstack', machine),
+    nodeId,
+  });
   assert.equal(acquired.status, 201, JSON.stringify(acquired.body));
   return acquired.body.token;
 };

@@ -7,6 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { LedgerProcess, type LedgerClient, addKey } from '@ledger/testing';
 import { consumer, newRequestId } from './support/fixtures';
+import type { Acquired, Schema } from './support/answers';
 
 describe('access to devices and leases', () => {
   let ledger: LedgerProcess;
@@ -31,8 +32,8 @@ describe('access to devices and leases', () => {
 
   it('applies the role matrix and the consumer scope to devices and leases', async () => {
     for (const nodeId of ['la-1', 'la-2']) assert.equal((await maas.post('/v1/nodes', { nodeId, hostname: nodeId })).status, 201);
-    const a = (await alice.post('/v1/allocations', { requestId: newRequestId(), consumer: consumer('ctl-a', 'm'), nodeId: 'la-1' })).body.token;
-    const b = (await bob.post('/v1/allocations', { requestId: newRequestId(), consumer: consumer('ctl-b', 'm'), nodeId: 'la-2' })).body.token;
+    const a = (await alice.post<Acquired>('/v1/allocations', { requestId: newRequestId(), consumer: consumer('ctl-a', 'm'), nodeId: 'la-1' })).body.token;
+    const b = (await bob.post<Acquired>('/v1/allocations', { requestId: newRequestId(), consumer: consumer('ctl-b', 'm'), nodeId: 'la-2' })).body.token;
 
     const mine = await alice.post(`/v1/allocations/${a}/devices`, { hostname: 'lxc-a', mac: '00:16:3e:0a:00:01' });
     assert.equal(mine.status, 201, JSON.stringify(mine.body));
@@ -54,11 +55,11 @@ describe('access to devices and leases', () => {
     assert.equal((await audit.post('/v1/leases/10.7.0.1/release', {})).status, 403);
     const records = { source: 'dhcpd', leases: [{ ip: '10.7.0.1', mac: '00:16:3e:0a:00:01', state: 'active' }] };
     assert.equal((await alice.post('/v1/observations/leases', records)).status, 403);
-    assert.equal((await maas.post('/v1/observations/leases', records)).body.results[0].verdict, 'valid');
+    assert.equal((await maas.post<Schema<'LeaseObservationsResponseDto'>>('/v1/observations/leases', records)).body.results[0].verdict, 'valid');
 
     // A consumer learns about its own addresses through reconcile.
-    const verdicts = await alice.post('/v1/reconcile', { consumer: consumer('ctl-a', 'm'), instances: [], ips: ['10.7.0.1'] });
-    assert.equal(verdicts.body.ips[0].verdict, 'valid');
+    const verdicts = await alice.post<Schema<'ReconcileResponseDto'>>('/v1/reconcile', { consumer: consumer('ctl-a', 'm'), instances: [], ips: ['10.7.0.1'] });
+    assert.equal(verdicts.body.ips?.[0]?.verdict, 'valid');
     assert.equal((await alice.post(`/v1/devices/${mine.body.deviceId}/remove`)).status, 200, 'and removes its own containers');
   });
 });

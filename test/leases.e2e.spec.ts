@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { LedgerProcess } from '@ledger/testing';
 import { consumer, enlist, newRequestId } from './support/fixtures';
 import { eventually } from './support/region';
+import type { Acquired } from './support/answers';
 
 describe('leases and devices', () => {
   let ledger: LedgerProcess;
@@ -17,11 +18,11 @@ describe('leases and devices', () => {
   const acquire = async (label: string, model = 'm') => {
     const nodeId = `${label}-${++nodes}`;
     assert.equal((await enlist(ledger, nodeId)).status, 201);
-    const acquired = await ledger.post('/v1/allocations', { requestId: newRequestId(), consumer: consumer('c', model), nodeId });
+    const acquired = await ledger.post<Acquired>('/v1/allocations', { requestId: newRequestId(), consumer: consumer('c', model), nodeId });
     assert.equal(acquired.status, 201, JSON.stringify(acquired.body));
     return acquired.body.token as string;
   };
-  const head = async () => (await ledger.get('/healthz')).body.store.head as number;
+  const head = async () => await ledger.storeHead();
 
   before(async () => {
     ledger = await LedgerProcess.start();

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { addKey, type LedgerClient } from '@ledger/testing';
 import { consumer, enlist, newRequestId } from './support/fixtures';
 import { useLedger } from './support/lifecycle';
+import type { Schema, Acquired } from './support/answers';
 
 describe('the ledger API a facade relies on', () => {
   const started = useLedger();
@@ -85,13 +86,13 @@ describe('the ledger API a facade relies on', () => {
   });
 
   it('an allocation lists its devices in registration order, each live while it and the allocation are', async () => {
-    const acquired = await juju.post('/v1/allocations', { requestId: newRequestId('facade'), consumer: consumer('fair-clouds', 'b'), nodeId: 'f-3' });
+    const acquired = await juju.post<Acquired>('/v1/allocations', { requestId: newRequestId('facade'), consumer: consumer('fair-clouds', 'b'), nodeId: 'f-3' });
     assert.equal(acquired.status, 201, JSON.stringify(acquired.body));
     const token: string = acquired.body.token;
-    const first = await juju.post(`/v1/allocations/${token}/devices`, { hostname: 'lxd-0', mac: '00:16:3e:00:00:10' });
-    await juju.post(`/v1/allocations/${token}/devices`, { hostname: 'lxd-1', mac: '00:16:3e:00:00:11' });
+    const first = await juju.post<Schema<'RegisterDeviceResponseDto'>>(`/v1/allocations/${token}/devices`, { hostname: 'lxd-0', mac: '00:16:3e:00:00:10' });
+    await juju.post<Schema<'RegisterDeviceResponseDto'>>(`/v1/allocations/${token}/devices`, { hostname: 'lxd-1', mac: '00:16:3e:00:00:11' });
     await juju.post(`/v1/devices/${first.body.deviceId}/remove`, {});
-    const listed = (await juju.get(`/v1/allocations/${token}`)).body.devices;
+    const listed = (await juju.get<Schema<'AllocationResponseDto'>>(`/v1/allocations/${token}`)).body.devices;
     assert.deepEqual(
       listed.map((d: { hostname: string; live: boolean }) => [d.hostname, d.live]),
       [
@@ -101,7 +102,7 @@ describe('the ledger API a facade relies on', () => {
     );
     await juju.post(`/v1/allocations/${token}/release`, {});
     assert.deepEqual(
-      (await juju.get(`/v1/allocations/${token}`)).body.devices.map((d: { live: boolean }) => d.live),
+      (await juju.get<Schema<'AllocationResponseDto'>>(`/v1/allocations/${token}`)).body.devices.map((d: { live: boolean }) => d.live),
       [false, false],
     );
   });

@@ -30,7 +30,7 @@ const cliInBackground = (args: string[]) =>
 
 const caughtUp = async (ledger: LedgerProcess, head: number) => {
   for (let i = 0; i < 400; i++) {
-    const { projections } = (await ledger.get('/v1/admin/projections')).body;
+    const { projections } = (await ledger.get<Schema<'ProjectionListResponseDto'>>('/v1/admin/projections')).body;
     if (projections.every((p: { position: number }) => p.position >= head)) return;
     await new Promise((r) => setTimeout(r, 50));
   }
@@ -68,13 +68,13 @@ describe(`ledger-cli on a ${EVENTS}-event log`, () => {
     assert.equal(rebuilt.status, 0, rebuilt.stderr);
     assert.match(rebuilt.stdout, /^rebuilt \d+ events to position \d+ in /);
     await enlist(ledger, 'after-rebuild');
-    const head: number = (await ledger.get('/healthz')).body.store.head;
+    const head: number = await ledger.storeHead();
     const late = await ledger.get<Schema<'AuditEventsResponseDto'>>(`/v1/audit/events?type=NodeEnlisted&after=${EVENTS}&minPosition=${head}`);
     assert.deepEqual(
       late.body.events.map((e) => e.data.nodeId),
       [...Array.from({ length: 20 }, (_, i) => `late-${i}`), 'after-rebuild'],
     );
-    assert.equal((await ledger.get(`/v1/audit/events?nodeId=node-00001&limit=1000`)).status, 200);
+    assert.equal((await ledger.get<Schema<'AuditEventsResponseDto'>>(`/v1/audit/events?nodeId=node-00001&limit=1000`)).status, 200);
 
     await ledger.stop(); // its last checkpoint is written
     const again = await runCli(['verify', '--data-dir', dataDir]);

@@ -15,6 +15,7 @@ import assert from 'node:assert/strict';
 import { until } from '@ledger/testing';
 import { JujuMaasClient } from './support/juju-maas-client/juju-maas-client';
 import { useFacadeWorld } from './support/maas-facade-world';
+import type { Schema } from './support/answers';
 
 const X = 'x7k2pq';
 const ALICE_MODEL = 'c3f1e0d2-alice-mobile-app';
@@ -66,7 +67,11 @@ describe('seed 1 through the MAAS facade, with Juju’s own MAAS client', { skip
     const tagged = await world.as('alice', 'set-owner-data', { agent_name: ALICE_MODEL, id: aliceId, machine: '87' });
     const aliceLabels = { 'juju-model-uuid': ALICE_MODEL, 'juju-machine-id': '87' };
     assert.deepEqual(tagged.machines?.[0].ownerData, aliceLabels);
-    assert.deepEqual((await world.ledger.get(`/v1/allocations/${aliceId}`)).body.ownerData, aliceLabels, 'recorded in the ledger');
+    assert.deepEqual(
+      (await world.ledger.get<Schema<'AllocationResponseDto'>>(`/v1/allocations/${aliceId}`)).body.ownerData,
+      aliceLabels,
+      'recorded in the ledger',
+    );
     assert.deepEqual(world.maas.machines.get(X)!.ownerData, aliceLabels);
     aliceHolding = await world.juju.hold(world.facade.url, world.keys.alice, 'hold-then-set-owner-data', {
       agent_name: ALICE_MODEL,
@@ -77,13 +82,19 @@ describe('seed 1 through the MAAS facade, with Juju’s own MAAS client', { skip
     const deployed = await world.as('alice', 'deploy', { agent_name: ALICE_MODEL, id: aliceId });
     assert.equal(deployed.ok, true, JSON.stringify(deployed));
     assert.equal(deployed.machines![0].statusName, 'Deploying');
-    assert.equal((await world.ledger.get(`/v1/allocations/${aliceId}`)).body.status, 'deploying', 'recorded in the ledger before MAAS was asked');
+    assert.equal(
+      (await world.ledger.get<Schema<'AllocationResponseDto'>>(`/v1/allocations/${aliceId}`)).body.status,
+      'deploying',
+      'recorded in the ledger before MAAS was asked',
+    );
 
     world.maas.failDeployment(X);
-    await until(async () => assert.equal((await world.ledger.get(`/v1/allocations/${aliceId}`)).body.status, 'failed_deployment'));
+    await until(async () =>
+      assert.equal((await world.ledger.get<Schema<'AllocationResponseDto'>>(`/v1/allocations/${aliceId}`)).body.status, 'failed_deployment'),
+    );
     world.maas.releaseOutOfBand(X);
     await until(async () => {
-      const allocation = (await world.ledger.get(`/v1/allocations/${aliceId}`)).body;
+      const allocation = (await world.ledger.get<Schema<'AllocationResponseDto'>>(`/v1/allocations/${aliceId}`)).body;
       assert.equal(allocation.live, false);
       assert.equal(allocation.ending?.kind, 'revoked');
     });
@@ -91,7 +102,7 @@ describe('seed 1 through the MAAS facade, with Juju’s own MAAS client', { skip
 
   it('Bob allocates X by its pool and gets another instance id; Alice’s instance is gone, her owner data and release never reach MAAS', async () => {
     const world = started();
-    assert.equal((await world.ledger.get(`/v1/nodes/${X}`)).body.pool, 'gold', "enlisted with MAAS's pool");
+    assert.equal((await world.ledger.get<Schema<'NodeResponseDto'>>(`/v1/nodes/${X}`)).body.pool, 'gold', "enlisted with MAAS's pool");
     const allocated = await world.as('bob', 'allocate', { agent_name: BOB_MODEL, pool: 'gold' });
     assert.equal(allocated.ok, true, JSON.stringify(allocated));
     bobId = allocated.machines![0].systemId;
@@ -112,7 +123,7 @@ describe('seed 1 through the MAAS facade, with Juju’s own MAAS client', { skip
     assert.equal(stale.statusCode, 409, 'her stale id is refused, as for every stale command');
     assert.equal(world.maas.received.filter((r) => r.op === 'set_owner_data').length, labelled, 'MAAS never received her owner data');
     assert.deepEqual(world.maas.machines.get(X)!.ownerData, bobLabels, 'X keeps Bob’s labels');
-    assert.deepEqual((await world.ledger.get(`/v1/allocations/${bobId}`)).body.ownerData, bobLabels);
+    assert.deepEqual((await world.ledger.get<Schema<'AllocationResponseDto'>>(`/v1/allocations/${bobId}`)).body.ownerData, bobLabels);
 
     const aliceList = await world.as('alice', 'list', { agent_name: ALICE_MODEL, id: aliceId });
     assert.equal(aliceList.ok, true, JSON.stringify(aliceList));
@@ -135,9 +146,9 @@ describe('seed 1 through the MAAS facade, with Juju’s own MAAS client', { skip
     const world = started();
     // The audit index folds a moment after the answers: polled, not raced.
     await until(async () => {
-      const timeline = await world.ledger.get(`/v1/audit/nodes/${X}/timeline`);
+      const timeline = await world.ledger.get<Schema<'TimelineResponseDto'>>(`/v1/audit/nodes/${X}/timeline`);
       assert.equal(timeline.status, 200, JSON.stringify(timeline.body));
-      const entries: { type: string; actor: string; token: string | null; summary: string }[] = timeline.body.entries;
+      const entries = timeline.body.entries;
       assert.deepEqual(
         entries.filter((e) => e.type !== 'AcquireRouted').map((e) => [e.type, e.actor]),
         [
@@ -168,7 +179,7 @@ describe('seed 1 through the MAAS facade, with Juju’s own MAAS client', { skip
     const world = started();
     assert.equal((await world.as('bob', 'deploy', { agent_name: BOB_MODEL, id: bobId })).ok, true);
     world.maas.finishDeployment(X);
-    await until(async () => assert.equal((await world.ledger.get(`/v1/allocations/${bobId}`)).body.status, 'deployed'));
+    await until(async () => assert.equal((await world.ledger.get<Schema<'AllocationResponseDto'>>(`/v1/allocations/${bobId}`)).body.status, 'deployed'));
 
     const macs = ['00:16:3e:aa:00:01', '00:16:3e:aa:00:02', '00:16:3e:aa:00:03'];
     const created = [];
@@ -189,7 +200,7 @@ describe('seed 1 through the MAAS facade, with Juju’s own MAAS client', { skip
     assert.equal(deleted.ok, true, JSON.stringify(deleted));
     assert.equal(world.maas.devices.has(created[2].systemId), false);
 
-    const allocation = (await world.ledger.get(`/v1/allocations/${bobId}`)).body;
+    const allocation = (await world.ledger.get<Schema<'AllocationResponseDto'>>(`/v1/allocations/${bobId}`)).body;
     assert.deepEqual(
       allocation.devices.map((d: { mac: string; hostname: string; live: boolean }) => [d.hostname, d.mac, d.live]),
       [
@@ -204,7 +215,8 @@ describe('seed 1 through the MAAS facade, with Juju’s own MAAS client', { skip
 
   it("Bob's model is force-released: his containers' devices end with it and their leases are released (seed 2)", async () => {
     const world = started();
-    const devices: { deviceId: string; mac: string; live: boolean }[] = (await world.ledger.get(`/v1/allocations/${bobId}`)).body.devices;
+    const devices: { deviceId: string; mac: string; live: boolean }[] = (await world.ledger.get<Schema<'AllocationResponseDto'>>(`/v1/allocations/${bobId}`))
+      .body.devices;
     const live = devices.filter((d) => d.live);
     for (const [n, device] of live.entries()) {
       const lease = await world.ledger.post('/v1/leases', {
@@ -216,7 +228,11 @@ describe('seed 1 through the MAAS facade, with Juju’s own MAAS client', { skip
       });
       assert.equal(lease.status, 201, JSON.stringify(lease.body));
     }
-    const destroyed = await world.ledger.post('/v1/models/release', { controller: 'fair-clouds-bob', model: BOB_MODEL, force: true });
+    const destroyed = await world.ledger.post<Schema<'ModelReleaseResponseDto'>>('/v1/models/release', {
+      controller: 'fair-clouds-bob',
+      model: BOB_MODEL,
+      force: true,
+    });
     assert.equal(destroyed.status, 200, JSON.stringify(destroyed.body));
     assert.deepEqual(
       destroyed.body.released.map((r: { token: string }) => r.token),
@@ -225,7 +241,7 @@ describe('seed 1 through the MAAS facade, with Juju’s own MAAS client', { skip
     await until(async () => {
       for (const n of live.keys()) assert.equal((await world.ledger.get(`/v1/leases/10.20.0.${50 + n}`)).body.status, 'released');
     });
-    const ended = (await world.ledger.get(`/v1/allocations/${bobId}`)).body;
+    const ended = (await world.ledger.get<Schema<'AllocationResponseDto'>>(`/v1/allocations/${bobId}`)).body;
     assert.deepEqual(
       ended.devices.map((d: { live: boolean }) => d.live),
       [false, false, false],

@@ -10,6 +10,7 @@ import { until } from '@ledger/testing';
 import { JujuMaasClient } from './support/juju-maas-client/juju-maas-client';
 import { useFacadeWorld } from './support/maas-facade-world';
 import { rawHttp } from './support/raw-http';
+import type { Schema } from './support/answers';
 
 const AGENT = '6f1d0c9e-autopilot-region-1';
 
@@ -23,13 +24,15 @@ const raw = async (facadeUrl: string, maasKey: string | null, method: string, pa
   if (form) headers['content-type'] = 'application/x-www-form-urlencoded';
   const response = await fetch(new URL(`api/2.0/${path}`, facadeUrl), { method, headers, body: form ? new URLSearchParams(form).toString() : undefined });
   const text = await response.text();
-  let json: unknown = null;
+  let parsed: unknown = null;
   try {
-    json = JSON.parse(text);
+    parsed = JSON.parse(text);
   } catch {
     // MAAS answers most errors in plain text.
   }
-  return { status: response.status, text, json: json as any };
+  // MAAS's form errors are an object of field names, each with its messages.
+  const json = typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : null;
+  return { status: response.status, text, json };
 };
 
 describe('the MAAS facade: seed 3, who sees what, MAAS refusals and bad input', { skip: JujuMaasClient.unavailable() ?? false }, () => {
@@ -74,7 +77,7 @@ describe('the MAAS facade: seed 3, who sees what, MAAS refusals and bad input', 
     const released = await world.as('stranger', 'release', { id: mine });
     assert.notEqual(released.values?.juju, 'credential-invalidated', 'never a 403 for an instance id');
     assert.deepEqual(world.maas.releasesOf('e1k7ht'), []);
-    assert.equal((await world.ledger.get(`/v1/allocations/${mine}`)).body.live, true);
+    assert.equal((await world.ledger.get<Schema<'AllocationResponseDto'>>(`/v1/allocations/${mine}`)).body.live, true);
   });
 
   it('a machine MAAS refuses (taken out of band) is reported, its allocation ended, and the next one tried', async () => {
@@ -85,7 +88,10 @@ describe('the MAAS facade: seed 3, who sees what, MAAS refusals and bad input', 
     assert.equal(world.maas.machines.get('d4rb7y')!.owner, 'charlie', 'MAAS kept it for Charlie');
     // The audit index folds a moment after the answers: polled, not raced.
     await until(async () => {
-      const timeline = (await world.ledger.get('/v1/audit/nodes/d4rb7y/timeline')).body.entries as { type: string; actor: string }[];
+      const timeline = (await world.ledger.get<Schema<'TimelineResponseDto'>>('/v1/audit/nodes/d4rb7y/timeline')).body.entries as {
+        type: string;
+        actor: string;
+      }[];
       assert.deepEqual(
         timeline.filter((e) => e.type !== 'AcquireRouted').map((e) => [e.type, e.actor]),
         [
@@ -110,7 +116,7 @@ describe('the MAAS facade: seed 3, who sees what, MAAS refusals and bad input', 
     const id = allocated.machines![0].systemId;
     world.maas.allocateOutOfBand('a7l4s5', 'dave');
     await until(async () => {
-      const allocation = (await world.ledger.get(`/v1/allocations/${id}`)).body;
+      const allocation = (await world.ledger.get<Schema<'AllocationResponseDto'>>(`/v1/allocations/${id}`)).body;
       assert.equal(allocation.ending?.kind, 'revoked');
       assert.match(allocation.ending?.source ?? '', /owned at MAAS by dave/);
     });

@@ -6,6 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { LedgerProcess } from '@ledger/testing';
 import { consumer, enlist, newRequestId } from './support/fixtures';
+import type { Schema } from './support/answers';
 
 /** `name{labels} value` lines as a map from `name{labels}` to value. */
 const scrape = async (ledger: LedgerProcess): Promise<Map<string, number>> => {
@@ -58,8 +59,8 @@ describe('metrics', () => {
 
   it('counts HTTP responses by route pattern and status, never by raw path', async () => {
     await enlist(ledger, 'metered');
-    await ledger.get('/v1/nodes/metered');
-    await ledger.get('/v1/nodes/unknown-one');
+    await ledger.get<Schema<'NodeResponseDto'>>('/v1/nodes/metered');
+    await ledger.get<Schema<'NodeResponseDto'>>('/v1/nodes/unknown-one');
     await ledger.get('/no/such/path/%FF');
     await ledger.post('/v1/nodes', '{not json');
     const samples = await scrape(ledger);
@@ -153,7 +154,7 @@ describe('metrics', () => {
 
   it("reports the store head, the read models' position and their lag", async () => {
     const { body } = await enlist(ledger, 'positioned');
-    await ledger.get(`/v1/nodes/positioned?minPosition=${body.position}`);
+    await ledger.get<Schema<'NodeResponseDto'>>(`/v1/nodes/positioned?minPosition=${body.position}`);
     const samples = await scrape(ledger);
     const head = samples.get('ledger_store_head_position')!;
     assert.ok(head >= body.position);
@@ -182,7 +183,7 @@ describe('metrics', () => {
     // arrive (2 a transaction on a quiet machine; 1.84 seen on a busy one): that some do is the behaviour.
     assert.ok(transactions < appends, `${appends} appends took ${transactions} transactions: none shared one`);
     // Every acknowledged enlist is in the log already (the answer came after the commit).
-    const nodes = await ledger.get('/v1/nodes?minPosition=' + after.get('ledger_store_head_position'));
+    const nodes = await ledger.get<Schema<'NodeListResponseDto'>>('/v1/nodes?minPosition=' + after.get('ledger_store_head_position'));
     assert.equal(nodes.body.nodes.filter((node: { nodeId: string }) => node.nodeId.startsWith('grouped-')).length, clients * perClient);
   });
 });

@@ -10,6 +10,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { useLedger } from './support/lifecycle';
 import { consumer, enlist, newRequestId } from './support/fixtures';
+import type { Acquired, OwnNode, Schema, Health } from './support/answers';
 
 const ROUNDS = 25;
 
@@ -21,7 +22,7 @@ describe('reads right after an answer', () => {
     await enlist(ledger, 'solo', { tags: ['read-after-answer'] });
     const holder = consumer('ctl-raa', 'model-raa');
     for (let round = 0; round < ROUNDS; round++) {
-      const acquired = await ledger.post('/v1/allocations', {
+      const acquired = await ledger.post<Acquired>('/v1/allocations', {
         requestId: newRequestId('raa'),
         consumer: holder,
         constraints: { tags: ['read-after-answer'] },
@@ -30,15 +31,15 @@ describe('reads right after an answer', () => {
       assert.equal(acquired.body.nodeId, 'solo');
       const token = acquired.body.token as string;
 
-      const held = await ledger.get('/v1/nodes/solo');
+      const held = await ledger.get<OwnNode>('/v1/nodes/solo');
       assert.equal(held.body.allocation?.token, token, `round ${round}: the node shows the allocation just answered`);
-      const allocation = await ledger.get(`/v1/allocations/${token}`);
+      const allocation = await ledger.get<Schema<'AllocationResponseDto'>>(`/v1/allocations/${token}`);
       assert.equal(allocation.status, 200, `round ${round}: the allocation just answered is found: ${JSON.stringify(allocation.body)}`);
       assert.equal(allocation.body.live, true);
 
       const released = await ledger.post(`/v1/allocations/${token}/release`, { requestId: newRequestId('raa-release') });
       assert.equal(released.status, 200, JSON.stringify(released.body));
-      const ended = await ledger.get(`/v1/allocations/${token}`);
+      const ended = await ledger.get<Schema<'AllocationResponseDto'>>(`/v1/allocations/${token}`);
       assert.equal(ended.body.live, false, `round ${round}: the allocation shows the release just answered: ${JSON.stringify(ended.body)}`);
       assert.equal(ended.body.ending?.kind, 'released');
     }
@@ -47,7 +48,7 @@ describe('reads right after an answer', () => {
   it("the health summary counts every answered command in the read models' position", async () => {
     const ledger = started();
     const enlisted = await enlist(ledger, 'counted');
-    const health = await ledger.get('/healthz');
+    const health = await ledger.get<Health>('/healthz');
     assert.ok(health.body.readModels.position >= enlisted.body.position, JSON.stringify(health.body));
     assert.equal(health.body.readModels.lag, 0, JSON.stringify(health.body));
   });

@@ -6,6 +6,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { enlist, newRequestId } from './support/fixtures';
 import { useLedger } from './support/lifecycle';
+import type { Acquired, Schema } from './support/answers';
 
 describe('POST /v1/reconcile', () => {
   const started = useLedger();
@@ -14,10 +15,10 @@ describe('POST /v1/reconcile', () => {
     const ledger = started();
     assert.equal((await enlist(ledger, 'node-rc')).status, 201);
     const consumer = { controller: 'ctl', model: 'model-a', machine: '7', agentName: 'juju', owner: 'admin' };
-    const acquired = await ledger.post('/v1/allocations', { requestId: newRequestId('rc'), consumer, nodeId: 'node-rc' });
+    const acquired = await ledger.post<Acquired>('/v1/allocations', { requestId: newRequestId('rc'), consumer, nodeId: 'node-rc' });
     assert.equal(acquired.status, 201, JSON.stringify(acquired.body));
 
-    const verdicts = await ledger.post(`/v1/reconcile?minPosition=${acquired.body.position}`, {
+    const verdicts = await ledger.post<Schema<'ReconcileResponseDto'>>(`/v1/reconcile?minPosition=${acquired.body.position}`, {
       consumer,
       instances: [{ machine: '7', token: acquired.body.token }],
     });
@@ -27,7 +28,10 @@ describe('POST /v1/reconcile', () => {
   });
 
   it('still names a consumer field that is wrong', async () => {
-    const refused = await started().post('/v1/reconcile', { consumer: { controller: 'ctl', model: 'model-a', machine: 7 }, instances: [] });
+    const refused = await started().post<Schema<'ReconcileResponseDto'>>('/v1/reconcile', {
+      consumer: { controller: 'ctl', model: 'model-a', machine: 7 },
+      instances: [],
+    });
     assert.equal(refused.status, 400);
     assert.match(JSON.stringify(refused.body), /machine/);
   });

@@ -7,6 +7,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { consumer, enlist, newRequestId } from './support/fixtures';
 import { useLedger } from './support/lifecycle';
+import type { Acquired } from './support/answers';
 
 describe('a replayed answer', () => {
   const started = useLedger();
@@ -15,11 +16,11 @@ describe('a replayed answer', () => {
     const ledger = started();
     assert.equal((await enlist(ledger, 'node-replay')).status, 201);
     const acquire = { requestId: newRequestId('acq'), consumer: consumer('ctl', 'model-a', 'm-1'), nodeId: 'node-replay' };
-    const first = await ledger.post('/v1/allocations', acquire);
+    const first = await ledger.post<Acquired>('/v1/allocations', acquire);
     assert.equal(first.status, 201, JSON.stringify(first.body));
     assert.equal(first.body.replayed, undefined);
 
-    const whileLive = await ledger.post('/v1/allocations', acquire);
+    const whileLive = await ledger.post<Acquired>('/v1/allocations', acquire);
     assert.equal(whileLive.body.token, first.body.token);
     assert.deepEqual(
       { replayed: whileLive.body.replayed, live: whileLive.body.live, ending: whileLive.body.ending },
@@ -31,7 +32,7 @@ describe('a replayed answer', () => {
     assert.equal(released.status, 200, JSON.stringify(released.body));
     assert.equal(released.body.replayed, undefined);
 
-    const acquireAgain = await ledger.post('/v1/allocations', acquire);
+    const acquireAgain = await ledger.post<Acquired>('/v1/allocations', acquire);
     assert.equal(acquireAgain.body.token, first.body.token);
     assert.deepEqual(
       { replayed: acquireAgain.body.replayed, live: acquireAgain.body.live, ending: acquireAgain.body.ending },

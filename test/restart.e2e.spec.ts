@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { LedgerProcess } from '@ledger/testing';
 import { consumer, enlist, newRequestId } from './support/fixtures';
+import type { Acquired, Health, OwnNode } from './support/answers';
 
 describe('restarting on the same data directory', () => {
   for (const how of ['stop', 'kill'] as const) {
@@ -13,20 +14,20 @@ describe('restarting on the same data directory', () => {
       try {
         await enlist(ledger, 'kept-1');
         await enlist(ledger, 'kept-2');
-        const old = await ledger.post('/v1/allocations', { requestId: newRequestId(), consumer: consumer('c', 'm', '1'), nodeId: 'kept-1' });
+        const old = await ledger.post<Acquired>('/v1/allocations', { requestId: newRequestId(), consumer: consumer('c', 'm', '1'), nodeId: 'kept-1' });
         await ledger.post('/v1/observations/nodes', { nodeId: 'kept-1', providerStatus: 'ready', observedAt: new Date().toISOString(), source: 'maas' });
-        const current = await ledger.post('/v1/allocations', { requestId: newRequestId(), consumer: consumer('c', 'm2', '2'), nodeId: 'kept-1' });
+        const current = await ledger.post<Acquired>('/v1/allocations', { requestId: newRequestId(), consumer: consumer('c', 'm2', '2'), nodeId: 'kept-1' });
         const refused = await ledger.post(`/v1/allocations/${old.body.token}/release`, {});
         assert.equal(refused.body.code, 'stale_token');
-        const health = await ledger.get('/healthz');
+        const health = await ledger.get<Health>('/healthz');
 
         await ledger[how]();
         ledger = await LedgerProcess.start({ dataDir });
 
-        const after = await ledger.get(`/healthz`);
+        const after = await ledger.get<Health>('/healthz');
         assert.equal(after.body.store.head, health.body.store.head, 'the log has exactly what was acknowledged');
-        const node = await ledger.get(`/v1/nodes/kept-1?minPosition=${after.body.store.head}`);
-        assert.equal(node.body.allocation.token, current.body.token);
+        const node = await ledger.get<OwnNode>(`/v1/nodes/kept-1?minPosition=${after.body.store.head}`);
+        assert.equal(node.body.allocation?.token, current.body.token);
         assert.equal(node.body.epoch, 2);
         assert.equal((await ledger.get('/v1/nodes/kept-2')).body.status, 'ready');
         const stale = await ledger.get(`/v1/allocations/${old.body.token}`);
@@ -36,7 +37,7 @@ describe('restarting on the same data directory', () => {
         assert.equal(again.body.code, 'stale_token');
         // The next acquire continues the epoch sequence: no token is ever reused.
         await ledger.post(`/v1/allocations/${current.body.token}/release`, {});
-        const next = await ledger.post('/v1/allocations', { requestId: newRequestId(), consumer: consumer('c', 'm3'), nodeId: 'kept-1' });
+        const next = await ledger.post<Acquired>('/v1/allocations', { requestId: newRequestId(), consumer: consumer('c', 'm3'), nodeId: 'kept-1' });
         assert.equal(next.body.epoch, 3);
       } finally {
         await ledger.stop();

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { LedgerProcess, addKey, until, type HttpResult } from '@ledger/testing';
 import { consumer, enlist, newRequestId } from './support/fixtures';
 import { buildRegion, type Region } from './support/region';
-import type { EventEnvelope, Schema, StateDocument, StateLease, WholeStateDocument } from './support/answers';
+import type { EventEnvelope, Schema, StateDocument, StateLease, WholeStateDocument, Acquired, ApiError, OwnNode } from './support/answers';
 
 /** Reads a server-sent event stream until `count` events came (or the stream ends). */
 const readEvents = async (
@@ -65,11 +65,15 @@ describe('the review API', () => {
       macPrefix: '00:16:3e:0a',
     });
     await enlist(ledger, 'n-3');
-    const acquired = await ledger.post('/v1/allocations', { requestId: newRequestId(), consumer: consumer('other', 'm', '1'), nodeId: 'n-3' });
+    const acquired = await ledger.post<Acquired>('/v1/allocations', { requestId: newRequestId(), consumer: consumer('other', 'm', '1'), nodeId: 'n-3' });
     await ledger.post(`/v1/allocations/${acquired.body.token}/deploying`, {});
     await ledger.post('/v1/models/release', { controller: 'landscape', model: 'region-a', force: true });
     // The first address passes to n-3 once the cascade released it.
-    await until(async () => assert.equal((await ledger.get(`/v1/leases/${region.containers[0].ip}`)).body.status, 'released'), 30_000, 'the cascade');
+    await until(
+      async () => assert.equal((await ledger.get<Schema<'IpResponseDto'>>(`/v1/leases/${region.containers[0].ip}`)).body.status, 'released'),
+      30_000,
+      'the cascade',
+    );
     const regranted = await ledger.post('/v1/leases', {
       ip: region.containers[0].ip,
       mac: '00:16:3e:0b:00:01',
@@ -77,8 +81,8 @@ describe('the review API', () => {
       kind: 'dhcp',
     });
     assert.equal(regranted.status, 201, JSON.stringify(regranted.body));
-    head = (await ledger.get('/healthz')).body.store.head;
-    await ledger.get(`/v1/audit/events?limit=1&minPosition=${head}`);
+    head = await ledger.storeHead();
+    await ledger.get<Schema<'AuditEventsResponseDto'>>(`/v1/audit/events?limit=1&minPosition=${head}`);
   });
   after(async () => {
     await ledger?.stop();
@@ -108,11 +112,11 @@ describe('the review API', () => {
   });
 
   it('answers by time too, and refuses a bad moment or a position past the head with a 400 naming it', async () => {
-    const node = await ledger.get(`/v1/state/nodes/n-1?at=${encodeURIComponent(new Date().toISOString())}`);
+    const node = await ledger.get<StateDocument>(`/v1/state/nodes/n-1?at=${encodeURIComponent(new Date().toISOString())}`);
     assert.equal(node.status, 200);
     assert.equal(node.body.allocations[0].status, 'model_released');
-    assert.match((await ledger.get('/v1/state/nodes/n-1?at=yesterday')).body.message, /at must be an RFC 3339 date-time/);
-    assert.match((await ledger.get(`/v1/state/nodes/n-1?at=${head + 10}`)).body.message, /beyond the log's head/);
+    assert.match((await ledger.get<ApiError>('/v1/state/nodes/n-1?at=yesterday')).body.message, /at must be an RFC 3339 date-time/);
+    assert.match((await ledger.get<ApiError>(`/v1/state/nodes/n-1?at=${head + 10}`)).body.message, /beyond the log's head/);
     assert.equal((await ledger.get('/v1/state/nodes/n-1?at=1&extra=1')).status, 400);
   });
 
@@ -183,10 +187,10 @@ describe('the review API', () => {
     );
 
     // Live: events appended after the stream opened arrive, filtered (by model here, through the token's consumer).
-    const from = (await ledger.get('/healthz')).body.store.head;
+    const from = await ledger.storeHead();
     const live = readEvents(`${ledger.url}/v1/audit/stream?controller=other&model=m&after=${from}`, auth(), 3);
     await ledger.post('/v1/nodes/n-1/maintenance', { reason: 'not about model other/m' });
-    const n3 = (await ledger.get('/v1/nodes/n-3')).body.allocation.token;
+    const n3 = (await ledger.get<OwnNode>('/v1/nodes/n-3')).body.allocation?.token;
     await ledger.post(`/v1/allocations/${n3}/deployed`, {});
     await ledger.post(`/v1/allocations/${n3}/release`, {});
     // The cascade's release names only the lease: the stream attributes it to the lease's owner, so the model sees its address freed.
@@ -202,7 +206,7 @@ describe('the review API', () => {
       ['limit=5', /limit has no meaning on a stream/],
       ['from=yesterday', /from must be an RFC 3339 date-time/],
     ] as const) {
-      const answer = await ledger.get(`/v1/audit/stream?${query}`);
+      const answer = await ledger.get<ApiError>(`/v1/audit/stream?${query}`);
       assert.equal(answer.status, 400, query);
       assert.match(answer.body.message, pattern);
     }

@@ -34,7 +34,7 @@ describe('the review page in headless Chromium', IN_CHROMIUM, () => {
       ledger = await LedgerProcess.start({ dataDir });
       auditorKey = addKey(ledger.dataDir, '--name', 'reviewer', '--role', 'auditor');
       await keyAccepted(ledger, auditorKey);
-      const head = (await ledger.get('/healthz')).body.store.head;
+      const head = await ledger.storeHead();
       await ledger.get(`/v1/audit/nodes/node-00001/timeline?limit=1&minPosition=${head}`);
 
       const context = await browser().newContext({ viewport: { width: 1400, height: 1000 } });

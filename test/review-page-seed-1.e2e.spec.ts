@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { LedgerProcess, type LedgerClient, addKey, button, field, PATIENCE_MS, screenshot, signIn, textMatching, until } from '@ledger/testing';
 import { consumer, enlist, newRequestId } from './support/fixtures';
 import { axeViolations, box, centreX, dragCursor, IN_CHROMIUM, keyAccepted, recordRequests, storyReady, useChromium } from './support/review-browser';
+import type { Acquired, Appended } from './support/answers';
 
 describe('the review page in headless Chromium', IN_CHROMIUM, () => {
   const browser = useChromium();
@@ -32,7 +33,7 @@ describe('the review page in headless Chromium', IN_CHROMIUM, () => {
       await keyAccepted(ledger, auditorKey);
 
       await enlist(ledger, 'node-7');
-      const acquired = await alice.post('/v1/allocations', {
+      const acquired = await alice.post<Acquired>('/v1/allocations', {
         requestId: newRequestId('alice'),
         consumer: consumer('fair-clouds', 'mobile-app', '87'),
         nodeId: 'node-7',
@@ -52,7 +53,7 @@ describe('the review page in headless Chromium', IN_CHROMIUM, () => {
         ).body.status,
         'failed_deployment',
       );
-      const revoked = await charlie.post('/v1/observations/nodes', {
+      const revoked = await charlie.post<Appended>('/v1/observations/nodes', {
         nodeId: 'node-7',
         providerStatus: 'Ready',
         observedAt: new Date().toISOString(),
@@ -60,7 +61,7 @@ describe('the review page in headless Chromium', IN_CHROMIUM, () => {
       });
       assert.equal(revoked.body.status, 'revoked');
       revokedAt = revoked.body.position;
-      const bobs = await bob.post('/v1/allocations', {
+      const bobs = await bob.post<Acquired>('/v1/allocations', {
         requestId: newRequestId('bob'),
         consumer: consumer('fair-clouds', 'show-me-the-money', '5'),
         nodeId: 'node-7',

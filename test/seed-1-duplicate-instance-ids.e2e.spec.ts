@@ -8,6 +8,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { consumer, enlist, newRequestId } from './support/fixtures';
 import { streamEvents, useLedger } from './support/lifecycle';
+import type { Acquired, Schema, StaleToken, OwnNode } from './support/answers';
 
 describe('seed 1: a failed deployment released out of band never yields two owners of one node', () => {
   const started = useLedger();
@@ -17,7 +18,7 @@ describe('seed 1: a failed deployment released out of band never yields two owne
     assert.equal((await enlist(ledger, 'node-7')).status, 201);
 
     // Alice scales up before lunch: her model acquires node-7 and starts deploying.
-    const alice = await ledger.post('/v1/allocations', {
+    const alice = await ledger.post<Acquired>('/v1/allocations', {
       requestId: newRequestId('alice'),
       consumer: consumer('fair-clouds', 'mobile-app', '87'),
       nodeId: 'node-7',
@@ -47,7 +48,7 @@ describe('seed 1: a failed deployment released out of band never yields two owne
     assert.equal(released.body.status, 'revoked');
 
     // Bob's model acquires the same machine and deploys it: a new token, the next epoch.
-    const bob = await ledger.post('/v1/allocations', {
+    const bob = await ledger.post<Acquired>('/v1/allocations', {
       requestId: newRequestId('bob'),
       consumer: consumer('fair-clouds', 'show-me-the-money', '5'),
       nodeId: 'node-7',
@@ -61,30 +62,30 @@ describe('seed 1: a failed deployment released out of band never yields two owne
     assert.equal(deployed.body.status, 'deployed');
 
     // Alice is back from lunch and cleans up: her release names a dead token.
-    const refused = await ledger.post(`/v1/allocations/${aliceToken}/release`, { requestId: newRequestId('alice-release') });
+    const refused = await ledger.post<StaleToken>(`/v1/allocations/${aliceToken}/release`, { requestId: newRequestId('alice-release') });
     assert.equal(refused.status, 409);
     assert.equal(refused.body.code, 'stale_token');
     assert.match(refused.body.details.action, /forget this machine; do not touch the node/);
 
     // Bob's node is untouched.
-    const node = await ledger.get(`/v1/nodes/node-7?minPosition=${deployed.body.position ?? 0}`);
+    const node = await ledger.get<OwnNode>(`/v1/nodes/node-7?minPosition=${deployed.body.position ?? 0}`);
     assert.equal(node.body.status, 'deployed');
-    assert.equal(node.body.allocation.token, bobToken);
+    assert.equal(node.body.allocation?.token, bobToken);
     assert.equal(node.body.epoch, 2);
-    const aliceAllocation = await ledger.get(`/v1/allocations/${aliceToken}`);
+    const aliceAllocation = await ledger.get<Schema<'AllocationResponseDto'>>(`/v1/allocations/${aliceToken}`);
     assert.equal(aliceAllocation.body.current, false);
-    assert.equal(aliceAllocation.body.ending.kind, 'revoked');
-    assert.equal(aliceAllocation.body.ending.source, 'maas');
+    assert.equal(aliceAllocation.body.ending?.kind, 'revoked');
+    assert.equal(aliceAllocation.body.ending?.source, 'maas');
 
     // Reconcile: Alice is told to forget machine 87; Bob's machine 5 is valid.
-    const aliceVerdict = await ledger.post('/v1/reconcile', {
+    const aliceVerdict = await ledger.post<Schema<'ReconcileResponseDto'>>('/v1/reconcile', {
       consumer: consumer('fair-clouds', 'mobile-app'),
       instances: [{ machine: '87', token: aliceToken }],
     });
     assert.equal(aliceVerdict.status, 200);
     assert.equal(aliceVerdict.body.instances[0].verdict, 'stale');
     assert.match(aliceVerdict.body.instances[0].action, /do not release, stop or touch the node/);
-    const bobVerdict = await ledger.post('/v1/reconcile', {
+    const bobVerdict = await ledger.post<Schema<'ReconcileResponseDto'>>('/v1/reconcile', {
       consumer: consumer('fair-clouds', 'show-me-the-money'),
       instances: [{ machine: '5', token: bobToken }],
     });

@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { type LedgerClient, addKey, runCli } from '@ledger/testing';
 import { consumer, enlist, newRequestId } from './support/fixtures';
 import { useLedger } from './support/lifecycle';
-import type { StateDocument } from './support/answers';
+import type { StateDocument, Acquired, Schema, Appended } from './support/answers';
 
 describe('seed 1 replayed: the incident review of node-7', () => {
   // Small snapshot spacing, so time travel starts from snapshots even in this short story.
@@ -34,7 +34,7 @@ describe('seed 1 replayed: the incident review of node-7', () => {
     await enlist(ledger, 'node-7');
 
     // Before lunch: Alice's model acquires node-7 and deploys; MAAS says the deployment failed.
-    const acquired = await alice.post('/v1/allocations', {
+    const acquired = await alice.post<Acquired>('/v1/allocations', {
       requestId: newRequestId('alice'),
       consumer: consumer('fair-clouds', 'mobile-app', '87'),
       nodeId: 'node-7',
@@ -42,7 +42,7 @@ describe('seed 1 replayed: the incident review of node-7', () => {
     assert.equal(acquired.status, 201, JSON.stringify(acquired.body));
     const aliceToken: string = acquired.body.token;
     await alice.post(`/v1/allocations/${aliceToken}/deploying`, {});
-    const failed = await maas.post('/v1/observations/nodes', {
+    const failed = await maas.post<Appended>('/v1/observations/nodes', {
       nodeId: 'node-7',
       providerStatus: 'Failed deployment',
       observedAt: new Date().toISOString(),
@@ -61,7 +61,7 @@ describe('seed 1 replayed: the incident review of node-7', () => {
     assert.equal(released.body.status, 'revoked');
 
     // Bob's model gets the machine; Alice comes back and cleans up with her dead token.
-    const bobs = await bob.post('/v1/allocations', {
+    const bobs = await bob.post<Acquired>('/v1/allocations', {
       requestId: newRequestId('bob'),
       consumer: consumer('fair-clouds', 'show-me-the-money', '5'),
       nodeId: 'node-7',
@@ -70,14 +70,13 @@ describe('seed 1 replayed: the incident review of node-7', () => {
     await maas.post(`/v1/allocations/${bobs.body.token}/deployed`, {});
     const refused = await alice.post(`/v1/allocations/${aliceToken}/release`, { requestId: newRequestId('alice-release') });
     assert.equal(refused.body.code, 'stale_token');
-    const head: number = (await ledger.get('/healthz')).body.store.head;
+    const head: number = await ledger.storeHead();
 
     // The timeline: every step in order, who did it, with which token, and the refusal with its reason.
-    const timeline = await ledger.get(`/v1/audit/nodes/node-7/timeline?minPosition=${head}`);
+    const timeline = await ledger.get<Schema<'TimelineResponseDto'>>(`/v1/audit/nodes/node-7/timeline?minPosition=${head}`);
     assert.equal(timeline.status, 200, JSON.stringify(timeline.body));
     assert.equal(timeline.body.position, head);
-    const entries: { position: number; at: string; type: string; actor: string; token: string | null; summary: string; correlationId: string }[] =
-      timeline.body.entries;
+    const entries = timeline.body.entries;
     assert.deepEqual(
       entries.filter((entry) => entry.type !== 'AcquireRouted').map((entry) => [entry.type, entry.actor]),
       [

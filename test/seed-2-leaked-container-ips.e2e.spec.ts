@@ -10,6 +10,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { LedgerProcess } from '@ledger/testing';
 import { buildRegion, eventually, regionIps, type Region } from './support/region';
+import type { Acquired, Schema } from './support/answers';
 
 const NODES = ['darby', 'correja', 'elkhart', 'knoxville', 'atlas', 'scapestack'];
 const CONTROLLER = 'landscape';
@@ -57,7 +58,7 @@ describe('seed 2: no container IP outlives its machine', () => {
     assert.deepEqual([...new Set(before.map((l) => l.status))], ['valid']);
     assert.equal(before.filter((l) => l.owner.kind === 'device').length, 37);
 
-    const destroyed = await ledger.post('/v1/models/release', { controller: CONTROLLER, model: MODEL, force: true });
+    const destroyed = await ledger.post<Schema<'ModelReleaseResponseDto'>>('/v1/models/release', { controller: CONTROLLER, model: MODEL, force: true });
     assert.equal(destroyed.status, 200, JSON.stringify(destroyed.body));
     assert.equal(destroyed.body.released.length, 6);
 
@@ -75,22 +76,22 @@ describe('seed 2: no container IP outlives its machine', () => {
     t.diagnostic(`43 leases released ${took} ms after the model release answered (statuses seen on the way: ${[...seen].join(', ')})`);
 
     for (const lease of await leasesOf(ledger, MODEL)) assert.equal(lease.ended?.reason, 'owner_ended');
-    const container = await ledger.get(`/v1/devices/${region.containers[0].deviceId}`);
-    assert.equal(container.body.removed.reason, 'allocation_ended');
+    const container = await ledger.get<Schema<'DeviceResponseDto'>>(`/v1/devices/${region.containers[0].deviceId}`);
+    assert.equal(container.body.removed?.reason, 'allocation_ended');
     assert.equal(container.body.live, false);
 
     // The other model of the same controller is untouched.
     assert.deepEqual([...new Set((await leasesOf(ledger, 'staging')).map((l) => l.status))], ['valid']);
-    assert.equal((await ledger.get('/v1/leases?status=valid')).body.leases.length, regionIps(bystander).length);
+    assert.equal((await ledger.get<Schema<'LeaseListResponseDto'>>('/v1/leases?status=valid')).body.leases.length, regionIps(bystander).length);
 
     // The container's own view of its address, as reconcile tells it: orphaned, stop using it.
-    const reconciled = await ledger.post('/v1/reconcile', {
+    const reconciled = await ledger.post<Schema<'ReconcileResponseDto'>>('/v1/reconcile', {
       consumer: { controller: CONTROLLER, model: MODEL },
       instances: [],
       ips: regionIps(region).slice(0, 3),
     });
     assert.deepEqual(
-      reconciled.body.ips.map((v: { verdict: string }) => v.verdict),
+      reconciled.body.ips?.map((v) => v.verdict),
       ['orphaned', 'orphaned', 'orphaned'],
     );
   });
@@ -109,7 +110,7 @@ describe('seed 2: no container IP outlives its machine', () => {
     const leases = await leasesOf(ledger, 'openstack-region-2');
     assert.equal(leases.length, 43);
     assert.ok(leases.every((lease) => lease.status === 'valid' && lease.leaseId.startsWith('2@')));
-    const history = await ledger.get(`/v1/leases/${region.containers[5].ip}`);
+    const history = await ledger.get<Schema<'IpResponseDto'>>(`/v1/leases/${region.containers[5].ip}`);
     assert.equal(history.body.status, 'valid');
     assert.deepEqual(
       history.body.history.map((l: { status: string }) => l.status),
@@ -132,16 +133,18 @@ describe('seed 2: before the cascade catches up, the leases of a destroyed model
         containerNet: '10.96.14',
         macPrefix: '00:16:3e:00',
       });
-      const destroyed = await ledger.post('/v1/models/release', { controller: CONTROLLER, model: MODEL, force: true });
+      const destroyed = await ledger.post<Schema<'ModelReleaseResponseDto'>>('/v1/models/release', { controller: CONTROLLER, model: MODEL, force: true });
       assert.equal(destroyed.status, 200);
 
-      const leases = (await ledger.get(`/v1/leases?controller=${CONTROLLER}&model=${MODEL}&minPosition=${destroyed.body.position}`)).body.leases;
+      const leases = (
+        await ledger.get<Schema<'LeaseListResponseDto'>>(`/v1/leases?controller=${CONTROLLER}&model=${MODEL}&minPosition=${destroyed.body.position}`)
+      ).body.leases;
       assert.equal(leases.length, 43);
       assert.ok(leases.every((lease: { status: string }) => lease.status === 'orphaned'));
-      assert.equal((await ledger.get(`/v1/leases?status=valid&controller=${CONTROLLER}`)).body.leases.length, 0);
+      assert.equal((await ledger.get<Schema<'LeaseListResponseDto'>>(`/v1/leases?status=valid&controller=${CONTROLLER}`)).body.leases.length, 0);
 
       // The DHCP server still hands them out: its records are orphaned, never valid.
-      const observed = await ledger.post('/v1/observations/leases', {
+      const observed = await ledger.post<Schema<'LeaseObservationsResponseDto'>>('/v1/observations/leases', {
         source: 'dhcpd@maas',
         leases: region.containers.map((c) => ({ ip: c.ip, mac: c.mac, state: 'active', ends: new Date(Date.now() + 3_600_000).toISOString() })),
       });
@@ -151,7 +154,7 @@ describe('seed 2: before the cascade catches up, the leases of a destroyed model
 
       // A new owner may take an orphaned address at once: the grant closes the orphan first.
       await ledger.post('/v1/nodes', { nodeId: 'fresh', hostname: 'fresh.maas' });
-      const fresh = await ledger.post('/v1/allocations', { requestId: 'fresh-1', consumer: { controller: 'other', model: 'm' }, nodeId: 'fresh' });
+      const fresh = await ledger.post<Acquired>('/v1/allocations', { requestId: 'fresh-1', consumer: { controller: 'other', model: 'm' }, nodeId: 'fresh' });
       const takeover = await ledger.post('/v1/leases', {
         ip: region.nodes[0].hostIp,
         mac: '00:16:3e:aa:00:01',
@@ -164,7 +167,7 @@ describe('seed 2: before the cascade catches up, the leases of a destroyed model
       await ledger.stop();
       ledger = await LedgerProcess.start({ dataDir });
       await eventually(5_000, async () => {
-        const now = (await ledger.get(`/v1/leases?controller=${CONTROLLER}&model=${MODEL}`)).body.leases as {
+        const now = (await ledger.get<Schema<'LeaseListResponseDto'>>(`/v1/leases?controller=${CONTROLLER}&model=${MODEL}`)).body.leases as {
           status: string;
           ended: { reason: string } | null;
         }[];
@@ -182,16 +185,22 @@ describe('seed 2: before the cascade catches up, the leases of a destroyed model
       // The 37 container addresses stay orphaned while the DHCP server says it holds them...
       assert.equal(ended.filter((l) => l.status === 'orphaned').length, 37);
       // ...until it reports them free.
-      const freed = await ledger.post('/v1/observations/leases', {
+      const freed = await ledger.post<Schema<'LeaseObservationsResponseDto'>>('/v1/observations/leases', {
         source: 'dhcpd@maas',
         leases: region.containers.map((c) => ({ ip: c.ip, mac: c.mac, state: 'free' })),
       });
       assert.deepEqual(freed.body.summary, { valid: 0, orphaned: 0, released: 37, unknown: 0 });
-      const settled = (await ledger.get(`/v1/leases?controller=${CONTROLLER}&model=${MODEL}&minPosition=${freed.body.position}`)).body.leases as {
+      const settled = (
+        await ledger.get<Schema<'LeaseListResponseDto'>>(`/v1/leases?controller=${CONTROLLER}&model=${MODEL}&minPosition=${freed.body.position}`)
+      ).body.leases as {
         status: string;
       }[];
       assert.ok(settled.every((l) => l.status === 'released'));
-      assert.equal((await ledger.get(`/v1/leases/${region.nodes[0].hostIp}`)).body.current.owner.token, fresh.body.token, 'the new owner keeps the address');
+      assert.equal(
+        (await ledger.get<Schema<'IpResponseDto'>>(`/v1/leases/${region.nodes[0].hostIp}`)).body.current?.owner?.token,
+        fresh.body.token,
+        'the new owner keeps the address',
+      );
     } finally {
       await ledger.stop();
       ledger.removeData();

@@ -8,6 +8,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { useLedger } from './support/lifecycle';
 import { consumer, enlist, newRequestId } from './support/fixtures';
+import type { Schema, OwnNode } from './support/answers';
 
 describe('seed 3: a reserved node goes only to the holder of its key', () => {
   const started = useLedger();
@@ -17,15 +18,19 @@ describe('seed 3: a reserved node goes only to the holder of its key', () => {
     await enlist(ledger, 'elkhart', { tags: ['openstack'] });
     await enlist(ledger, 'darby', { tags: ['openstack'] });
 
-    const reservation = await ledger.post('/v1/nodes/elkhart/reservations', { agentName: 'autopilot-5f2c', owner: 'andreas', ttlSeconds: 600 });
+    const reservation = await ledger.post<Schema<'ReserveNodeResponseDto'>>('/v1/nodes/elkhart/reservations', {
+      agentName: 'autopilot-5f2c',
+      owner: 'andreas',
+      ttlSeconds: 600,
+    });
     assert.equal(reservation.status, 201, JSON.stringify(reservation.body));
     const { reservationId, reservationKey, expiresAt } = reservation.body;
     assert.ok(reservationId && reservationKey && expiresAt);
 
-    const node = await ledger.get(`/v1/nodes/elkhart?minPosition=${reservation.body.position}`);
+    const node = await ledger.get<Schema<'NodeResponseDto'>>(`/v1/nodes/elkhart?minPosition=${reservation.body.position}`);
     assert.equal(node.body.status, 'reserved');
-    assert.equal(node.body.reservation.agentName, 'autopilot-5f2c');
-    assert.equal(node.body.reservation.keyHash, undefined, 'the key is never shown again');
+    assert.equal(node.body.reservation?.agentName, 'autopilot-5f2c');
+    assert.ok(node.body.reservation && !('keyHash' in node.body.reservation), 'the key is never shown again');
 
     // Another user asks for the node by name: refused, without and with a wrong key.
     const other = consumer('other', 'model-x');
@@ -53,16 +58,16 @@ describe('seed 3: a reserved node goes only to the holder of its key', () => {
       reservationKey,
     });
     assert.equal(juju.status, 201, JSON.stringify(juju.body));
-    const after = await ledger.get(`/v1/nodes/elkhart?minPosition=${juju.body.position}`);
+    const after = await ledger.get<OwnNode>(`/v1/nodes/elkhart?minPosition=${juju.body.position}`);
     assert.equal(after.body.status, 'allocated');
     assert.equal(after.body.reservation, null, 'the reservation was consumed');
-    assert.equal(after.body.allocation.token, juju.body.token);
+    assert.equal(after.body.allocation?.token, juju.body.token);
   });
 
   it('cancels a reservation only with its key', async () => {
     const ledger = started();
     await enlist(ledger, 'correja');
-    const { body } = await ledger.post('/v1/nodes/correja/reservations', { agentName: 'landscape' });
+    const { body } = await ledger.post<Schema<'ReserveNodeResponseDto'>>('/v1/nodes/correja/reservations', { agentName: 'landscape' });
     const wrong = await ledger.request('DELETE', `/v1/nodes/correja/reservations/${body.reservationId}`, undefined, { 'x-reservation-key': 'rk_nope' });
     assert.equal(wrong.status, 409);
     assert.equal(wrong.body.code, 'reservation_mismatch');
@@ -70,7 +75,7 @@ describe('seed 3: a reserved node goes only to the holder of its key', () => {
       'x-reservation-key': body.reservationKey,
     });
     assert.equal(right.status, 200);
-    const node = await ledger.get(`/v1/nodes/correja?minPosition=${right.body.position}`);
+    const node = await ledger.get<Schema<'NodeResponseDto'>>(`/v1/nodes/correja?minPosition=${right.body.position}`);
     assert.equal(node.body.status, 'ready');
   });
 });

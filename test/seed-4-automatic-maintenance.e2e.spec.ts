@@ -14,6 +14,7 @@ import assert from 'node:assert/strict';
 import { type LedgerClient, addKey } from '@ledger/testing';
 import { consumer, enlist, newRequestId } from './support/fixtures';
 import { streamEvents, useLedger } from './support/lifecycle';
+import type { Schema } from './support/answers';
 
 /** An ISO instant `seconds` from now (negative: in the past): power syncs are ordered by when they were observed. */
 const observedIn = (seconds: number) => new Date(Date.now() + seconds * 1000).toISOString();
@@ -66,24 +67,24 @@ describe('seed 4: automatic faults are not maintenance, and never wedge an insta
     assert.deepEqual(answers[2].faults, ['power_failure']);
 
     // Faulted, NOT in maintenance; the instance's allocation is untouched.
-    let node = await nova.get(`/v1/nodes/node-7?minPosition=${answers[2].position}`);
+    let node = await nova.get<Schema<'NodeResponseDto'>>(`/v1/nodes/node-7?minPosition=${answers[2].position}`);
     assert.equal(node.body.status, 'deployed');
     assert.equal(node.body.maintenance, null, 'an automatic fault must never be maintenance');
     assert.deepEqual(node.body.faults, [{ name: 'power_failure', since: observedAt[0], lastError: 'max retries exceeded' }]);
-    assert.deepEqual(nodeIds((await nova.get('/v1/nodes?condition=faulted')).body), ['node-7']);
-    assert.deepEqual(nodeIds((await nova.get('/v1/nodes?condition=maintenance')).body), []);
+    assert.deepEqual(nodeIds((await nova.get<Schema<'NodeListResponseDto'>>('/v1/nodes?condition=faulted')).body), ['node-7']);
+    assert.deepEqual(nodeIds((await nova.get<Schema<'NodeListResponseDto'>>('/v1/nodes?condition=maintenance')).body), []);
 
     // Nova deletes the instance: the release is accepted, listing the cleanup that could not run.
     const release = await nova.post(`/v1/allocations/${token}/release`, { requestId: newRequestId('delete') });
     assert.equal(release.status, 200, JSON.stringify(release.body));
     assert.equal(release.body.status, 'released');
     assert.deepEqual(release.body.pendingCleanup, ['power_off', 'wipe_disks']);
-    node = await nova.get(`/v1/nodes/node-7?minPosition=${release.body.position}`);
+    node = await nova.get<Schema<'NodeResponseDto'>>(`/v1/nodes/node-7?minPosition=${release.body.position}`);
     assert.equal(node.body.allocation, null);
     assert.equal(node.body.status, 'faulted');
-    assert.deepEqual(node.body.pendingCleanup.steps, ['power_off', 'wipe_disks']);
-    assert.equal(node.body.pendingCleanup.token, token);
-    assert.equal((await nova.get(`/v1/allocations/${token}`)).body.live, false);
+    assert.deepEqual(node.body.pendingCleanup?.steps, ['power_off', 'wipe_disks']);
+    assert.equal(node.body.pendingCleanup?.token, token);
+    assert.equal((await nova.get<Schema<'AllocationResponseDto'>>(`/v1/allocations/${token}`)).body.live, false);
 
     // The node is not handed out: by id it is refused, by constraints it is passed by.
     const byId = await nova.post('/v1/allocations', { requestId: newRequestId(), consumer: consumer('overcloud', 'other'), nodeId: 'node-7' });
@@ -100,7 +101,7 @@ describe('seed 4: automatic faults are not maintenance, and never wedge an insta
     const none = await nova.post('/v1/allocations', { requestId: newRequestId(), consumer: consumer('overcloud', 'other'), constraints: { tags: ['seed-4'] } });
     assert.equal(none.status, 409);
     assert.equal(none.body.code, 'no_matching_node');
-    const ready = await nova.get(`/v1/nodes?status=ready&minPosition=${byConstraints.body.position}`);
+    const ready = await nova.get<Schema<'NodeListResponseDto'>>(`/v1/nodes?status=ready&minPosition=${byConstraints.body.position}`);
     assert.ok(!nodeIds(ready.body).includes('node-7'), 'a faulted node is never "ready"');
 
     // Power comes back: one good sync clears the fault and the pending cleanup, with no operator.
@@ -108,7 +109,7 @@ describe('seed 4: automatic faults are not maintenance, and never wedge an insta
     assert.equal(back.status, 200);
     assert.equal(back.body.status, 'recovered');
     assert.deepEqual(back.body.faults, []);
-    node = await nova.get(`/v1/nodes/node-7?minPosition=${back.body.position}`);
+    node = await nova.get<Schema<'NodeResponseDto'>>(`/v1/nodes/node-7?minPosition=${back.body.position}`);
     assert.equal(node.body.status, 'ready');
     assert.deepEqual(node.body.faults, []);
     assert.equal(node.body.pendingCleanup, null);
@@ -135,14 +136,17 @@ describe('seed 4: automatic faults are not maintenance, and never wedge an insta
         .code,
       'no_matching_node',
     );
-    node = await nova.get(`/v1/nodes/node-7?minPosition=${on.body.position}`);
+    node = await nova.get<Schema<'NodeResponseDto'>>(`/v1/nodes/node-7?minPosition=${on.body.position}`);
     assert.equal(node.body.status, 'maintenance');
     assert.deepEqual(node.body.faults, [], 'maintenance is not a fault');
-    assert.deepEqual(nodeIds((await nova.get('/v1/nodes?condition=maintenance')).body), ['node-7']);
+    assert.deepEqual(nodeIds((await nova.get<Schema<'NodeListResponseDto'>>('/v1/nodes?condition=maintenance')).body), ['node-7']);
     // Power syncs, bad or good, never end maintenance.
     await powerSync('node-7', false, observedIn(2), 'BMC being replaced');
     const stillOn = await powerSync('node-7', true, observedIn(3));
-    assert.equal((await nova.get(`/v1/nodes/node-7?minPosition=${stillOn.body.position}`)).body.maintenance.reason, 'replacing the BMC');
+    assert.equal(
+      (await nova.get<Schema<'NodeResponseDto'>>(`/v1/nodes/node-7?minPosition=${stillOn.body.position}`)).body.maintenance?.reason,
+      'replacing the BMC',
+    );
 
     assert.equal((await conductor.request('DELETE', '/v1/nodes/node-7/maintenance')).status, 403);
     const off = await operator.request('DELETE', '/v1/nodes/node-7/maintenance', undefined, { 'x-maintenance-reason': 'BMC replaced' });
@@ -223,7 +227,7 @@ describe('seed 4: automatic faults are not maintenance, and never wedge an insta
     const notOn = await operator.request('DELETE', '/v1/nodes/node-9/maintenance');
     assert.equal(notOn.status, 200);
     assert.equal(notOn.body.position, null, 'ending maintenance that is not on changes nothing');
-    assert.equal((await operator.get('/v1/nodes?condition=broken')).status, 400);
+    assert.equal((await operator.get<Schema<'NodeListResponseDto'>>('/v1/nodes?condition=broken')).status, 400);
     assert.deepEqual(
       (await streamEvents(operator.dataDir, 'node-node-9')).map((e) => e.type),
       ['NodeEnlisted'],

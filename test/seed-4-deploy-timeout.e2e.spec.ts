@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { PATIENCE_MS, until } from '@ledger/testing';
 import { consumer, enlist, newRequestId } from './support/fixtures';
 import { streamEvents, useLedger } from './support/lifecycle';
+import type { Acquired } from './support/answers';
 
 describe('seed 4: a deployment that never finishes faults the node, and the fault clears itself', () => {
   const started = useLedger({ env: { LEDGER_DEPLOY_TIMEOUT_SECONDS: '1' } });
@@ -27,7 +28,11 @@ describe('seed 4: a deployment that never finishes faults the node, and the faul
   it('faults a stuck deployment (deploy_timeout) once, and clears it when the deployment finishes', async () => {
     const ledger = started();
     await enlist(ledger, 'node-20');
-    const acquired = await ledger.post('/v1/allocations', { requestId: newRequestId(), consumer: consumer('juju', 'default', '0'), nodeId: 'node-20' });
+    const acquired = await ledger.post<Acquired>('/v1/allocations', {
+      requestId: newRequestId(),
+      consumer: consumer('juju', 'default', '0'),
+      nodeId: 'node-20',
+    });
     const token: string = acquired.body.token;
     await ledger.post(`/v1/allocations/${token}/deploying`, {});
 
@@ -59,7 +64,11 @@ describe('seed 4: a deployment that never finishes faults the node, and the faul
   it('a timed-out allocation can be released at once; the fault goes with it and nothing is left pending', async () => {
     const ledger = started();
     await enlist(ledger, 'node-21');
-    const acquired = await ledger.post('/v1/allocations', { requestId: newRequestId(), consumer: consumer('juju', 'default', '1'), nodeId: 'node-21' });
+    const acquired = await ledger.post<Acquired>('/v1/allocations', {
+      requestId: newRequestId(),
+      consumer: consumer('juju', 'default', '1'),
+      nodeId: 'node-21',
+    });
     const token: string = acquired.body.token;
     await ledger.post(`/v1/allocations/${token}/deploying`, {});
     await faulted('node-21');
@@ -70,7 +79,7 @@ describe('seed 4: a deployment that never finishes faults the node, and the faul
     const node = await ledger.get(`/v1/nodes/node-21?minPosition=${release.body.position}`);
     assert.deepEqual(node.body.faults, []);
     assert.equal(node.body.status, 'ready');
-    const again = await ledger.post('/v1/allocations', { requestId: newRequestId(), consumer: consumer('juju', 'default', '2'), nodeId: 'node-21' });
+    const again = await ledger.post<Acquired>('/v1/allocations', { requestId: newRequestId(), consumer: consumer('juju', 'default', '2'), nodeId: 'node-21' });
     assert.equal(again.status, 201);
   });
 });

@@ -13,6 +13,7 @@ import { describe, it } from 'node:test';
 import { LedgerProcess, type HttpResult, runCli } from '@ledger/testing';
 import { enlist } from './support/fixtures';
 import { SmallTmpfs } from './support/small-tmpfs';
+import type { Schema } from './support/answers';
 
 const unavailable = SmallTmpfs.unavailableReason();
 if (unavailable) console.warn(`\n!!! ${unavailable} !!!\n`);
@@ -50,12 +51,14 @@ const restartAndCheck = async (ledger: LedgerProcess, acknowledged: string[]): P
       return health.status === 200 && health.body.readModels.lag === 0;
     });
     for (const nodeId of acknowledged) {
-      const node = await restarted.get(`/v1/nodes/${nodeId}`);
+      const node = await restarted.get<Schema<'NodeResponseDto'>>(`/v1/nodes/${nodeId}`);
       assert.equal(node.status, 200, `acknowledged node ${nodeId} is there after kill -9`);
     }
-    const audit = await restarted.get(`/v1/audit/events?type=NodeEnlisted&limit=1000&minPosition=${(await restarted.get('/healthz')).body.store.head}`);
+    const audit = await restarted.get<Schema<'AuditEventsResponseDto'>>(
+      `/v1/audit/events?type=NodeEnlisted&limit=1000&minPosition=${await restarted.storeHead()}`,
+    );
     assert.equal(audit.status, 200);
-    const audited = new Set((audit.body.events as { data: { nodeId: string } }[]).map((event) => event.data.nodeId));
+    const audited = new Set(audit.body.events.map((event) => event.data.nodeId));
     assert.deepEqual(
       acknowledged.filter((nodeId) => !audited.has(nodeId)),
       [],
@@ -105,8 +108,8 @@ describe('storage faults: a full or read-only disk', { skip: unavailable ?? fals
         assert.equal(health.body.status, 'storage_fault');
         assert.equal(health.body.store.writable, false);
         assert.equal(health.body.store.fault.code, 'storage_full');
-        assert.equal((await ledger.get(`/v1/nodes/${acknowledged[0]}`)).status, 200, 'queries answer while the disk is full');
-        assert.equal((await ledger.get('/v1/nodes')).status, 200);
+        assert.equal((await ledger.get<Schema<'NodeResponseDto'>>(`/v1/nodes/${acknowledged[0]}`)).status, 200, 'queries answer while the disk is full');
+        assert.equal((await ledger.get<Schema<'NodeListResponseDto'>>('/v1/nodes')).status, 200);
         const metrics = await ledger.get('/metrics');
         assert.match(metrics.body, /ledger_storage_writable 0/);
         assert.match(metrics.body, /ledger_storage_refused_writes_total [1-9]/);
@@ -157,7 +160,7 @@ describe('storage faults: a full or read-only disk', { skip: unavailable ?? fals
       const health = await ledger.get('/healthz');
       assert.equal(health.status, 503);
       assert.equal(health.body.store.fault.code, 'storage_read_only');
-      assert.equal((await ledger.get(`/v1/nodes/${acknowledged[0]}`)).status, 200, 'queries answer on a read-only disk');
+      assert.equal((await ledger.get<Schema<'NodeResponseDto'>>(`/v1/nodes/${acknowledged[0]}`)).status, 200, 'queries answer on a read-only disk');
       assert.equal(ledger.logs.match(/storage fault: /g)?.length, 1, 'one log line for the condition');
       assert.doesNotMatch(ledger.logs, /"statusCode":500|internal_error/);
 
@@ -251,7 +254,7 @@ describe('storage faults: the store file removed or replaced under a running led
       const health = await ledger.get('/healthz');
       assert.equal(health.status, 503);
       assert.equal(health.body.store.fault.code, 'storage_replaced');
-      assert.equal((await ledger.get('/v1/nodes/before-replace')).status, 200);
+      assert.equal((await ledger.get<Schema<'NodeResponseDto'>>('/v1/nodes/before-replace')).status, 200);
       // Said once, on the line of the request that met it.
       await ledger.waitForLog(new RegExp(`"correlationId":"${result.body.correlationId}".*storage fault: .*replaced`));
     } finally {

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { SqliteEventStore } from '@ledger/event-store';
 import { LedgerProcess } from '@ledger/testing';
 import { consumer, enlist, newRequestId } from './support/fixtures';
+import type { Acquired } from './support/answers';
 
 describe('two ledger instances on one store', () => {
   let a: LedgerProcess;
@@ -42,16 +43,20 @@ describe('two ledger instances on one store', () => {
     const nodes = Array.from({ length: 8 }, (_, i) => `shared-${i}`);
     for (const nodeId of nodes) await enlist(i(nodeId) % 2 ? a : b, nodeId, { zone: 'shared' });
     // Let both instances' read models see every node, so both pick among all of them.
-    const head = (await a.get('/healthz')).body.store.head;
+    const head = await a.storeHead();
     await Promise.all([a.get(`/v1/nodes?minPosition=${head}`), b.get(`/v1/nodes?minPosition=${head}`)]);
 
     const byName = nodes.flatMap((nodeId) =>
       Array.from({ length: 4 }, (_, k) =>
-        (k % 2 ? a : b).post('/v1/allocations', { requestId: newRequestId('named'), consumer: consumer('c', `m${k}`), nodeId }),
+        (k % 2 ? a : b).post<Acquired>('/v1/allocations', { requestId: newRequestId('named'), consumer: consumer('c', `m${k}`), nodeId }),
       ),
     );
     const byConstraints = Array.from({ length: 24 }, (_, k) =>
-      (k % 2 ? a : b).post('/v1/allocations', { requestId: newRequestId('any'), consumer: consumer('c', `pool${k}`), constraints: { zone: 'shared' } }),
+      (k % 2 ? a : b).post<Acquired>('/v1/allocations', {
+        requestId: newRequestId('any'),
+        consumer: consumer('c', `pool${k}`),
+        constraints: { zone: 'shared' },
+      }),
     );
     const responses = await Promise.all([...byName, ...byConstraints]);
     assert.ok(
@@ -67,7 +72,7 @@ describe('two ledger instances on one store', () => {
   it('one requestId sent to both at once is decided once', async () => {
     await enlist(a, 'shared-once');
     const body = { requestId: newRequestId('both'), consumer: consumer('c', 'm'), nodeId: 'shared-once' };
-    const [fromA, fromB] = await Promise.all([a.post('/v1/allocations', body), b.post('/v1/allocations', body)]);
+    const [fromA, fromB] = await Promise.all([a.post<Acquired>('/v1/allocations', body), b.post<Acquired>('/v1/allocations', body)]);
     assert.equal(fromA.status, 201, JSON.stringify(fromA.body));
     assert.equal(fromB.status, 201, JSON.stringify(fromB.body));
     assert.equal(fromA.body.token, fromB.body.token);
@@ -75,7 +80,7 @@ describe('two ledger instances on one store', () => {
 
   it('a token released through one instance is fenced on the other', async () => {
     await enlist(a, 'shared-fenced');
-    const acquired = await a.post('/v1/allocations', { requestId: newRequestId(), consumer: consumer('c', 'm'), nodeId: 'shared-fenced' });
+    const acquired = await a.post<Acquired>('/v1/allocations', { requestId: newRequestId(), consumer: consumer('c', 'm'), nodeId: 'shared-fenced' });
     assert.equal((await a.post(`/v1/allocations/${acquired.body.token}/release`, {})).status, 200);
     const refused = await b.post(`/v1/allocations/${acquired.body.token}/deployed`, {});
     assert.equal(refused.status, 409);

@@ -48,3 +48,20 @@ export interface StateDocument {
 export interface WholeStateDocument extends Omit<StateDocument, 'leases'> {
   leases: { ip: string; history: StateLease[] }[];
 }
+
+/** A node command's answer when it appended (not a replay, not a no-op): its position is a number. */
+export type Appended = Schema<'NodeCommandResponseDto'> & { position: number };
+/** An acquire's 201: a fresh acquire appended, so it names the new token and its position. */
+export type Acquired = Appended & { token: string };
+
+/** An error answer (4xx, 5xx): its code and a message naming the problem. */
+export type ApiError = Schema<'ApiErrorDto'>;
+
+/** `/healthz`: the document describes the store and read models loosely; these are the figures the tests read. */
+export type Health = Omit<Schema<'HealthSummaryDto'>, 'store' | 'readModels'> & { store: { head: number }; readModels: { position: number; lag: number } };
+
+/** A node as its owner or an operator reads it: an allocation, if any, is never foreign to them, so it names its token. */
+export type OwnNode = Omit<Schema<'NodeResponseDto'>, 'allocation'> & { allocation: Schema<'NodeAllocationSummaryDto'> | null };
+
+/** A 409 stale_token: the error names what the holder of the stale token should do. */
+export type StaleToken = ApiError & { details: { action: string } };

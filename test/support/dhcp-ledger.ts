@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import type { LedgerProcess } from '@ledger/testing';
 import type { DhcpLab, LabClient } from './dhcp-lab';
 import { consumer, enlist, newRequestId } from './fixtures';
+import type { Acquired } from './answers';
 
 /** GET /v1/leases/:ip, as far as the DHCP agent's tests read it. */
 export type IpView = {
@@ -19,13 +20,13 @@ export type AuditEvent = { type: string; data: Record<string, unknown>; metadata
  * the device's MAC), and what the ledger then says of an address.
  */
 export const dhcpLedger = (ledger: LedgerProcess) => ({
-  head: async (): Promise<number> => (await ledger.get('/healthz')).body.store.head,
+  head: async (): Promise<number> => await ledger.storeHead(),
   ipView: async (address: string): Promise<IpView> => (await ledger.get(`/v1/leases/${address}`)).body as IpView,
 
   /** Enlists `nodeId` and acquires it for the model: the allocation's token. */
   acquire: async (nodeId: string, controller: string, model: string): Promise<string> => {
     assert.equal((await enlist(ledger, nodeId)).status, 201);
-    const acquired = await ledger.post('/v1/allocations', { requestId: newRequestId('acquire'), consumer: consumer(controller, model, '0'), nodeId });
+    const acquired = await ledger.post<Acquired>('/v1/allocations', { requestId: newRequestId('acquire'), consumer: consumer(controller, model, '0'), nodeId });
     assert.equal(acquired.status, 201, JSON.stringify(acquired.body));
     return acquired.body.token as string;
   },

@@ -3,6 +3,7 @@ import { LedgerProcess, addKey, until } from '@ledger/testing';
 import { MaasStandIn, type StandInMachineSpec } from './maas-stand-in/maas-stand-in';
 import { MaasFacadeProcess } from './maas-facade-process';
 import { JujuMaasClient, type JujuOutcome } from './juju-maas-client/juju-maas-client';
+import type { Schema } from './answers';
 
 /** The facade's own key at the MAAS stand-in (as an operator would create one in MAAS for it). */
 const FACADE_MAAS_KEY = 'FacadeConsumer1:FacadeToken12345:FacadeSecret1234567890';
@@ -52,7 +53,7 @@ export const useFacadeWorld = (machines: StandInMachineSpec[], controllers: Reco
     };
     // The ledger re-reads its keys file at most once a second; the facade enlists MAAS's machines on its first poll.
     await until(async () => {
-      const nodes = await ledger.get('/v1/nodes');
+      const nodes = await ledger.get<Schema<'NodeListResponseDto'>>('/v1/nodes');
       if (nodes.body.nodes?.length !== machines.length) throw new Error(`${nodes.body.nodes?.length} nodes enlisted`);
       const first = Object.keys(keys)[0];
       if (first && !(await world!.as(first, 'connect')).ok) throw new Error('keys not loaded yet');

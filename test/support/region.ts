@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import type { LedgerProcess } from '@ledger/testing';
 import { consumer, enlist, newRequestId } from './fixtures';
+import type { Acquired, Schema } from './answers';
 
 /** The shape of seed 2's cloud: nodes of one model, containers on them, each with a DHCP lease, and a static host lease per node. */
 export interface Region {
@@ -23,8 +24,8 @@ export const buildRegion = async (
 ): Promise<Region> => {
   const region: Region = { controller: options.controller, model: options.model, nodes: [], containers: [] };
   for (const [n, nodeId] of options.nodeIds.entries()) {
-    if ((await ledger.get(`/v1/nodes/${nodeId}`)).status === 404) assert.equal((await enlist(ledger, nodeId)).status, 201);
-    const acquired = await ledger.post('/v1/allocations', {
+    if ((await ledger.get<Schema<'NodeResponseDto'>>(`/v1/nodes/${nodeId}`)).status === 404) assert.equal((await enlist(ledger, nodeId)).status, 201);
+    const acquired = await ledger.post<Acquired>('/v1/allocations', {
       requestId: newRequestId('acquire'),
       consumer: consumer(options.controller, options.model, String(n)),
       nodeId,
@@ -39,7 +40,10 @@ export const buildRegion = async (
   for (let c = 0; c < options.containers; c++) {
     const host = region.nodes[c % region.nodes.length];
     const mac = `${options.macPrefix}:${hex(c >> 8)}:${hex(c & 0xff)}`;
-    const device = await ledger.post(`/v1/allocations/${host.token}/devices`, { hostname: `juju-machine-${c % region.nodes.length}-lxc-${c}`, mac });
+    const device = await ledger.post<Schema<'RegisterDeviceResponseDto'>>(`/v1/allocations/${host.token}/devices`, {
+      hostname: `juju-machine-${c % region.nodes.length}-lxc-${c}`,
+      mac,
+    });
     assert.equal(device.status, 201, JSON.stringify(device.body));
     const ip = `${options.containerNet}.${20 + c}`;
     const lease = await ledger.post('/v1/leases', {

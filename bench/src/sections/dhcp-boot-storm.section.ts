@@ -62,8 +62,8 @@ export const dhcpBootStormSection: BenchSection = {
 
       const delays: number[] = [];
       for (let after = 0; ;) {
-        const page = await ledger.get(`/v1/audit/events?type=LeaseGranted&after=${after}&limit=1000`);
-        const events = page.body.events as Envelope[];
+        const page = await ledger.get<{ events: Envelope[]; nextAfter: number | null }>(`/v1/audit/events?type=LeaseGranted&after=${after}&limit=1000`);
+        const events = page.body.events;
         for (const event of events) delays.push(Date.parse(event.recordedAt) - writtenAt.get(event.data.ip)!);
         if (page.body.nextAfter === null || events.length === 0) break;
         after = page.body.nextAfter;

@@ -17,9 +17,9 @@ const ENV = { LEDGER_RATE_LIMIT_PER_SECOND: '1000000' };
 /** The store's head; asked again once if a kept-alive connection was closed under the request during a long wait. */
 const head = async (ledger: LedgerProcess): Promise<number> => {
   try {
-    return (await ledger.get('/healthz')).body.store.head;
+    return await ledger.storeHead();
   } catch {
-    return (await ledger.get('/healthz')).body.store.head;
+    return await ledger.storeHead();
   }
 };
 

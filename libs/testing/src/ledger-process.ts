@@ -93,6 +93,11 @@ export class LedgerClient {
   get<T = any>(path: string, headers?: Record<string, string>) {
     return this.request<T>('GET', path, undefined, headers);
   }
+
+  /** The log's head position, as /healthz reports it: what a later read waits for with minPosition. */
+  async storeHead(): Promise<number> {
+    return (await this.get<{ store: { head: number } }>('/healthz')).body.store.head;
+  }
 }
 
 /**
