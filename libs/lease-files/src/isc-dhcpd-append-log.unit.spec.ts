@@ -1,8 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseIscLeases } from './isc-dhcpd-parser';
-
-const file = (...lines: string[]) => lines.join('\n');
+import { leaseFileText as file } from './testing/isc-lease-text';
 
 describe('dhcpd.leases: the file is an append log, the last block for an address wins', () => {
   it('lets the last block for an address win: the file is an append log', () => {

@@ -2,14 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseIscLeases } from './isc-dhcpd-parser';
 import { toObservation } from './lease-record';
-
-const file = (...lines: string[]) => lines.join('\n');
-const only = (text: string) => {
-  const reading = parseIscLeases(text);
-  assert.deepEqual(reading.problems, [], JSON.stringify(reading.problems));
-  assert.equal(reading.records.length, 1);
-  return reading.records[0];
-};
+import { leaseFileText as file, onlyRecord as only } from './testing/isc-lease-text';
 
 describe('dhcpd.leases: reading the blocks dhcpd 4 writes', () => {
   it('reads a lease block as dhcpd 4 writes it, stepping over uid, set and on blocks', () => {

@@ -1,8 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseIscLeases } from './isc-dhcpd-parser';
-
-const file = (...lines: string[]) => lines.join('\n');
+import { leaseFileText as file } from './testing/isc-lease-text';
 
 describe('dhcpd.leases: a file that is not one (issue 10, item 3)', () => {
   it('stops after a bounded number of lines no lease file holds, before reading the rest', () => {

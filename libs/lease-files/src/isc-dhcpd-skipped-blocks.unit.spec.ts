@@ -1,8 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseIscLeases } from './isc-dhcpd-parser';
-
-const file = (...lines: string[]) => lines.join('\n');
+import { leaseFileText as file } from './testing/isc-lease-text';
 
 describe('dhcpd.leases: what cannot be read is skipped with its line and why, and the rest is read', () => {
   const good = (ip: string, octet: string) => ['lease ' + ip + ' {', '  binding state active;', `  hardware ethernet 52:54:00:00:00:${octet};`, '}'];

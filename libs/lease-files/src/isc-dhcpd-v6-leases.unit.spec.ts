@@ -2,14 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseIscLeases } from './isc-dhcpd-parser';
 import { toObservation } from './lease-record';
-
-const file = (...lines: string[]) => lines.join('\n');
-const only = (text: string) => {
-  const reading = parseIscLeases(text);
-  assert.deepEqual(reading.problems, [], JSON.stringify(reading.problems));
-  assert.equal(reading.records.length, 1);
-  return reading.records[0];
-};
+import { leaseFileText as file, onlyRecord as only } from './testing/isc-lease-text';
 
 describe('dhcpd.leases: reading the ia-na, ia-ta and ia-pd blocks dhcpd -6 writes', () => {
   it('reads dhcpd -6 ia-na blocks: every iaaddr is a lease, the MAC comes from the DUID', () => {
