@@ -42,13 +42,6 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
   {
-    // The last explicit `any`: the test harness's request by path (a path with its query
-    // string, answered as JSON the test reads field by field). A test that reads an answer by
-    // its schema passes its type (test/support/answers.ts).
-    files: ['libs/testing/src/ledger-process.ts'],
-    rules: { '@typescript-eslint/no-explicit-any': 'off' },
-  },
-  {
     files: ['**/*.ts'],
     plugins: { boundaries },
     settings: {

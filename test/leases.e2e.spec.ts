@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { LedgerProcess } from '@ledger/testing';
 import { consumer, enlist, newRequestId } from './support/fixtures';
 import { eventually } from './support/region';
-import type { Acquired } from './support/answers';
+import type { Acquired, ApiError, Schema } from './support/answers';
 
 describe('leases and devices', () => {
   let ledger: LedgerProcess;
@@ -43,7 +43,12 @@ describe('leases and devices', () => {
     );
     assert.equal(typeof granted.body.position, 'number');
 
-    const refused = await ledger.post('/v1/leases', { ip: '192.168.10.5', mac: '52:54:00:65:43:21', owner: { token: bob }, kind: 'static' });
+    const refused = await ledger.post<ApiError & { details: { holder: unknown; leaseId: string } }>('/v1/leases', {
+      ip: '192.168.10.5',
+      mac: '52:54:00:65:43:21',
+      owner: { token: bob },
+      kind: 'static',
+    });
     assert.equal(refused.status, 409);
     assert.equal(refused.body.code, 'ip_in_use');
     assert.deepEqual(refused.body.details.holder, { token: alice });
@@ -72,7 +77,7 @@ describe('leases and devices', () => {
       [{ ip: '10.0.0.1', mac: '52:54:00:00:00:01', owner: { token }, kind: 'dhcp', extra: 1 }, /extra/],
     ];
     for (const [body, message] of cases) {
-      const response = await ledger.post('/v1/leases', body);
+      const response = await ledger.post<ApiError>('/v1/leases', body);
       assert.equal(response.status, 400, JSON.stringify(response.body));
       assert.match(response.body.message, message);
     }
@@ -99,9 +104,9 @@ describe('leases and devices', () => {
     });
     assert.equal(granted.status, 201, JSON.stringify(granted.body));
     assert.equal(granted.body.ip, '2001:db8::42');
-    const read = await ledger.get(`/v1/leases/2001:db8:0:0::42?minPosition=${granted.body.position}`);
+    const read = await ledger.get<Schema<'IpResponseDto'>>(`/v1/leases/2001:db8:0:0::42?minPosition=${granted.body.position}`);
     assert.equal(read.status, 200);
-    assert.equal(read.body.current.mac, '52:54:00:ab:cd:ef');
+    assert.equal(read.body.current?.mac, '52:54:00:ab:cd:ef');
     const clash = await ledger
       .post('/v1/leases', { ip: '2001:db8::0042', mac: '52:54:00:00:00:02', owner: { token: await acquire('host-b', 'other') }, kind: 'static' })
       .catch(() => null);
@@ -127,13 +132,17 @@ describe('leases and devices', () => {
     assert.equal(lease.status, 201, JSON.stringify(lease.body));
     const renewed = await ledger.post('/v1/leases/10.96.14.40/renew', { expiresAt: new Date(Date.now() + 1_200_000).toISOString() });
     assert.equal(renewed.status, 200, JSON.stringify(renewed.body));
-    assert.equal((await ledger.get(`/v1/leases?deviceId=${deviceId}&status=valid&minPosition=${renewed.body.position}`)).body.leases.length, 1);
+    assert.equal(
+      (await ledger.get<Schema<'LeaseListResponseDto'>>(`/v1/leases?deviceId=${deviceId}&status=valid&minPosition=${renewed.body.position}`)).body.leases
+        .length,
+      1,
+    );
 
     const removed = await ledger.post(`/v1/devices/${deviceId}/remove`);
     assert.equal(removed.status, 200, JSON.stringify(removed.body));
     assert.equal((await ledger.post(`/v1/devices/${deviceId}/remove`)).status, 200, 'removing twice is a no-op');
     await eventually(5_000, async () => {
-      const [only] = (await ledger.get(`/v1/leases?deviceId=${deviceId}`)).body.leases;
+      const [only] = (await ledger.get<Schema<'LeaseListResponseDto'>>(`/v1/leases?deviceId=${deviceId}`)).body.leases;
       assert.notEqual(only.status, 'valid');
       return only.status === 'released';
     });
@@ -157,13 +166,13 @@ describe('leases and devices', () => {
     const granted = await ledger.post('/v1/leases', { ip: '10.96.11.99', mac: '52:54:00:00:99:02', owner: { token: next }, kind: 'static' });
     assert.equal(granted.status, 201, JSON.stringify(granted.body));
     assert.equal(granted.body.leaseId, '2@10.96.11.99');
-    const history = (await ledger.get(`/v1/leases/10.96.11.99?minPosition=${granted.body.position}`)).body;
-    assert.equal(history.current.owner.token, next);
+    const history = (await ledger.get<Schema<'IpResponseDto'>>(`/v1/leases/10.96.11.99?minPosition=${granted.body.position}`)).body;
+    assert.equal(history.current?.owner?.token, next);
     assert.deepEqual(
       history.history.map((l: { status: string }) => l.status),
       ['valid', 'released'],
     );
-    assert.ok(['superseded_orphan', 'owner_ended'].includes(history.history[1].ended.reason));
+    assert.ok((['superseded_orphan', 'owner_ended'] as unknown[]).includes(history.history[1].ended?.reason));
     // Releasing the old lease by id later changes nothing: the new owner's lease is never touched.
     const late = await ledger.post('/v1/leases/10.96.11.99/release', { leaseId: '1@10.96.11.99' });
     assert.equal(late.status, 200);
@@ -185,11 +194,11 @@ describe('leases and devices', () => {
     });
     assert.equal(revoked.body.status, 'revoked');
     await eventually(5_000, async () => {
-      const [lease] = (await ledger.get(`/v1/leases?token=${token}`)).body.leases;
+      const [lease] = (await ledger.get<Schema<'LeaseListResponseDto'>>(`/v1/leases?token=${token}`)).body.leases;
       assert.notEqual(lease.status, 'valid');
       return lease.status === 'released';
     });
-    assert.equal((await ledger.get(`/v1/devices/${device.deviceId}`)).body.removed.reason, 'allocation_ended');
+    assert.equal((await ledger.get<Schema<'DeviceResponseDto'>>(`/v1/devices/${device.deviceId}`)).body.removed?.reason, 'allocation_ended');
   });
 
   it('DHCP records: judged per record, recorded only when changed, a bad record is a 400 naming it', async () => {
@@ -205,7 +214,7 @@ describe('leases and devices', () => {
         { ip: '10.96.20.1', mac: '52:54:00:20:00:09', state: 'active', ends: null },
       ],
     };
-    const first = await ledger.post('/v1/observations/leases', { ...batch, leases: batch.leases.slice(0, 3) });
+    const first = await ledger.post<Schema<'LeaseObservationsResponseDto'>>('/v1/observations/leases', { ...batch, leases: batch.leases.slice(0, 3) });
     assert.equal(first.status, 200, JSON.stringify(first.body));
     assert.equal(first.body.received, 3);
     assert.deepEqual(
@@ -222,12 +231,12 @@ describe('leases and devices', () => {
     assert.equal(again.body.position, null);
     assert.equal(await head(), before, 're-importing the same records appends nothing');
 
-    const otherMac = await ledger.post('/v1/observations/leases', { ...batch, leases: [batch.leases[3]] });
+    const otherMac = await ledger.post<Schema<'LeaseObservationsResponseDto'>>('/v1/observations/leases', { ...batch, leases: [batch.leases[3]] });
     assert.equal(otherMac.body.results[0].verdict, 'orphaned', 'the server hands the address to another MAC');
     assert.match(otherMac.body.results[0].reason, /leases this address to 52:54:00:20:00:01/);
     assert.equal((await ledger.get('/v1/leases/10.96.20.2')).body.status, 'orphaned', 'held by the server, never leased by the ledger');
 
-    const bad = await ledger.post('/v1/observations/leases', {
+    const bad = await ledger.post<ApiError & { details: { field: string }[] }>('/v1/observations/leases', {
       source: 'dhcpd@maas',
       leases: [batch.leases[2], { ip: '10.96.20.4', mac: 'zz', state: 'active' }, { ip: '10.96.20.5', mac: '52:54:00:20:00:05', state: 'bound' }],
     });

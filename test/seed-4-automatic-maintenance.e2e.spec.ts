@@ -14,7 +14,7 @@ import assert from 'node:assert/strict';
 import { type LedgerClient, addKey } from '@ledger/testing';
 import { consumer, enlist, newRequestId } from './support/fixtures';
 import { streamEvents, useLedger } from './support/lifecycle';
-import type { Schema } from './support/answers';
+import type { Acquired, ApiError, Schema } from './support/answers';
 
 /** An ISO instant `seconds` from now (negative: in the past): power syncs are ordered by when they were observed. */
 const observedIn = (seconds: number) => new Date(Date.now() + seconds * 1000).toISOString();
@@ -32,8 +32,8 @@ describe('seed 4: automatic faults are not maintenance, and never wedge an insta
     await new Promise((resolve) => setTimeout(resolve, 1_100)); // the ledger re-reads the keys file at most once a second
   });
   /** `ok` undefined: a report that leaves it out. */
-  const powerSync = (nodeId: string, ok: boolean | undefined, observedAt: string, error?: string) =>
-    conductor.post('/v1/observations/power', { nodeId, ok, observedAt, ...(error ? { error } : {}) });
+  const powerSync = <T = Schema<'PowerObservationResponseDto'>>(nodeId: string, ok: boolean | undefined, observedAt: string, error?: string) =>
+    conductor.post<T>('/v1/observations/power', { nodeId, ok, observedAt, ...(error ? { error } : {}) });
 
   it('plays the story: power fails, the node is faulted, the release succeeds, power returns, the fault clears by itself', async () => {
     const operator = started();
@@ -41,7 +41,7 @@ describe('seed 4: automatic faults are not maintenance, and never wedge an insta
     await enlist(operator, 'node-8', { tags: ['seed-4'] });
 
     // Nova's instance hw-test-9df3 is deployed on node-7.
-    const acquired = await nova.post('/v1/allocations', {
+    const acquired = await nova.post<Acquired>('/v1/allocations', {
       requestId: newRequestId('nova'),
       consumer: consumer('overcloud', 'hw-test', 'hw-test-9df3'),
       nodeId: 'node-7',
@@ -87,7 +87,11 @@ describe('seed 4: automatic faults are not maintenance, and never wedge an insta
     assert.equal((await nova.get<Schema<'AllocationResponseDto'>>(`/v1/allocations/${token}`)).body.live, false);
 
     // The node is not handed out: by id it is refused, by constraints it is passed by.
-    const byId = await nova.post('/v1/allocations', { requestId: newRequestId(), consumer: consumer('overcloud', 'other'), nodeId: 'node-7' });
+    const byId = await nova.post<ApiError & { details: { pendingCleanup: string[] } }>('/v1/allocations', {
+      requestId: newRequestId(),
+      consumer: consumer('overcloud', 'other'),
+      nodeId: 'node-7',
+    });
     assert.equal(byId.status, 409);
     assert.equal(byId.body.code, 'node_faulted');
     assert.deepEqual(byId.body.details.pendingCleanup, ['power_off', 'wipe_disks']);
@@ -121,10 +125,10 @@ describe('seed 4: automatic faults are not maintenance, and never wedge an insta
     // Only the operator may put a node in maintenance.
     assert.equal((await conductor.post('/v1/nodes/node-7/maintenance', { reason: 'BMC unreachable' })).status, 403, 'no automatic path to maintenance');
     assert.equal((await nova.post('/v1/nodes/node-7/maintenance', { reason: 'mine' })).status, 403);
-    const on = await operator.post('/v1/nodes/node-7/maintenance', { reason: 'replacing the BMC' });
+    const on = await operator.post<Schema<'MaintenanceResponseDto'>>('/v1/nodes/node-7/maintenance', { reason: 'replacing the BMC' });
     assert.equal(on.status, 200, JSON.stringify(on.body));
-    assert.equal(on.body.maintenance.reason, 'replacing the BMC');
-    assert.equal(on.body.maintenance.by, 'operator', 'maintenance records the operator who asked');
+    assert.equal(on.body.maintenance?.reason, 'replacing the BMC');
+    assert.equal(on.body.maintenance?.by, 'operator', 'maintenance records the operator who asked');
     assert.equal((await operator.post('/v1/nodes/node-7/maintenance', { reason: 'again' })).body.position, null, 'repeating is a no-op');
 
     // Maintenance blocks acquire, by id and by constraints, until the operator ends it.
@@ -203,14 +207,14 @@ describe('seed 4: automatic faults are not maintenance, and never wedge an insta
   it('refuses bad observations and maintenance requests with a 400 naming the field, and unknown nodes with a 404', async () => {
     const operator = started();
     await enlist(operator, 'node-9');
-    const missing = await powerSync('node-9', undefined, observedIn(0));
+    const missing = await powerSync<ApiError>('node-9', undefined, observedIn(0));
     assert.equal(missing.status, 400);
     assert.match(missing.body.message, /ok/);
     assert.equal((await conductor.post('/v1/observations/power', { nodeId: 'node-9', ok: 'no', observedAt: observedIn(0) })).status, 400);
-    const badTime = await powerSync('node-9', false, 'yesterday');
+    const badTime = await powerSync<ApiError>('node-9', false, 'yesterday');
     assert.equal(badTime.status, 400);
     assert.match(badTime.body.message, /observedAt/);
-    const future = await powerSync('node-9', false, observedIn(3_600));
+    const future = await powerSync<ApiError>('node-9', false, observedIn(3_600));
     assert.equal(future.status, 400, 'an observation from the future would silence every real one');
     assert.match(future.body.message, /observedAt/);
     assert.equal((await powerSync('nobody', false, observedIn(0))).status, 404);
@@ -219,7 +223,7 @@ describe('seed 4: automatic faults are not maintenance, and never wedge an insta
       403,
       'consumers do not report power',
     );
-    const noReason = await operator.post('/v1/nodes/node-9/maintenance', {});
+    const noReason = await operator.post<ApiError>('/v1/nodes/node-9/maintenance', {});
     assert.equal(noReason.status, 400);
     assert.match(noReason.body.message, /reason/);
     assert.equal((await operator.post('/v1/nodes/nobody/maintenance', { reason: 'x' })).status, 404);

@@ -13,7 +13,7 @@ import { describe, it } from 'node:test';
 import { LedgerProcess, type HttpResult, runCli } from '@ledger/testing';
 import { enlist } from './support/fixtures';
 import { SmallTmpfs } from './support/small-tmpfs';
-import type { Schema } from './support/answers';
+import type { ApiError, Health, Schema } from './support/answers';
 
 const unavailable = SmallTmpfs.unavailableReason();
 if (unavailable) console.warn(`\n!!! ${unavailable} !!!\n`);
@@ -32,12 +32,13 @@ const waitUntil = async (what: string, check: () => Promise<boolean>, timeoutMs 
 };
 
 /** Every answer of a command is a success or a 503 naming the storage condition: never a 500. */
-const assertAnswered = (result: HttpResult, codes: string[], what: string): boolean => {
+const assertAnswered = (result: HttpResult<unknown>, codes: string[], what: string): boolean => {
   if (result.status >= 200 && result.status < 300) return true;
   assert.equal(result.status, 503, `${what}: ${JSON.stringify(result.body)}`);
-  assert.ok(codes.includes(result.body.code), `${what}: code ${result.body.code}, expected one of ${codes}`);
+  const error = result.body as ApiError;
+  assert.ok(codes.includes(error.code), `${what}: code ${error.code}, expected one of ${codes}`);
   assert.equal(result.headers.get('retry-after'), '5', `${what}: Retry-After`);
-  assert.match(result.body.message, /nothing was written/);
+  assert.match(error.message, /nothing was written/);
   return false;
 };
 
@@ -47,7 +48,7 @@ const restartAndCheck = async (ledger: LedgerProcess, acknowledged: string[]): P
   const restarted = await LedgerProcess.start({ dataDir: ledger.dataDir, env: ENV });
   try {
     await waitUntil('the read models caught up after the restart', async () => {
-      const health = await restarted.get('/healthz');
+      const health = await restarted.get<Health>('/healthz');
       return health.status === 200 && health.body.readModels.lag === 0;
     });
     for (const nodeId of acknowledged) {
@@ -103,26 +104,26 @@ describe('storage faults: a full or read-only disk', { skip: unavailable ?? fals
           const result = await enlist(ledger, `while-full-${i}`, { tags: LONG_TAGS });
           if (assertAnswered(result, ['storage_full'], `enlist while full ${i}`)) acknowledged.push(`while-full-${i}`);
         }
-        const health = await ledger.get('/healthz');
+        const health = await ledger.get<Health>('/healthz');
         assert.equal(health.status, 503);
         assert.equal(health.body.status, 'storage_fault');
         assert.equal(health.body.store.writable, false);
-        assert.equal(health.body.store.fault.code, 'storage_full');
+        assert.equal(health.body.store.fault?.code, 'storage_full');
         assert.equal((await ledger.get<Schema<'NodeResponseDto'>>(`/v1/nodes/${acknowledged[0]}`)).status, 200, 'queries answer while the disk is full');
         assert.equal((await ledger.get<Schema<'NodeListResponseDto'>>('/v1/nodes')).status, 200);
-        const metrics = await ledger.get('/metrics');
+        const metrics = await ledger.get<string>('/metrics');
         assert.match(metrics.body, /ledger_storage_writable 0/);
         assert.match(metrics.body, /ledger_storage_refused_writes_total [1-9]/);
 
         // Space comes back: writes resume by themselves.
         tmpfs.remount('size=40m');
-        await waitUntil('/healthz is ok again', async () => (await ledger!.get('/healthz')).status === 200);
+        await waitUntil('/healthz is ok again', async () => (await ledger!.get<Health>('/healthz')).status === 200);
         for (let i = 0; i < 20; i++) {
           const result = await enlist(ledger, `after-${i}`, { tags: LONG_TAGS });
           assert.equal(result.status, 201, `enlist after space returned: ${JSON.stringify(result.body)}`);
           acknowledged.push(`after-${i}`);
         }
-        assert.match((await ledger.get('/metrics')).body, /ledger_storage_writable 1/);
+        assert.match((await ledger.get<string>('/metrics')).body, /ledger_storage_writable 1/);
         // One line when it started, one when it ended: not a stack trace per request.
         assert.equal(ledger.logs.match(/storage fault: /g)?.length, 1, 'one log line when the condition started');
         assert.equal(ledger.logs.match(/storage fault ended/g)?.length, 1, 'one log line when it ended');
@@ -157,9 +158,9 @@ describe('storage faults: a full or read-only disk', { skip: unavailable ?? fals
         const result = await enlist(ledger, `ro-while-${i}`);
         assert.equal(assertAnswered(result, ['storage_read_only'], `enlist on a read-only disk ${i}`), false, 'nothing is written to a read-only disk');
       }
-      const health = await ledger.get('/healthz');
+      const health = await ledger.get<Health>('/healthz');
       assert.equal(health.status, 503);
-      assert.equal(health.body.store.fault.code, 'storage_read_only');
+      assert.equal(health.body.store.fault?.code, 'storage_read_only');
       assert.equal((await ledger.get<Schema<'NodeResponseDto'>>(`/v1/nodes/${acknowledged[0]}`)).status, 200, 'queries answer on a read-only disk');
       assert.equal(ledger.logs.match(/storage fault: /g)?.length, 1, 'one log line for the condition');
       assert.doesNotMatch(ledger.logs, /"statusCode":500|internal_error/);
@@ -251,9 +252,9 @@ describe('storage faults: the store file removed or replaced under a running led
       assert.equal(result.status, 503);
       assert.equal(result.body.code, 'storage_replaced');
       assert.match(result.body.message ?? '', /replaced/);
-      const health = await ledger.get('/healthz');
+      const health = await ledger.get<Health>('/healthz');
       assert.equal(health.status, 503);
-      assert.equal(health.body.store.fault.code, 'storage_replaced');
+      assert.equal(health.body.store.fault?.code, 'storage_replaced');
       assert.equal((await ledger.get<Schema<'NodeResponseDto'>>('/v1/nodes/before-replace')).status, 200);
       // Said once, on the line of the request that met it.
       await ledger.waitForLog(new RegExp(`"correlationId":"${result.body.correlationId}".*storage fault: .*replaced`));

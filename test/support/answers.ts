@@ -58,7 +58,11 @@ export type Acquired = Appended & { token: string };
 export type ApiError = Schema<'ApiErrorDto'>;
 
 /** `/healthz`: the document describes the store and read models loosely; these are the figures the tests read. */
-export type Health = Omit<Schema<'HealthSummaryDto'>, 'store' | 'readModels'> & { store: { head: number }; readModels: { position: number; lag: number } };
+export type Health = Omit<Schema<'HealthSummaryDto'>, 'store' | 'readModels'> & {
+  /** The fault is there only while the disk refuses writes. */
+  store: { head: number; writable: boolean; fault?: { code: string; component: string; message: string; since: string; refusedWrites: number } };
+  readModels: { position: number; lag: number };
+};
 
 /** A node as its owner or an operator reads it: an allocation, if any, is never foreign to them, so it names its token. */
 export type OwnNode = Omit<Schema<'NodeResponseDto'>, 'allocation'> & { allocation: Schema<'NodeAllocationSummaryDto'> | null };

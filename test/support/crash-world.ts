@@ -7,6 +7,12 @@ import type { HttpResult, LedgerProcess } from '@ledger/testing';
 import type { Evidence } from './log-audit';
 import type { SeededRandom } from './seeded-random';
 
+/**
+ * A command's answer: a 2xx names the position its append ended at (null when nothing had to
+ * be written), each command its own fields besides; an error answer names its code.
+ */
+export type CommandAnswer = Record<string, unknown> & { position?: number | null; code?: string };
+
 /** One request, remembered so that a request left without an answer can be sent again, unchanged. */
 export interface Attempt {
   what: string;
@@ -15,7 +21,7 @@ export interface Attempt {
   body?: unknown;
   headers?: Record<string, string>;
   /** Reads a received answer: updates the world, returns what the log must now hold. */
-  interpret(result: HttpResult): Evidence[];
+  interpret(result: HttpResult<CommandAnswer>): Evidence[];
 }
 
 export interface Held {
@@ -73,9 +79,9 @@ export interface MixCommand {
 /** Sends one request; an answer is interpreted, a failure to get one leaves the request in doubt. */
 export const attempt = async (context: MixContext, request: Attempt): Promise<void> => {
   const { world } = context;
-  let result: HttpResult;
+  let result: HttpResult<CommandAnswer>;
   try {
-    result = await context.ledger().request(request.method, request.path, request.body, request.headers);
+    result = await context.ledger().request<CommandAnswer>(request.method, request.path, request.body, request.headers);
   } catch {
     world.unanswered++;
     world.inDoubt.push(request);

@@ -11,7 +11,7 @@ import { PATIENCE_MS } from './until';
 
 const MAIN = resolve(__dirname, '../../../apps/ledger/src/main.js');
 
-export interface HttpResult<T = any> {
+export interface HttpResult<T = Record<string, unknown>> {
   status: number;
   body: T;
   headers: Headers;
@@ -68,7 +68,7 @@ export class LedgerClient {
   }
 
   /** A request by method and literal path (query string included), for tests that send what no typed call would. */
-  async request<T = any>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<HttpResult<T>> {
+  async request<T = Record<string, unknown>>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<HttpResult<T>> {
     const untyped = this.api.request as unknown as (
       method: string,
       url: string,
@@ -86,11 +86,11 @@ export class LedgerClient {
     return { status: response.status, body: (parsed ?? null) as T, headers: response.headers };
   }
 
-  post<T = any>(path: string, body?: unknown, headers?: Record<string, string>) {
+  post<T = Record<string, unknown>>(path: string, body?: unknown, headers?: Record<string, string>) {
     return this.request<T>('POST', path, body, headers);
   }
 
-  get<T = any>(path: string, headers?: Record<string, string>) {
+  get<T = Record<string, unknown>>(path: string, headers?: Record<string, string>) {
     return this.request<T>('GET', path, undefined, headers);
   }
 
