@@ -36,7 +36,7 @@ async function bootstrap(): Promise<void> {
   echoCorrelationId(fastify);
   logRequests(fastify);
   acceptJsonBodies(fastify, config.maxBodyBytes);
-  serveOpenApi(app, createOpenApiDocument(app));
+  serveOpenApi(app, () => createOpenApiDocument(app));
   keepIdleConnectionsLongerThanClients(app.getHttpServer(), config.keepAliveTimeoutMs);
   // SIGTERM/SIGINT run the modules' shutdown hooks: read models stop and flush, then the
   // infrastructure module closes the read-model database and the store.

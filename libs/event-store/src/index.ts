@@ -8,7 +8,6 @@ export * from './events-at';
 export * from './log-follower';
 export * from './command-handling';
 export * from './embedded';
-export * from './eventstoredb';
 export * from './time-ordered-uuid';
 export * from './deferred-work';
 export * from './pooled-random-bytes';

@@ -1,4 +1,4 @@
-import { ensurePrivateDirectory, eventStoreFile, EventStoreDbEventStore, SqliteEventStore, type EventStore } from '@ledger/event-store';
+import { ensurePrivateDirectory, eventStoreFile, SqliteEventStore, type EventStore } from '@ledger/event-store';
 import pino from 'pino';
 import { ensureReadModelsFrom, ForeignReadModelError, openReadModelDatabase, readModelFile } from '@ledger/projections';
 import { ConfigError, type LedgerConfig } from '../config/ledger-config';
@@ -10,7 +10,7 @@ export const openEventStore = async (config: LedgerConfig, clock: Clock): Promis
   ensurePrivateDirectory(config.readModelDir);
   const store =
     config.store === 'eventstoredb'
-      ? await EventStoreDbEventStore.connect(config.esdbUrl!, { onForeignEvent: foreignEventWarning(config) })
+      ? await connectEventStoreDb(config)
       : await SqliteEventStore.open({
           file: eventStoreFile(config),
           synchronous: config.sqliteSynchronous,
@@ -20,6 +20,16 @@ export const openEventStore = async (config: LedgerConfig, clock: Clock): Promis
         });
   await refuseForeignReadModels(config, store);
   return store;
+};
+
+/**
+ * The EventStoreDB client (gRPC and its protocol buffers) is loaded only when it is the store:
+ * on the embedded store it cost each start, and each of the ledger's worker threads, about
+ * 80 ms of CPU for nothing.
+ */
+const connectEventStoreDb = async (config: LedgerConfig): Promise<EventStore> => {
+  const { EventStoreDbEventStore } = await import('@ledger/event-store/eventstoredb');
+  return EventStoreDbEventStore.connect(config.esdbUrl!, { onForeignEvent: foreignEventWarning(config) });
 };
 
 /** Before any read model resumes: the read-model file must have been built from this store. */
