@@ -6,7 +6,8 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { LedgerProcess, addKey, button, field, PATIENCE_MS, runCli, screenshot, SCREENSHOT_DIR, signIn, textMatching } from '@ledger/testing';
+import { LedgerProcess, addKey, PATIENCE_MS, runCli } from '@ledger/testing';
+import { button, field, screenshot, SCREENSHOT_DIR, signIn, textMatching } from '@ledger/testing/browser';
 import { IN_CHROMIUM, keyAccepted, storyReady, useChromium } from './support/review-browser';
 
 /** What the page measures itself (main.ts's reviewTimings): performance.now() at each step. */

@@ -6,7 +6,8 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { LedgerProcess, type LedgerClient, addKey, button, field, PATIENCE_MS, screenshot, signIn, textMatching, until } from '@ledger/testing';
+import { LedgerProcess, type LedgerClient, addKey, PATIENCE_MS, until } from '@ledger/testing';
+import { button, field, screenshot, signIn, textMatching } from '@ledger/testing/browser';
 import { consumer, enlist, newRequestId } from './support/fixtures';
 import { axeViolations, box, centreX, dragCursor, IN_CHROMIUM, keyAccepted, recordRequests, storyReady, useChromium } from './support/review-browser';
 import type { Acquired, Appended } from './support/answers';

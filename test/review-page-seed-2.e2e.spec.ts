@@ -5,7 +5,8 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { LedgerProcess, addKey, button, field, PATIENCE_MS, screenshot, signIn, textMatching, until } from '@ledger/testing';
+import { LedgerProcess, addKey, PATIENCE_MS, until } from '@ledger/testing';
+import { button, field, screenshot, signIn, textMatching } from '@ledger/testing/browser';
 import { buildRegion, type Region } from './support/region';
 import { IN_CHROMIUM, keyAccepted, storyReady, useChromium } from './support/review-browser';
 

@@ -6,7 +6,8 @@ import { after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import type { Browser, Locator, Page, Request } from 'playwright-core';
-import { CHROMIUM, chromiumAvailable, launchChromium, type LedgerProcess, PATIENCE_MS, SCREENSHOT_DIR, until } from '@ledger/testing';
+import { type LedgerProcess, PATIENCE_MS, until } from '@ledger/testing';
+import { CHROMIUM, chromiumAvailable, launchChromium, SCREENSHOT_DIR } from '@ledger/testing/browser';
 
 const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 

@@ -1,7 +1,8 @@
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { LedgerProcess, addKey, runCli, chromiumAvailable, CHROMIUM, launchChromium, PATIENCE_MS, signIn, until } from '@ledger/testing';
+import { LedgerProcess, addKey, runCli, PATIENCE_MS, until } from '@ledger/testing';
+import { chromiumAvailable, CHROMIUM, launchChromium, signIn } from '@ledger/testing/browser';
 import type { BenchSection } from '../support/bench-section';
 
 const EVENTS = 10_000;

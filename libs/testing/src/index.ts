@@ -2,4 +2,3 @@ export * from './ledger-process';
 export * from './api-contract';
 export * from './cli';
 export * from './until';
-export * from './browser';
