@@ -6,7 +6,8 @@ import type { FacadeContext } from './facade-request';
  * an observation (by the facade, so its actor is the facade). Owned at MAAS by someone
  * else, it was taken out of band, and the ledger revokes the allocation just made for it;
  * otherwise (MAAS refused it for a constraint only MAAS checks) the allocation is released.
- * Either way the ledger's log tells why the caller got another machine.
+ * Either way the ledger's log tells why the caller got another machine, and nothing else:
+ * an allocation the facade's watcher ended first is left as it is.
  */
 export const reportProviderRefusal = async ({ caller, maas, ledger, request, logger }: FacadeContext, nodeId: string, token: string, refusal: MaasAnswer) => {
   const observedAt = new Date().toISOString();
@@ -23,6 +24,11 @@ export const reportProviderRefusal = async ({ caller, maas, ledger, request, log
     });
     if (observed.data?.status === 'revoked') return;
   }
+  // The facade's watcher may have seen the machine owned out of band first and revoked the
+  // allocation already: a release of it would then be recorded as the caller's refused command.
+  // (The observation's answer cannot tell: it names no token when it changes nothing.)
+  const allocation = await caller.ledger.GET('/v1/allocations/{token}', { params: { path: { token } } });
+  if (allocation.data && !allocation.data.live) return;
   await caller.ledger.POST('/v1/allocations/{token}/release', {
     params: { path: { token } },
     body: { requestId: `maas-facade-refused-${token}`.slice(0, 128) },
