@@ -109,6 +109,36 @@ describe('the MAAS facade: seed 3, who sees what, MAAS refusals and bad input', 
     assert.equal(next?.machines?.[0].hostname, 'knoxville', JSON.stringify(next));
   });
 
+  it('a machine the watcher revoked before MAAS refused its allocation: the facade adds no release the caller never asked for', async () => {
+    const world = started();
+    world.maas.addMachine({ systemId: 'w4tch3', hostname: 'wexford', tags: ['fpga'] });
+    await until(async () => assert.equal((await world.ledger.get('/v1/nodes/w4tch3')).status, 200));
+    const eventsOf = async (minPosition = 0) =>
+      (await world.ledger.get<Schema<'AuditEventsResponseDto'>>(`/v1/audit/events?nodeId=w4tch3&minPosition=${minPosition}`)).body.events;
+    const answerAllocations = world.maas.holdAllocations();
+    const allocating = world.as('stranger', 'allocate', { tags: 'fpga', agent_name: 'fpga-model' });
+    try {
+      // The ledger has acquired the machine once the facade asks MAAS for it. While MAAS holds its
+      // answer, Erin takes the machine, and the watcher sees that and revokes the allocation.
+      await until(async () => assert.ok(world.maas.received.some((r) => r.op === 'allocate' && r.form.get('system_id') === 'w4tch3')));
+      world.maas.allocateOutOfBand('w4tch3', 'erin');
+      await until(async () => assert.ok((await eventsOf()).some((event) => event.type === 'AllocationRevoked')));
+    } finally {
+      answerAllocations();
+    }
+    const refused = await allocating;
+    assert.equal(refused.kind, 'no_match', JSON.stringify(refused));
+    const events = await eventsOf(await world.ledger.storeHead());
+    assert.deepEqual(
+      events.filter((event) => event.type !== 'AcquireRouted').map((event) => [event.type, event.metadata.actor]),
+      [
+        ['NodeEnlisted', 'maas-facade'],
+        ['NodeAcquired', 'stranger'],
+        ['AllocationRevoked', 'maas-facade'],
+      ],
+    );
+  });
+
   it('a machine re-owned at MAAS behind its holder’s back (never seen Ready) revokes the holder’s token', async () => {
     const world = started();
     const allocated = await world.as('stranger', 'allocate', { agent_name: 'plain-model', not_tags: 'gpu,picked' });

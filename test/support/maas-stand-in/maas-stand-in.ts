@@ -30,6 +30,7 @@ export class MaasStandIn {
   private readonly machineApi: StandInMachines;
   private readonly deviceApi: StandInDevices;
   private server: Server | null = null;
+  private allocationsHeld: Promise<void> | null = null;
   private nextId = 1;
 
   /** `apiKey` is the only key it accepts (the facade's own), `consumer:token:secret`. */
@@ -89,6 +90,16 @@ export class MaasStandIn {
     machine.owner = owner;
   }
 
+  /** Holds every allocate answer until the returned function is called: for a test in which something must happen meanwhile. */
+  holdAllocations(): () => void {
+    let answer!: () => void;
+    this.allocationsHeld = new Promise((resolve) => (answer = resolve));
+    return () => {
+      this.allocationsHeld = null;
+      answer();
+    };
+  }
+
   /** Requests that asked MAAS to release `systemId` (through machines/?op=release or machines/{id}/?op=release). */
   releasesOf(systemId: string): ReceivedRequest[] {
     return this.received.filter(
@@ -133,6 +144,7 @@ export class MaasStandIn {
       form: String(request.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded') ? new URLSearchParams(body) : new URLSearchParams(),
     };
     this.received.push(received);
+    if (received.op === 'allocate' && this.allocationsHeld) await this.allocationsHeld;
     const answer = this.answer(received, request.headers.authorization);
     if (answer.json !== undefined) {
       response.writeHead(answer.status, { 'content-type': 'application/json' }).end(JSON.stringify(answer.json));
